@@ -1,0 +1,48 @@
+"""The trusted kernel: exact channels, every privacy notion as a predicate, privacy loss.
+
+Depends on the standard library and mpmath only. See ``spec.numbers`` for the
+precision policy.
+"""
+
+from spec.channel import Channel, compose, map_outputs, postprocess
+from spec.channelfile import ChannelFile, channel_file_text, parse_channel_file, read_channel_file, write_channel_file
+from spec.errors import InvalidChannel, InvalidParameter, SpecError
+from spec.loss import (
+    invertible_outputs,
+    ldp_epsilon,
+    loss_profile,
+    output_loss,
+    pair_loss,
+    pairwise_loss,
+    posterior_leakage_range,
+)
+from spec.notions import (
+    PAIR_FUNCTIONS,
+    SULDP_READINGS,
+    avg_id_ldp,
+    graded_ldp,
+    id_ldp,
+    ipldp,
+    ldp,
+    min_id_ldp,
+    suldp_joint,
+    suldp_joint_unrevealed,
+    suldp_marginal,
+    uldp,
+)
+from spec.numbers import RESOLUTION, WORKING_DIGITS
+from spec.structured import IndependentBits, StructuredChannel
+from spec.verdict import Verdict, Witness
+
+__all__ = [
+    "Channel", "compose", "map_outputs", "postprocess",
+    "ChannelFile", "channel_file_text", "parse_channel_file", "read_channel_file", "write_channel_file",
+    "InvalidChannel", "InvalidParameter", "SpecError",
+    "invertible_outputs", "ldp_epsilon", "loss_profile", "output_loss", "pair_loss", "pairwise_loss",
+    "posterior_leakage_range",
+    "PAIR_FUNCTIONS", "SULDP_READINGS", "avg_id_ldp", "graded_ldp", "id_ldp", "ipldp", "ldp", "min_id_ldp",
+    "suldp_joint", "suldp_joint_unrevealed", "suldp_marginal", "uldp",
+    "RESOLUTION", "WORKING_DIGITS",
+    "IndependentBits", "StructuredChannel",
+    "Verdict", "Witness",
+]

@@ -1,0 +1,230 @@
+"""Exact channels: a finite input set, a finite output set, and ``P[y|x]`` for every pair.
+
+A channel is the object every privacy notion is judged on. It holds the
+probabilities as kernel numbers (``spec.numbers``), rows indexed by inputs and
+columns by outputs, and it is immutable.
+
+Labels name inputs and outputs. A label is a string, an integer, a finite
+float, ``None``, or a tuple of labels (an item set, a bit vector, a pair of
+components). Lists are accepted and stored as tuples. Labels of one side must
+be unique.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from spec.errors import InvalidChannel, InvalidParameter
+from spec.numbers import RESOLUTION, ZERO, ctx, exact, to_decimal_string
+
+
+def normalize_label(label, name: str = "label"):
+    """Return ``label`` in canonical form (lists become tuples), or raise InvalidChannel."""
+    if label is None or isinstance(label, str):
+        return label
+    if isinstance(label, bool):
+        raise InvalidChannel(f"{name} must be a string, integer, float, null or a list of those; got a boolean")
+    if isinstance(label, int):
+        return label
+    if isinstance(label, float):
+        if not math.isfinite(label):
+            raise InvalidChannel(f"{name} must be finite, got {label!r}")
+        return label
+    if isinstance(label, (list, tuple)):
+        return tuple(normalize_label(part, name) for part in label)
+    raise InvalidChannel(
+        f"{name} must be a string, integer, float, null or a list of those; got {type(label).__name__} {label!r}")
+
+
+def _unique_labels(labels: Iterable, side: str) -> tuple:
+    normalized = tuple(normalize_label(label, f"{side} label") for label in labels)
+    if not normalized:
+        raise InvalidChannel(f"a channel needs at least one {side}; got none")
+    seen = {}
+    for label in normalized:
+        if label in seen:
+            raise InvalidChannel(f"{side} labels must be unique; {label!r} appears twice"
+                                 + ("" if seen[label] == label else f" (as {seen[label]!r} and {label!r})"))
+        seen[label] = label
+    return normalized
+
+
+class Channel:
+    """An exact channel ``P[y|x]`` (rows are inputs, columns are outputs).
+
+    Args:
+        inputs: the input labels, unique.
+        outputs: the output labels, unique.
+        probabilities: one row per input, one entry per output; each entry is
+            anything ``spec.numbers.exact`` reads (decimal string, int,
+            Fraction, Decimal, float read as its shortest decimal, mpf).
+
+    Raises:
+        InvalidChannel: labels not unique, shape mismatch, an entry outside
+            [0, 1], or a row not summing to 1 within ``RESOLUTION``.
+    """
+
+    __slots__ = ("inputs", "outputs", "_rows", "_input_index", "_output_index")
+
+    def __init__(self, inputs: Iterable, outputs: Iterable, probabilities: Sequence[Sequence]):
+        self.inputs = _unique_labels(inputs, "input")
+        self.outputs = _unique_labels(outputs, "output")
+        if len(probabilities) != len(self.inputs):
+            raise InvalidChannel(
+                f"probabilities must have one row per input: {len(self.inputs)} inputs, {len(probabilities)} rows")
+        rows = []
+        for x, row in zip(self.inputs, probabilities):
+            if len(row) != len(self.outputs):
+                raise InvalidChannel(
+                    f"row of input {x!r} must have one entry per output: {len(self.outputs)} outputs, {len(row)} entries")
+            entries = []
+            for y, value in zip(self.outputs, row):
+                try:
+                    p = exact(value, f"P[{y!r}|{x!r}]")
+                except ValueError as error:
+                    raise InvalidChannel(str(error)) from None
+                if p < 0 or p > 1 + RESOLUTION:
+                    raise InvalidChannel(f"P[{y!r}|{x!r}] must be a probability in [0, 1], got {to_decimal_string(p, 20)}")
+                entries.append(p)
+            total = ctx.fsum(entries)
+            if abs(total - 1) > RESOLUTION:
+                raise InvalidChannel(
+                    f"row of input {x!r} must sum to 1 (within {to_decimal_string(RESOLUTION, 2)}), "
+                    f"sums to {to_decimal_string(total, 45)}")
+            rows.append(tuple(entries))
+        self._rows = tuple(rows)
+        self._input_index = {x: i for i, x in enumerate(self.inputs)}
+        self._output_index = {y: j for j, y in enumerate(self.outputs)}
+
+    @classmethod
+    def from_function(cls, inputs: Iterable, outputs: Iterable, probability: Callable) -> "Channel":
+        """Build a channel from ``probability(x, y)``."""
+        inputs, outputs = tuple(inputs), tuple(outputs)
+        return cls(inputs, outputs, [[probability(x, y) for y in outputs] for x in inputs])
+
+    def input_position(self, x) -> int:
+        try:
+            return self._input_index[normalize_label(x)]
+        except (KeyError, InvalidChannel):
+            raise InvalidChannel(f"unknown input label {x!r}; the inputs are {list(self.inputs)!r}") from None
+
+    def output_position(self, y) -> int:
+        try:
+            return self._output_index[normalize_label(y)]
+        except (KeyError, InvalidChannel):
+            raise InvalidChannel(f"unknown output label {y!r}; the outputs are {list(self.outputs)!r}") from None
+
+    def probability(self, x, y):
+        """``P[y|x]``."""
+        return self._rows[self.input_position(x)][self.output_position(y)]
+
+    def row(self, x) -> tuple:
+        """The output distribution of input ``x``, in the order of ``outputs``."""
+        return self._rows[self.input_position(x)]
+
+    @property
+    def rows(self) -> tuple:
+        """All rows, in the order of ``inputs``."""
+        return self._rows
+
+    def column(self, y) -> tuple:
+        """``P[y|x]`` for every input ``x``, in the order of ``inputs``."""
+        j = self.output_position(y)
+        return tuple(row[j] for row in self._rows)
+
+    def __repr__(self) -> str:
+        return f"Channel({len(self.inputs)} inputs, {len(self.outputs)} outputs)"
+
+
+def compose(*channels: Channel) -> Channel:
+    """Sequential composition: run every channel on the same input with independent coins.
+
+    The output is the tuple of the component outputs, and
+    ``P[(y1, ..., yK) | x] = P1[y1|x] * ... * PK[yK|x]``. All channels must
+    have the same input set.
+    """
+    if not channels:
+        raise InvalidChannel("compose needs at least one channel")
+    first = channels[0]
+    for k, other in enumerate(channels[1:], start=2):
+        if set(other.inputs) != set(first.inputs):
+            raise InvalidChannel(
+                f"composed channels must share their inputs; channel 1 has {list(first.inputs)!r}, "
+                f"channel {k} has {list(other.inputs)!r}")
+    outputs = tuple(itertools.product(*(channel.outputs for channel in channels)))
+    rows = []
+    for x in first.inputs:
+        component_rows = [channel.row(x) for channel in channels]
+        rows.append([ctx.fprod(entries) for entries in itertools.product(*component_rows)])
+    return Channel(first.inputs, outputs, rows)
+
+
+def postprocess(channel: Channel, post: Channel) -> Channel:
+    """Post-processing: ``channel`` followed by ``post`` on its outputs.
+
+    ``post`` must accept every output of ``channel`` as an input.
+    ``P[z|x] = sum_y P[y|x] * Post[z|y]``.
+    """
+    missing = [y for y in channel.outputs if y not in post._input_index]
+    if missing:
+        raise InvalidChannel(
+            f"post-processing channel must accept every output of the channel; missing inputs {missing!r}")
+    post_rows = [post.row(y) for y in channel.outputs]
+    rows = []
+    for row in channel.rows:
+        rows.append([ctx.fsum(p * post_row[k] for p, post_row in zip(row, post_rows) if p)
+                     for k in range(len(post.outputs))])
+    return Channel(channel.inputs, post.outputs, rows)
+
+
+def map_outputs(channel: Channel, function: Callable) -> Channel:
+    """Deterministic post-processing: release ``function(y)`` instead of ``y``.
+
+    Outputs that map to the same value are merged (their probabilities add), so
+    this is how a marginal of one component of the output is taken.
+    """
+    images = [normalize_label(function(y), "mapped output") for y in channel.outputs]
+    new_outputs = tuple(dict.fromkeys(images))
+    position = {z: k for k, z in enumerate(new_outputs)}
+    rows = []
+    for row in channel.rows:
+        sums = [[] for _ in new_outputs]
+        for p, z in zip(row, images):
+            sums[position[z]].append(p)
+        rows.append([ctx.fsum(parts) if parts else ZERO for parts in sums])
+    return Channel(channel.inputs, new_outputs, rows)
+
+
+def label_map(labels: Iterable, values: Mapping, name: str, *, complete: bool = True) -> dict:
+    """Attach ``values[label]`` to labels, with clear errors for unknown or missing labels.
+
+    Used by every predicate that takes a per-label parameter (budgets, sets of labels).
+    """
+    labels = tuple(labels)
+    known = set(labels)
+    normalized = {}
+    for key, value in values.items():
+        label = normalize_label(key, f"{name} label")
+        if label not in known:
+            raise InvalidParameter(f"{name} names unknown label {key!r}; the labels are {list(labels)!r}")
+        normalized[label] = value
+    if complete:
+        missing = [label for label in labels if label not in normalized]
+        if missing:
+            raise InvalidParameter(f"{name} must give a value for every label; missing {missing!r}")
+    return normalized
+
+
+def label_subset(labels: Iterable, subset: Iterable, name: str) -> frozenset:
+    """``subset`` as a set of known labels, with a clear error for unknown ones."""
+    labels = tuple(labels)
+    known = set(labels)
+    result = set()
+    for key in subset:
+        label = normalize_label(key, f"{name} label")
+        if label not in known:
+            raise InvalidParameter(f"{name} names unknown label {key!r}; the labels are {list(labels)!r}")
+        result.add(label)
+    return frozenset(result)

@@ -1,0 +1,372 @@
+"""Every privacy notion of the four papers as an executable predicate over a channel.
+
+Each predicate returns a ``Verdict``: truthy when the notion holds, with the
+worst witness and the margin. Predicates see the whole channel they are given,
+so the channel must describe everything a user releases, jointly.
+
+| predicate | definition |
+|---|---|
+| ``ldp`` | ``P[y|x] <= e^eps P[y|x']`` for all ``x, x', y`` (common sheet §3) |
+| ``id_ldp`` | ``P[y|x] <= e^{r(eps_x, eps_x')} P[y|x']`` (Gu et al. Def. 2); ``min_id_ldp``, ``avg_id_ldp`` |
+| ``uldp`` | Murakami and Kawamoto, as printed in Cao et al. Def. 2, eqs. (2)-(4) |
+| ``suldp_marginal``, ``suldp_joint_unrevealed``, ``suldp_joint`` | Cao et al. Def. 3 under the three readings of its condition (11) |
+| ``ipldp`` | IPLDP preprint Def. 3 |
+| ``graded_ldp`` | Hao et al. Def. 2 on a finite set of input values |
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+
+from spec.channel import Channel, label_map, label_subset, map_outputs, normalize_label
+from spec.errors import InvalidParameter
+from spec.loss import output_loss, pairwise_loss
+from spec.numbers import INF, budget, exact, log_ratio, to_decimal_string
+from spec.structured import StructuredChannel
+from spec.verdict import Verdict, WorstCase
+
+PAIR_FUNCTIONS: dict[str, Callable] = {
+    "min": lambda a, b: min(a, b),
+    "avg": lambda a, b: (a + b) / 2,
+    "max": lambda a, b: max(a, b),
+}
+"""Named pair functions ``r(eps_x, eps_x')``: MinID-LDP uses ``min``, AvgID-LDP ``avg``."""
+
+
+def _explicit(channel) -> Channel:
+    return channel.explicit() if isinstance(channel, StructuredChannel) else channel
+
+
+def _budget_map(labels, budgets: Mapping, name: str, *, complete: bool = True) -> dict:
+    mapped = label_map(labels, budgets, name, complete=complete)
+    return {label: budget(value, f"{name}[{label!r}]") for label, value in mapped.items()}
+
+
+def _json_budgets(budgets: Mapping) -> list:
+    return [[label, to_decimal_string(value)] for label, value in budgets.items()]
+
+
+def _resolve_pair_function(r) -> tuple[str, Callable]:
+    if isinstance(r, str):
+        if r not in PAIR_FUNCTIONS:
+            raise InvalidParameter(f"pair function must be one of {sorted(PAIR_FUNCTIONS)} or a callable, got {r!r}")
+        return r, PAIR_FUNCTIONS[r]
+    if callable(r):
+        return getattr(r, "__name__", "custom"), r
+    raise InvalidParameter(f"pair function must be one of {sorted(PAIR_FUNCTIONS)} or a callable, got {r!r}")
+
+
+# --- LDP and ID-LDP -------------------------------------------------------------------------
+
+def ldp(channel, epsilon) -> Verdict:
+    """``eps``-LDP: ``P[y|x] <= e^eps P[y|x']`` for all inputs ``x, x'`` and outputs ``y``."""
+    eps = budget(epsilon, "epsilon")
+    worst = WorstCase("ldp", {"epsilon": to_decimal_string(eps)})
+    if isinstance(channel, StructuredChannel):
+        for pair, (loss, y) in pairwise_loss(channel).items():
+            worst.ratio(pair, y, loss, eps)
+    else:
+        for y, (loss, pair) in output_loss(channel).items():
+            if pair is not None:
+                worst.ratio(pair, y, loss, eps)
+    return worst.verdict()
+
+
+def _pairwise_budget_check(channel, notion: str, input_budgets: dict, r, parameters: dict) -> Verdict:
+    name, function = _resolve_pair_function(r)
+    parameters = {**parameters, "pair_function": name}
+    worst = WorstCase(notion, parameters)
+    for (x, x2), (loss, y) in pairwise_loss(channel).items():
+        bound = budget(function(input_budgets[x], input_budgets[x2]), f"r(eps[{x!r}], eps[{x2!r}])")
+        worst.ratio((x, x2), y, loss, bound)
+    return worst.verdict()
+
+
+def id_ldp(channel, budgets: Mapping, r) -> Verdict:
+    """``E``-ID-LDP (Gu et al. Def. 2): ``P[y|x] <= e^{r(eps_x, eps_x')} P[y|x']``.
+
+    Args:
+        budgets: a budget ``eps_x >= 0`` for every input.
+        r: ``"min"``, ``"avg"``, ``"max"`` or a callable of two budgets.
+    """
+    input_budgets = _budget_map(channel.inputs, budgets, "budgets")
+    return _pairwise_budget_check(channel, "id-ldp", input_budgets, r, {"budgets": _json_budgets(input_budgets)})
+
+
+def min_id_ldp(channel, budgets: Mapping) -> Verdict:
+    """``E``-MinID-LDP (Gu et al. Def. 3): ID-LDP with ``r = min``."""
+    input_budgets = _budget_map(channel.inputs, budgets, "budgets")
+    return _pairwise_budget_check(channel, "minid-ldp", input_budgets, "min", {"budgets": _json_budgets(input_budgets)})
+
+
+def avg_id_ldp(channel, budgets: Mapping) -> Verdict:
+    """``E``-AvgID-LDP (Gu et al. Sec. VIII): ID-LDP with ``r = (eps_x + eps_x') / 2``."""
+    input_budgets = _budget_map(channel.inputs, budgets, "budgets")
+    return _pairwise_budget_check(channel, "avgid-ldp", input_budgets, "avg", {"budgets": _json_budgets(input_budgets)})
+
+
+# --- ULDP --------------------------------------------------------------------------------------
+
+def uldp(channel, sensitive_inputs: Iterable, protected_outputs: Iterable, epsilon) -> Verdict:
+    """``(X_sen, Y_pro, eps)``-ULDP (Cao et al. Def. 2, eqs. (2)-(4)).
+
+    1. Every invertible output ``y`` (``Y_inv = outputs - Y_pro``) is produced
+       by exactly one input, and that input is non-sensitive (2)-(3).
+    2. ``P[y|x] <= e^eps P[y|x']`` for all inputs and every protected output (4).
+    """
+    channel = _explicit(channel)
+    eps = budget(epsilon, "epsilon")
+    sensitive = label_subset(channel.inputs, sensitive_inputs, "sensitive_inputs")
+    protected = label_subset(channel.outputs, protected_outputs, "protected_outputs")
+    worst = WorstCase("uldp", {
+        "epsilon": to_decimal_string(eps),
+        "sensitive_inputs": [x for x in channel.inputs if x in sensitive],
+        "protected_outputs": [y for y in channel.outputs if y in protected],
+    })
+    for j, y in enumerate(channel.outputs):
+        if y in protected:
+            continue
+        producers = [x for x, row in zip(channel.inputs, channel.rows) if row[j] > 0]
+        if len(producers) != 1 or producers[0] in sensitive:
+            worst.structural_failure(
+                "invertible output", tuple(producers), y,
+                f"invertible output {y!r} must be produced by exactly one non-sensitive input; "
+                f"produced by {producers!r}")
+    for y, (loss, pair) in output_loss(channel).items():
+        if y in protected and pair is not None:
+            worst.ratio(pair, y, loss, eps)
+    return worst.verdict()
+
+
+# --- SULDP -------------------------------------------------------------------------------------
+
+class _SetValued:
+    """The validated pieces of a set-valued channel for Cao et al. Definition 3."""
+
+    def __init__(self, channel: Channel, sensitive_items, non_sensitive_items, protected_outputs):
+        self.sensitive = frozenset(normalize_label(x, "sensitive item") for x in sensitive_items)
+        self.non_sensitive = frozenset(normalize_label(x, "non-sensitive item") for x in non_sensitive_items)
+        overlap = self.sensitive & self.non_sensitive
+        if overlap:
+            raise InvalidParameter(f"sensitive_items and non_sensitive_items must be disjoint; both contain {sorted(overlap, key=repr)!r}")
+        items = self.sensitive | self.non_sensitive
+        self.sets = {}
+        sizes = set()
+        for s in channel.inputs:
+            if not isinstance(s, tuple) or len(set(s)) != len(s):
+                raise InvalidParameter(f"every input must be a set of items (a list without repeats), got {s!r}")
+            unknown = [x for x in s if x not in items]
+            if unknown:
+                raise InvalidParameter(f"input {s!r} has items {unknown!r} outside sensitive_items and non_sensitive_items")
+            as_set = frozenset(s)
+            if as_set in self.sets.values():
+                raise InvalidParameter(f"input {s!r} repeats another input as a set")
+            self.sets[s] = as_set
+            sizes.add(len(s))
+        if len(sizes) != 1:
+            raise InvalidParameter(f"every input set must have the same size m (Cao et al. Def. 3); got sizes {sorted(sizes)}")
+        self.protected = frozenset(normalize_label(y0, "protected output") for y0 in protected_outputs)
+        self.parts = {}
+        for y in channel.outputs:
+            if not (isinstance(y, tuple) and len(y) == 2 and isinstance(y[1], tuple) and len(set(y[1])) == len(y[1])):
+                raise InvalidParameter(
+                    f"every output must be a pair [protected part y0, list of revealed items without repeats]; got {y!r}")
+            self.parts[y] = (y[0], frozenset(y[1]))
+
+    def parameters(self, eps) -> dict:
+        return {
+            "epsilon": to_decimal_string(eps),
+            "sensitive_items": sorted(self.sensitive, key=repr),
+            "non_sensitive_items": sorted(self.non_sensitive, key=repr),
+            "protected_outputs": sorted(self.protected, key=repr),
+        }
+
+    def check_invertible_parts(self, channel: Channel, worst: WorstCase) -> None:
+        """Conditions (9)-(10), and that every output is protected or invertible."""
+        revealed_anywhere = set()
+        for j, y in enumerate(channel.outputs):
+            y0, revealed = self.parts[y]
+            revealed_anywhere |= revealed
+            outside = revealed - self.non_sensitive
+            if outside:
+                worst.structural_failure("invertible output", (), y,
+                                         f"output {y!r} reveals {sorted(outside, key=repr)!r}, which are not non-sensitive items")
+            if y0 is None and not revealed:
+                worst.structural_failure("output space", (), y, f"output {y!r} has neither a protected part nor a revealed item")
+            if y0 is not None and y0 not in self.protected:
+                worst.structural_failure("output space", (), y, f"protected part of output {y!r} is not in protected_outputs")
+            for s, row in zip(channel.inputs, channel.rows):
+                if row[j] > 0 and not revealed <= self.sets[s]:
+                    worst.structural_failure(
+                        "condition (10)", (s,), y,
+                        f"input {s!r} produces output {y!r} with probability > 0, "
+                        f"but it reveals items not in the input set")
+        for x in sorted(revealed_anywhere, key=repr):
+            for s, row in zip(channel.inputs, channel.rows):
+                if x in self.sets[s]:
+                    mass = sum((p for p, y in zip(row, channel.outputs) if x in self.parts[y][1]), start=0)
+                    if mass <= 0:
+                        worst.structural_failure(
+                            "condition (9)", (s,), x,
+                            f"input {s!r} contains the revealable item {x!r} but never reveals it")
+
+
+def _suldp_check(channel, sensitive_items, non_sensitive_items, protected_outputs, epsilon, notion, ratio_check) -> Verdict:
+    channel = _explicit(channel)
+    eps = budget(epsilon, "epsilon")
+    structure = _SetValued(channel, sensitive_items, non_sensitive_items, protected_outputs)
+    worst = WorstCase(notion, structure.parameters(eps))
+    structure.check_invertible_parts(channel, worst)
+    ratio_check(channel, structure, eps, worst)
+    return worst.verdict()
+
+
+def _column_ratio(worst: WorstCase, inputs: Sequence, column: Sequence, output, eps) -> None:
+    """Add the worst ratio of one column, over the given inputs, to ``worst``."""
+    positive = [i for i, p in enumerate(column) if p > 0]
+    if not positive or len(column) < 2:
+        return
+    high = max(positive, key=lambda i: column[i])
+    low = min(range(len(column)), key=lambda i: column[i])
+    worst.ratio((inputs[high], inputs[low]), output, log_ratio(column[high], column[low]), eps)
+
+
+def suldp_marginal(channel, sensitive_items, non_sensitive_items, protected_outputs, epsilon) -> Verdict:
+    """SULDP, reading A of (11): the marginal of the protected part ``y0`` alone.
+
+    ``P[y0|s] <= e^eps P[y0|s']`` for all input sets and every ``y0`` in
+    ``protected_outputs``, where ``P[y0|s]`` sums over the revealed items.
+    Outputs are pairs ``(y0, revealed items)``; conditions (9)-(10) as in all readings.
+    """
+    def ratio_check(channel, structure, eps, worst):
+        marginal = map_outputs(channel, lambda y: y[0])
+        for y0 in marginal.outputs:
+            if y0 in structure.protected:
+                _column_ratio(worst, marginal.inputs, marginal.column(y0), y0, eps)
+    return _suldp_check(channel, sensitive_items, non_sensitive_items, protected_outputs, epsilon,
+                        "suldp-marginal", ratio_check)
+
+
+def suldp_joint_unrevealed(channel, sensitive_items, non_sensitive_items, protected_outputs, epsilon) -> Verdict:
+    """SULDP, reading B restricted to outputs that reveal nothing: ``(y0, {})``.
+
+    ``P[(y0, {})|s] <= e^eps P[(y0, {})|s']`` for all input sets and every protected ``y0``.
+    """
+    def ratio_check(channel, structure, eps, worst):
+        for y in channel.outputs:
+            y0, revealed = structure.parts[y]
+            if y0 in structure.protected and not revealed:
+                _column_ratio(worst, channel.inputs, channel.column(y), y, eps)
+    return _suldp_check(channel, sensitive_items, non_sensitive_items, protected_outputs, epsilon,
+                        "suldp-joint-unrevealed", ratio_check)
+
+
+def suldp_joint(channel, sensitive_items, non_sensitive_items, protected_outputs, epsilon) -> Verdict:
+    """SULDP, reading B: the whole release ``(y0, R)``.
+
+    ``P[(y0, R)|s] <= e^eps P[(y0, R)|s']`` for every protected ``y0``, every
+    revealed set ``R`` and all input sets ``s, s'`` that both contain ``R``
+    (an output revealing an item outside ``s'`` is ruled out for ``s'`` by (10)).
+    """
+    def ratio_check(channel, structure, eps, worst):
+        for y in channel.outputs:
+            y0, revealed = structure.parts[y]
+            if y0 not in structure.protected:
+                continue
+            holders = [i for i, s in enumerate(channel.inputs) if revealed <= structure.sets[s]]
+            column = channel.column(y)
+            _column_ratio(worst, [channel.inputs[i] for i in holders], [column[i] for i in holders], y, eps)
+    return _suldp_check(channel, sensitive_items, non_sensitive_items, protected_outputs, epsilon,
+                        "suldp-joint", ratio_check)
+
+
+SULDP_READINGS: dict[str, Callable] = {
+    "suldp-marginal": suldp_marginal,
+    "suldp-joint-unrevealed": suldp_joint_unrevealed,
+    "suldp-joint": suldp_joint,
+}
+"""The readings of Cao et al. condition (11), by name (ambiguity B1 of the sheet)."""
+
+
+# --- IPLDP -------------------------------------------------------------------------------------
+
+def ipldp(channel, budgets: Mapping) -> Verdict:
+    """``(D_S, E)``-IPLDP (IPLDP preprint Def. 3).
+
+    The inputs are the item domain ``D``; outputs are items of ``D``. ``budgets``
+    gives ``eps_y`` for each sensitive item (``D_S``); the other items are ``D_N``.
+
+    1. For every sensitive output ``y``: ``P[y|x] <= e^{eps_y} P[y|x']`` for all
+       inputs ``x, x'`` (the budget belongs to the output).
+    2. For every non-sensitive item ``x``: ``P[x|x] > 0`` and ``P[x|x'] = 0`` for ``x' != x``.
+    """
+    channel = _explicit(channel)
+    domain = set(channel.inputs)
+    stray = [y for y in channel.outputs if y not in domain]
+    if stray:
+        raise InvalidParameter(f"IPLDP maps items to items: outputs {stray!r} are not input items")
+    item_budgets = _budget_map(channel.inputs, budgets, "budgets", complete=False)
+    worst = WorstCase("ipldp", {"budgets": _json_budgets(item_budgets)})
+    losses = output_loss(channel)
+    for x in channel.inputs:
+        if x in item_budgets:
+            if x in losses and losses[x][1] is not None:
+                loss, pair = losses[x]
+                worst.ratio(pair, x, loss, item_budgets[x])
+            continue
+        column = channel.column(x) if x in losses else tuple(0 for _ in channel.inputs)
+        producers = [x2 for x2, p in zip(channel.inputs, column) if p > 0]
+        if producers != [x]:
+            worst.structural_failure(
+                "non-sensitive item", tuple(producers), x,
+                f"non-sensitive item {x!r} must be output by itself only, with probability > 0; "
+                f"it is output by {producers!r}")
+    return worst.verdict()
+
+
+# --- graded LDP --------------------------------------------------------------------------------
+
+def level_of(value, boundaries: Sequence) -> int:
+    """The 0-based index of the interval containing ``value``.
+
+    Intervals are ``[b_0, b_1), [b_1, b_2), ..., [b_{k-1}, b_k]`` (half-open, the
+    last closed), as in Hao et al. Sec. 6.
+    """
+    if value < boundaries[0] or value > boundaries[-1]:
+        raise InvalidParameter(f"input value {value} is outside [{boundaries[0]}, {boundaries[-1]}]")
+    for j in range(len(boundaries) - 1):
+        if value < boundaries[j + 1]:
+            return j
+    return len(boundaries) - 2
+
+
+def graded_ldp(channel, boundaries: Sequence, budgets: Sequence, r) -> Verdict:
+    """Graded LDP (Hao et al. Def. 2) on a finite set of numerical inputs.
+
+    The inputs are numbers (their labels, read exactly); interval ``j`` of
+    ``boundaries`` has budget ``budgets[j]``. For any two different inputs,
+    ``P[y|x] <= e^{r(eps_x, eps_x')} P[y|x']``. The definition leaves ``r``
+    open (the paper's proof of Theorem 2 uses ``max``), so it is required.
+    The inputs must include every interval end point.
+    """
+    bounds = [exact(b, f"boundaries[{j}]") for j, b in enumerate(boundaries)]
+    if len(bounds) < 2 or any(a >= b for a, b in zip(bounds, bounds[1:])):
+        raise InvalidParameter(f"boundaries must be at least two strictly increasing numbers, got {list(boundaries)!r}")
+    if len(budgets) != len(bounds) - 1:
+        raise InvalidParameter(f"budgets must give one budget per interval: {len(bounds) - 1} intervals, {len(budgets)} budgets")
+    level_budgets = [budget(value, f"budgets[{j}]") for j, value in enumerate(budgets)]
+    values = {}
+    for x in channel.inputs:
+        if isinstance(x, (tuple, type(None))):
+            raise InvalidParameter(f"graded LDP needs numerical inputs, got input label {x!r}")
+        values[x] = exact(x, f"input {x!r}")
+    present = set(values.values())
+    missing = [b for b in bounds if b not in present]
+    if missing:
+        raise InvalidParameter("the inputs must include every interval end point; missing "
+                               + ", ".join(to_decimal_string(b, 15) for b in missing))
+    input_budgets = {x: level_budgets[level_of(v, bounds)] for x, v in values.items()}
+    return _pairwise_budget_check(channel, "graded-ldp", input_budgets, r, {
+        "boundaries": [to_decimal_string(b) for b in bounds],
+        "budgets": [to_decimal_string(e) for e in level_budgets],
+    })
