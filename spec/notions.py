@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from spec.channel import Channel, label_map, label_subset, map_outputs, normalize_label
 from spec.errors import InvalidParameter
 from spec.loss import output_loss, pairwise_loss
-from spec.numbers import INF, budget, exact, log_ratio, to_decimal_string
+from spec.numbers import budget, ctx, exact, log_ratio, to_decimal_string
 from spec.structured import StructuredChannel
 from spec.verdict import Verdict, WorstCase
 
@@ -333,7 +333,8 @@ def level_of(value, boundaries: Sequence) -> int:
     last closed), as in Hao et al. Sec. 6.
     """
     if value < boundaries[0] or value > boundaries[-1]:
-        raise InvalidParameter(f"input value {value} is outside [{boundaries[0]}, {boundaries[-1]}]")
+        raise InvalidParameter(f"input value {ctx.nstr(value, 15)} is outside the intervals "
+                               f"[{ctx.nstr(boundaries[0], 15)}, {ctx.nstr(boundaries[-1], 15)}]")
     for j in range(len(boundaries) - 1):
         if value < boundaries[j + 1]:
             return j
@@ -360,12 +361,12 @@ def graded_ldp(channel, boundaries: Sequence, budgets: Sequence, r) -> Verdict:
         if isinstance(x, (tuple, type(None))):
             raise InvalidParameter(f"graded LDP needs numerical inputs, got input label {x!r}")
         values[x] = exact(x, f"input {x!r}")
+    input_budgets = {x: level_budgets[level_of(v, bounds)] for x, v in values.items()}
     present = set(values.values())
     missing = [b for b in bounds if b not in present]
     if missing:
         raise InvalidParameter("the inputs must include every interval end point; missing "
-                               + ", ".join(to_decimal_string(b, 15) for b in missing))
-    input_budgets = {x: level_budgets[level_of(v, bounds)] for x, v in values.items()}
+                               + ", ".join(ctx.nstr(b, 15) for b in missing))
     return _pairwise_budget_check(channel, "graded-ldp", input_budgets, r, {
         "boundaries": [to_decimal_string(b) for b in bounds],
         "budgets": [to_decimal_string(e) for e in level_budgets],
