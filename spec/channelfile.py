@@ -21,7 +21,8 @@ Format (documented on the site, page "Channel file"):
 * ``inputs``/``outputs``: unique labels; a label is a string, an integer, a
   number, ``null``, or a list of labels (an item set, a bit vector, a pair).
 * ``probabilities``: one row per input, one entry per output, ``P[y|x]``.
-  Entries are decimal strings (or JSON numbers, read exactly from their text).
+  Entries are decimal strings, exact fraction strings such as ``"1/3"``, or
+  JSON numbers (read exactly from their text).
   Files written by the kernel carry 50 significant digits; rows must sum to 1
   within 1e-36, so an entry that is not an exact decimal needs at least about
   40 significant digits.

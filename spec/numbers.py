@@ -51,7 +51,7 @@ def exact(value, name: str, *, allow_infinite: bool = False):
     """Convert ``value`` to a kernel number exactly, or raise naming ``name``.
 
     Accepts int, decimal strings (``"0.25"``, ``"1e-3"``, ``"inf"`` only when
-    ``allow_infinite``), ``Fraction``, ``Decimal``, float (read as its shortest
+    ``allow_infinite``), fraction strings (``"1/3"``), ``Fraction``, ``Decimal``, float (read as its shortest
     decimal) and mpmath numbers of any context. Rejects bool, NaN and, unless
     allowed, infinities.
     """
@@ -76,11 +76,17 @@ def exact(value, name: str, *, allow_infinite: bool = False):
                 number = mpf(str(value))
         elif isinstance(value, str):
             text = value.strip()
+            if "/" in text:  # an exact fraction "a/b"
+                try:
+                    return exact(Fraction(text), name, allow_infinite=allow_infinite)
+                except (ValueError, ZeroDivisionError):
+                    raise InvalidParameter(
+                        f"{name} must be a decimal number or a fraction a/b, got {value!r}") from None
             try:
                 parsed = Decimal(text)
             except InvalidOperation:
                 raise InvalidParameter(
-                    f"{name} must be a decimal number, got {value!r}") from None
+                    f"{name} must be a decimal number or a fraction a/b, got {value!r}") from None
             return exact(parsed, name, allow_infinite=allow_infinite)
         elif hasattr(value, "_mpf_"):  # an mpf of any mpmath context
             number = mpf(value)

@@ -35,7 +35,7 @@ from spec.notions import ldp, min_id_ldp
 from spec.numbers import INF, RESOLUTION, ctx, mpf, to_decimal_string
 from spec.structured import bit_vector_probability
 from verify.ledger import AuditSettings, Evidence, Step, claim, decide
-from verify.search import budget_values, find_counterexample, random_channels, search_step
+from verify.search import budget_increments, budget_values, find_counterexample, random_channels, search_step
 from verify.symbolic import (
     Condition,
     SymbolicBudget,
@@ -85,7 +85,7 @@ def symmetric_input_budgets(channel) -> dict | None:
 def _channel_with_budgets(settings: AuditSettings):
     """A random channel, its symmetric MinID budgets, and random non-negative increments."""
     return st.tuples(random_channels(max_inputs=settings.max_inputs, max_outputs=settings.max_inputs),
-                     st.lists(budget_values, min_size=settings.max_inputs,
+                     st.lists(budget_increments, min_size=settings.max_inputs,
                               max_size=settings.max_inputs))
 
 
@@ -100,7 +100,7 @@ def _describe_channel_budgets(example, budgets_of) -> dict:
     random_channel, increments = example
     budgets = budgets_of(random_channel.channel, increments)
     return {"channel": random_channel.to_json(),
-            "budgets": {str(x): to_decimal_string(e, 30) for x, e in budgets.items()}}
+            "budgets": {str(x): to_decimal_string(e) for x, e in budgets.items()}}
 
 
 # --- Theorem 1: sequential composition of LDP ---------------------------------------------------
@@ -165,7 +165,7 @@ def theorem2(settings: AuditSettings):
         return not min_id_ldp(compose(first.channel, second.channel), summed)
 
     inputs = st.integers(1, settings.max_inputs).map(lambda n: tuple(range(n)))
-    increments = st.lists(budget_values, min_size=settings.max_inputs, max_size=settings.max_inputs)
+    increments = st.lists(budget_increments, min_size=settings.max_inputs, max_size=settings.max_inputs)
     strategy = inputs.flatmap(lambda xs: st.tuples(
         st.tuples(random_channels(inputs=xs, max_outputs=3), increments),
         st.tuples(random_channels(inputs=xs, max_outputs=3), increments)))

@@ -16,7 +16,7 @@ from spec.notions import ipldp, ldp
 from spec.numbers import INF, ctx, mpf, to_decimal_string
 from verify.gu2020 import ALL_ENTRIES, _pointwise
 from verify.ledger import AuditSettings, Evidence, Step, claim, decide
-from verify.search import budget_values, find_counterexample, random_channels, search_step
+from verify.search import budget_increments, find_counterexample, random_channels, search_step
 from verify.symbolic import proof_step
 
 
@@ -24,12 +24,12 @@ def _domain_channels(settings: AuditSettings):
     """Random exact channels from a domain D to itself, with random budget increments per item."""
     return st.integers(1, settings.max_inputs).flatmap(lambda n: st.tuples(
         random_channels(inputs=tuple(range(n)), outputs=tuple(range(n))),
-        st.lists(budget_values, min_size=n, max_size=n)))
+        st.lists(budget_increments, min_size=n, max_size=n)))
 
 
 def _describe(example, budgets) -> dict:
     return {"channel": example[0].to_json(),
-            "budgets": {str(x): to_decimal_string(e, 30) for x, e in budgets.items()}}
+            "budgets": {str(x): to_decimal_string(e) for x, e in budgets.items()}}
 
 
 @claim("ipldp2023.sec4.2-equal-budgets", location="Sec. 4.2 (assuming D = D_S)",

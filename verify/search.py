@@ -65,6 +65,10 @@ def random_channels(draw, *, min_inputs: int = 1, max_inputs: int = 4, max_outpu
 budget_values = st.integers(0, 48).map(lambda k: Fraction(k, 8))
 """Budgets 0, 1/8, ..., 6: exact, small, and with ties."""
 
+budget_increments = st.one_of(st.just(Fraction(0)), budget_values)
+"""Amounts added to the tightest budgets that satisfy a premise. Zero is drawn often, because a
+claim is most often violated where its premise is tight; uniform increments hide violations."""
+
 
 def search_settings(settings: AuditSettings) -> hypothesis.settings:
     return hypothesis.settings(max_examples=settings.hypothesis_examples, derandomize=True, database=None,

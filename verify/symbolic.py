@@ -169,8 +169,8 @@ class ProofResult:
             "description": self.description,
             "failing_condition": None if self.failing is None else {
                 "inputs": list(self.failing.inputs), "output": self.failing.output},
-            "budgets": {name: to_decimal_string(value, 30) for name, value in self.budgets.items()},
-            "values": {name: to_decimal_string(value, 30) for name, value in self.values.items()},
+            "budgets": {name: to_decimal_string(value) for name, value in self.budgets.items()},
+            "values": {name: to_decimal_string(value) for name, value in self.values.items()},
         }
 
 
@@ -180,7 +180,9 @@ def prove(conditions: Iterable[Condition], budgets: Sequence[SymbolicBudget] = (
     """Prove that every condition holds for all budgets in range (and under ``assumptions``).
 
     ``confirm(budget_values)`` receives ``{name: eps}`` at a counterexample and
-    returns whether the exact kernel sees the violation there.
+    returns whether the exact kernel sees the violation there. Without it, a
+    model is reported as ``unconfirmed``: only the kernel turns a model into a
+    counterexample.
     """
     conditions = list(conditions)
     solver = z3.Solver()
@@ -207,7 +209,11 @@ def prove(conditions: Iterable[Condition], budgets: Sequence[SymbolicBudget] = (
     if outside:
         return ProofResult("unconfirmed", f"{description}: z3's model lies outside the range for {outside}",
                            failing, budget_values, values)
-    if confirm is not None and not confirm(budget_values):
+    if confirm is None:
+        return ProofResult("unconfirmed", f"{description}: z3 found a model, which no kernel check can confirm "
+                           "(it is an assignment of the inequality's variables, not a channel)", failing,
+                           budget_values, values)
+    if not confirm(budget_values):
         return ProofResult("unconfirmed", f"{description}: the kernel does not confirm z3's model", failing,
                            budget_values, values)
     return ProofResult("counterexample", description, failing, budget_values, values)
