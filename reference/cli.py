@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from decimal import Decimal
 
@@ -140,8 +141,12 @@ def main(argv=None) -> int:
     except SpecError as error:
         print(f"ldpspec: error: {error}", file=sys.stderr)
         return 2
-    json.dump(result, sys.stdout, indent=1)
-    sys.stdout.write("\n")
+    try:
+        json.dump(result, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader (for example `head`) closed the pipe early
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return status
 
 

@@ -82,7 +82,7 @@ def _pairwise_budget_check(channel, notion: str, input_budgets: dict, r, paramet
     return worst.verdict()
 
 
-def id_ldp(channel, budgets: Mapping, r) -> Verdict:
+def id_ldp(channel, budgets: Mapping, r: str | Callable) -> Verdict:
     """``E``-ID-LDP (Gu et al. Def. 2): ``P[y|x] <= e^{r(eps_x, eps_x')} P[y|x']``.
 
     Args:
@@ -341,7 +341,7 @@ def level_of(value, boundaries: Sequence) -> int:
     return len(boundaries) - 2
 
 
-def graded_ldp(channel, boundaries: Sequence, budgets: Sequence, r) -> Verdict:
+def graded_ldp(channel, boundaries: Sequence, budgets: Sequence, r: str | Callable) -> Verdict:
     """Graded LDP (Hao et al. Def. 2) on a finite set of numerical inputs.
 
     The inputs are numbers (their labels, read exactly); interval ``j`` of
