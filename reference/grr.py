@@ -17,10 +17,15 @@ def grr_probabilities(E, d: int) -> tuple:
     return E / (E + d - 1), 1 / (E + d - 1)
 
 
+def grr_rows(E, d: int) -> list:
+    """The GRR matrix over items ``0 .. d-1``: ``P[y|x] = p`` if ``y = x``, else ``q``."""
+    p, q = grr_probabilities(E, d)
+    return [[p if x == y else q for y in range(d)] for x in range(d)]
+
+
 def grr_channel(epsilon, d: int) -> Channel:
     """The exact GRR channel on items ``0 .. d-1``."""
     eps = budget(epsilon, "epsilon")
     if not isinstance(d, int) or isinstance(d, bool) or d < 2:
         raise InvalidParameter(f"d (domain size) must be an integer >= 2, got {d!r}")
-    p, q = grr_probabilities(ctx.exp(eps), d)
-    return Channel(range(d), range(d), [[p if x == y else q for y in range(d)] for x in range(d)])
+    return Channel(range(d), range(d), grr_rows(ctx.exp(eps), d))

@@ -62,24 +62,27 @@ def pairwise_loss(channel) -> dict:
     return result
 
 
+def column_loss(inputs, column) -> tuple:
+    """``(loss, (x_high, x_low))``: the largest ``ln P[y|x] / P[y|x']`` within one output column.
+
+    ``column`` holds ``P[y|x]`` for each of ``inputs``. The pair is ``None``
+    (and the loss 0) when no input produces the output or there is one input.
+    """
+    positive = [i for i, p in enumerate(column) if p > 0]
+    if not positive or len(column) < 2:
+        return ZERO, None
+    high = max(positive, key=lambda i: column[i])
+    low = min(range(len(column)), key=lambda i: column[i])
+    return log_ratio(column[high], column[low]), (inputs[high], inputs[low])
+
+
 def output_loss(channel: Channel) -> dict:
     """``{y: (loss, (x_high, x_low))}``: for each output, the largest log-ratio over input pairs.
 
     ``(x_high, x_low)`` is a pair attaining it; ``None`` when the output is
-    produced by no input or by a single input only.
+    produced by no input, or the channel has a single input.
     """
-    result = {}
-    for j, y in enumerate(channel.outputs):
-        column = [row[j] for row in channel.rows]
-        positive = [i for i, p in enumerate(column) if p > 0]
-        if not positive or len(channel.inputs) == 1:
-            result[y] = (ZERO, None)
-            continue
-        high = max(positive, key=lambda i: column[i])
-        low = min(range(len(column)), key=lambda i: column[i])
-        result[y] = (log_ratio(column[high], column[low]),
-                     (channel.inputs[high], channel.inputs[low]))
-    return result
+    return {y: column_loss(channel.inputs, channel.column(y)) for y in channel.outputs}
 
 
 def ldp_epsilon(channel):

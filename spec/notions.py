@@ -20,15 +20,15 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from spec.channel import Channel, label_map, label_subset, map_outputs, normalize_label
 from spec.errors import InvalidParameter
-from spec.loss import output_loss, pairwise_loss
-from spec.numbers import budget, ctx, exact, log_ratio, to_decimal_string
+from spec.loss import column_loss, output_loss, pairwise_loss
+from spec.numbers import budget, ctx, exact, to_decimal_string
 from spec.structured import StructuredChannel
 from spec.verdict import Verdict, WorstCase
 
 PAIR_FUNCTIONS: dict[str, Callable] = {
-    "min": lambda a, b: min(a, b),
+    "min": min,
     "avg": lambda a, b: (a + b) / 2,
-    "max": lambda a, b: max(a, b),
+    "max": max,
 }
 """Named pair functions ``r(eps_x, eps_x')``: MinID-LDP uses ``min``, AvgID-LDP ``avg``."""
 
@@ -82,6 +82,11 @@ def _pairwise_budget_check(channel, notion: str, input_budgets: dict, r, paramet
     return worst.verdict()
 
 
+def _id_ldp(channel, budgets: Mapping, r, notion: str) -> Verdict:
+    input_budgets = _budget_map(channel.inputs, budgets, "budgets")
+    return _pairwise_budget_check(channel, notion, input_budgets, r, {"budgets": _json_budgets(input_budgets)})
+
+
 def id_ldp(channel, budgets: Mapping, r: str | Callable) -> Verdict:
     """``E``-ID-LDP (Gu et al. Def. 2): ``P[y|x] <= e^{r(eps_x, eps_x')} P[y|x']``.
 
@@ -89,20 +94,17 @@ def id_ldp(channel, budgets: Mapping, r: str | Callable) -> Verdict:
         budgets: a budget ``eps_x >= 0`` for every input.
         r: ``"min"``, ``"avg"``, ``"max"`` or a callable of two budgets.
     """
-    input_budgets = _budget_map(channel.inputs, budgets, "budgets")
-    return _pairwise_budget_check(channel, "id-ldp", input_budgets, r, {"budgets": _json_budgets(input_budgets)})
+    return _id_ldp(channel, budgets, r, "id-ldp")
 
 
 def min_id_ldp(channel, budgets: Mapping) -> Verdict:
     """``E``-MinID-LDP (Gu et al. Def. 3): ID-LDP with ``r = min``."""
-    input_budgets = _budget_map(channel.inputs, budgets, "budgets")
-    return _pairwise_budget_check(channel, "minid-ldp", input_budgets, "min", {"budgets": _json_budgets(input_budgets)})
+    return _id_ldp(channel, budgets, "min", "minid-ldp")
 
 
 def avg_id_ldp(channel, budgets: Mapping) -> Verdict:
     """``E``-AvgID-LDP (Gu et al. Sec. VIII): ID-LDP with ``r = (eps_x + eps_x') / 2``."""
-    input_budgets = _budget_map(channel.inputs, budgets, "budgets")
-    return _pairwise_budget_check(channel, "avgid-ldp", input_budgets, "avg", {"budgets": _json_budgets(input_budgets)})
+    return _id_ldp(channel, budgets, "avg", "avgid-ldp")
 
 
 # --- ULDP --------------------------------------------------------------------------------------
@@ -171,7 +173,10 @@ class _SetValued:
             if not (isinstance(y, tuple) and len(y) == 2 and isinstance(y[1], tuple) and len(set(y[1])) == len(y[1])):
                 raise InvalidParameter(
                     f"every output must be a pair [protected part y0, list of revealed items without repeats]; got {y!r}")
-            self.parts[y] = (y[0], frozenset(y[1]))
+            parts = (y[0], frozenset(y[1]))
+            if parts in self.parts.values():
+                raise InvalidParameter(f"output {y!r} repeats another output (the revealed items form a set)")
+            self.parts[y] = parts
 
     def parameters(self, eps) -> dict:
         return {
@@ -223,12 +228,9 @@ def _suldp_check(channel, sensitive_items, non_sensitive_items, protected_output
 
 def _column_ratio(worst: WorstCase, inputs: Sequence, column: Sequence, output, eps) -> None:
     """Add the worst ratio of one column, over the given inputs, to ``worst``."""
-    positive = [i for i, p in enumerate(column) if p > 0]
-    if not positive or len(column) < 2:
-        return
-    high = max(positive, key=lambda i: column[i])
-    low = min(range(len(column)), key=lambda i: column[i])
-    worst.ratio((inputs[high], inputs[low]), output, log_ratio(column[high], column[low]), eps)
+    loss, pair = column_loss(inputs, column)
+    if pair is not None:
+        worst.ratio(pair, output, loss, eps)
 
 
 def suldp_marginal(channel, sensitive_items, non_sensitive_items, protected_outputs, epsilon) -> Verdict:

@@ -140,8 +140,3 @@ def to_decimal_string(value, digits: int = WRITTEN_DIGITS) -> str:
         return "0"
     return ctx.nstr(value, digits, strip_zeros=False)
 
-
-def to_fraction(value) -> Fraction:
-    """The exact binary value of a finite kernel number as a ``Fraction``."""
-    man, exp = ctx.mpf(value).man_exp
-    return Fraction(man) * (Fraction(2) ** exp)

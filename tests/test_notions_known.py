@@ -10,11 +10,6 @@ from reference.grr import grr_channel
 from spec.numbers import ctx, mpf
 
 
-def grr_rows(E, d):
-    p, q = E / (E + d - 1), 1 / (E + d - 1)
-    return [[p if x == y else q for y in range(d)] for x in range(d)]
-
-
 def test_tie_at_the_budget_holds_and_a_relative_excess_of_1e30_fails():
     channel = grr_channel(1, 3)
     tie = spec.ldp(channel, 1)

@@ -8,7 +8,7 @@ import z3
 from hypothesis import given, settings, strategies as st
 
 import spec
-from reference.grr import grr_probabilities
+from reference.grr import grr_rows
 from reference.unary import oue_channel, oue_probabilities, sue_channel, sue_probabilities
 from spec.numbers import ctx, mpf
 from verify.gu2020 import _symbolic_unary
@@ -18,8 +18,7 @@ from verify.symbolic import SymbolicBudget, SymbolicChannel, id_ldp_conditions, 
 
 def test_grr_is_proved_ldp_for_every_budget():
     budget = SymbolicBudget("eps")
-    p, q = grr_probabilities(budget.variable, 4)
-    channel = SymbolicChannel.from_matrix(range(4), range(4), [[p if x == y else q for y in range(4)] for x in range(4)])
+    channel = SymbolicChannel.from_matrix(range(4), range(4), grr_rows(budget.variable, 4))
     assert prove(ldp_conditions(channel, budget.exponentiated), [budget]).proved
 
 

@@ -96,9 +96,12 @@ def test_ipldp_needs_outputs_in_the_domain():
     ([("a", "a"), ("u", "a")], [("s", ())], ["a"], ["u"], "a list without repeats"),
     ([("a", "u"), ("u", "a")], [("s", ())], ["a"], ["u"], "repeats another input as a set"),
     (["a", "u"], [("s", ())], ["a"], ["u"], "every input must be a set of items"),
+    ([("a", "u", "v"), ("u", "v", "a")], [("s", ()), ("s", ("u", "v")), ("s", ("v", "u"))], ["a"], ["u", "v"],
+     "repeats another input as a set"),
+    ([("a", "u"), ("a", "v")], [("s", ("u", "v")), ("s", ("v", "u"))], ["a"], ["u", "v"], "repeats another output"),
 ])
 def test_suldp_input_errors(inputs, outputs, sensitive, non_sensitive, message):
-    channel = spec.Channel(inputs, outputs, [[1] * len(outputs) if len(outputs) == 1 else [1, 0] for _ in inputs])
+    channel = spec.Channel(inputs, outputs, [[1] + [0] * (len(outputs) - 1) for _ in inputs])
     with pytest.raises(spec.InvalidParameter, match=message):
         spec.suldp_marginal(channel, sensitive, non_sensitive, ["s"], 1)
 

@@ -19,7 +19,7 @@ from fractions import Fraction
 import z3
 from hypothesis import strategies as st
 
-from reference.grr import grr_channel, grr_probabilities
+from reference.grr import grr_channel, grr_rows
 from reference.unary import (
     general_unary_probabilities,
     oue_channel,
@@ -424,8 +424,7 @@ def grr_ldp(settings: AuditSettings):
     steps = []
     for d in range(2, 13 if settings.deep else 9):
         budget = SymbolicBudget("eps")
-        p, q = grr_probabilities(budget.variable, d)
-        channel = SymbolicChannel.from_matrix(range(d), range(d), [[p if x == y else q for y in range(d)] for x in range(d)])
+        channel = SymbolicChannel.from_matrix(range(d), range(d), grr_rows(budget.variable, d))
         result = prove(ldp_conditions(channel, budget.exponentiated), [budget], description=f"GRR d={d}",
                        confirm=lambda b, d=d: not ldp(grr_channel(b["eps"], d), b["eps"]))
         steps.append(proof_step(f"d = {d}, every eps > 0, the whole output", result))
