@@ -146,3 +146,120 @@ class IndependentBits(StructuredChannel):
             total = INF if loss == INF or total == INF else total + loss
             worst.append(bit)
         return total, tuple(worst)
+
+
+class SampledOneHot(StructuredChannel):
+    """A one-hot vector whose hot position is sampled, then every bit perturbed independently.
+
+    Input ``x`` makes bit ``v`` hot with probability ``weights[x][v]``; with the
+    remaining probability ``1 - sum_v weights[x][v]`` no bit is hot. Bit ``k``
+    is then drawn from ``hot[k]`` if it is hot and from ``baseline[k]``
+    otherwise (each a pair ``(P[0], P[1])``). This is padding-and-sampling
+    followed by unary encoding (IDUE-PS): the sampled item is the hot bit, and
+    a sampled dummy that is not released means no hot bit.
+
+    Structure: with ``B(y) = prod_k baseline[k][y_k]`` and
+    ``rho_v(y_v) = hot[v][y_v] / baseline[v][y_v]``,
+    ``P[y|x] = B(y) (w_x(none) + sum_v w_x(v) rho_v(y_v))``. ``B(y)`` cancels in a
+    ratio, which is then a ratio of two linear functions of independent
+    two-valued choices ``rho_v``. Its maximum is attained by giving the larger
+    ``rho_v`` to the bits with the largest ``w_x(v) / w_x'(v)`` (a prefix of that
+    order, by Dinkelbach's optimality condition), so trying every prefix finds it
+    exactly. The structure needs ``0 < baseline[k][1] < 1`` for every bit.
+    """
+
+    def __init__(self, inputs, baseline: Sequence, hot: Sequence, weights: Mapping):
+        self.inputs = _unique_labels(inputs, "input")
+        if len(baseline) != len(hot) or not baseline:
+            raise InvalidChannel(f"baseline and hot must give one distribution per bit; got {len(baseline)} and {len(hot)}")
+        self.bit_count = len(baseline)
+        self._baseline = self._distributions(baseline, "baseline")
+        self._hot = self._distributions(hot, "hot")
+        for k, (zero, one) in enumerate(self._baseline):
+            if zero == 0 or one == 0:
+                raise InvalidChannel(f"baseline bit {k} must have 0 < P[1] < 1 for the structured loss; use an explicit channel")
+        if set(weights) != set(self.inputs):
+            raise InvalidChannel("weights must give one distribution of the hot bit per input, and only for the inputs")
+        self._weights = {}
+        for x in self.inputs:
+            row = {}
+            for v, w in weights[x].items():
+                if not isinstance(v, int) or not 0 <= v < self.bit_count:
+                    raise InvalidChannel(f"hot bit of input {x!r} must be a bit index in [0, {self.bit_count - 1}], got {v!r}")
+                w = probability(w, f"P[hot bit {v} | {x!r}]")
+                if w > 0:
+                    row[v] = w
+            none = 1 - sum(row.values())
+            if none < -RESOLUTION:
+                raise InvalidChannel(f"the hot-bit probabilities of input {x!r} sum to more than 1")
+            self._weights[x] = (row, max(none, ZERO))
+
+    def _distributions(self, pairs, name):
+        result = []
+        for k, pair in enumerate(pairs):
+            zero, one = (probability(value, f"{name} P[bit {k} = {b}]") for b, value in enumerate(pair))
+            if abs(zero + one - 1) > RESOLUTION:
+                raise InvalidChannel(f"{name} bit {k}: P[0] + P[1] must be 1, got {pair!r}")
+            result.append((zero, one))
+        return tuple(result)
+
+    @property
+    def output_count(self) -> int:
+        return 2 ** self.bit_count
+
+    def iter_outputs(self) -> Iterator:
+        return itertools.product((0, 1), repeat=self.bit_count)
+
+    def weights(self, x) -> tuple[dict, object]:
+        """``({v: P[v is hot | x]}, P[no bit is hot | x])``."""
+        try:
+            return self._weights[x]
+        except KeyError:
+            raise InvalidChannel(f"unknown input label {x!r}; the inputs are {list(self.inputs)!r}") from None
+
+    def _rho(self, v: int, bit: int):
+        return self._hot[v][bit] / self._baseline[v][bit]
+
+    def probability(self, x, y):
+        bits = tuple(y)
+        if len(bits) != self.bit_count or any(bit not in (0, 1) for bit in bits):
+            raise InvalidChannel(f"output must be a tuple of {self.bit_count} bits, got {y!r}")
+        row, none = self.weights(x)
+        base = bit_vector_probability(self._baseline, bits)
+        return base * (none + sum((w * self._rho(v, bits[v]) for v, w in row.items()), start=ZERO))
+
+    def pair_loss(self, x, other) -> tuple:
+        (w1, c1), (w2, c2) = self.weights(x), self.weights(other)
+        support = sorted(set(w1) | set(w2))
+        options = {}
+        for v in support:  # (larger rho, its bit), (smaller rho, its bit)
+            by_value = sorted(((self._rho(v, bit), bit) for bit in (0, 1)), key=lambda item: item[0])
+            options[v] = (by_value[1], by_value[0])
+
+        def output_for(choice: dict) -> tuple:
+            return tuple(choice.get(k, 0) for k in range(self.bit_count))
+
+        # An output x can produce and `other` cannot: the denominator vanishes.
+        if c2 == 0 and all(options[v][1][0] == 0 for v in w2):
+            choice = {v: (options[v][1][1] if v in w2 else options[v][0][1]) for v in support}
+            numerator = c1 + sum((w * self._rho(v, choice[v]) for v, w in w1.items()), start=ZERO)
+            if numerator > 0:
+                return INF, output_for(choice)
+
+        order = sorted(support, key=lambda v: (-(w1.get(v, ZERO) / w2[v]) if v in w2 else -INF, v))
+        numerator = c1 + sum((w1.get(v, ZERO) * options[v][1][0] for v in support), start=ZERO)
+        denominator = c2 + sum((w2.get(v, ZERO) * options[v][1][0] for v in support), start=ZERO)
+        best, best_prefix = None, 0
+        for j in range(len(order) + 1):
+            if j:  # move bit order[j-1] from its smaller to its larger rho
+                v = order[j - 1]
+                gain = options[v][0][0] - options[v][1][0]
+                numerator += w1.get(v, ZERO) * gain
+                denominator += w2.get(v, ZERO) * gain
+            if numerator > 0 and denominator > 0:
+                value = log_ratio(numerator, denominator)
+                if best is None or value > best:
+                    best, best_prefix = value, j
+        chosen = set(order[:best_prefix])
+        choice = {v: options[v][0][1] if v in chosen else options[v][1][1] for v in support}
+        return best, output_for(choice)

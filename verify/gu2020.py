@@ -22,12 +22,12 @@ from hypothesis import strategies as st
 from reference.grr import grr_channel, grr_rows
 from reference.unary import (
     general_unary_probabilities,
+    one_hot_bit_distributions,
     oue_channel,
     oue_probabilities,
     sue_channel,
     sue_probabilities,
-    unary_bit_distributions,
-    unary_channel,
+    unary_encoding,
 )
 from spec.channel import Channel, compose
 from spec.loss import ldp_epsilon, pairwise_loss, posterior_leakage_range
@@ -433,9 +433,8 @@ def grr_ldp(settings: AuditSettings):
 
 
 def _symbolic_unary(bits, d: int) -> SymbolicChannel:
-    distributions = unary_bit_distributions(bits, d)
     return SymbolicChannel(tuple(range(d)), tuple(itertools.product((0, 1), repeat=d)),
-                           lambda x, y: bit_vector_probability(distributions[x], y))
+                           lambda x, y: bit_vector_probability(one_hot_bit_distributions([bits] * d, x), y))
 
 
 @claim("gu2020.sec3c-baselines.ue-ldp", location="Sec. III-C (citing Wang et al. 2017); formula sheet common §7",
@@ -458,7 +457,7 @@ def ue_ldp(settings: AuditSettings):
     def violates(example):
         (p_weight, q_weight), d = example
         p_value, q_value = Fraction(max(p_weight, q_weight), 64), Fraction(min(p_weight, q_weight), 64)
-        channel = unary_channel(general_unary_probabilities(p_value, q_value), d)
+        channel = unary_encoding(p_value, q_value, d).channel()
         formula = ctx.log(mpf(p_value) * (1 - mpf(q_value)) / ((1 - mpf(p_value)) * mpf(q_value)))
         return abs(ldp_epsilon(channel) - formula) > RESOLUTION or abs(ldp_epsilon(channel.explicit()) - formula) > RESOLUTION
 
