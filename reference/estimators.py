@@ -21,9 +21,14 @@ from __future__ import annotations
 from spec.errors import InvalidParameter
 
 
+def _any_equal(p, q) -> bool:
+    equal = p == q
+    return bool(equal.any()) if hasattr(equal, "any") else bool(equal)  # arrays from the NumPy twin, or numbers
+
+
 def count_estimate(support_count, n, p, q):
     """``(C - n q) / (p - q)``: the unbiased estimate of a true count (needs ``p != q``)."""
-    if p == q:
+    if _any_equal(p, q):
         raise InvalidParameter("the estimator needs p != q: a mechanism with p = q reveals nothing about the count")
     return (support_count - n * q) / (p - q)
 
@@ -39,6 +44,6 @@ def variance_terms(p, q) -> tuple:
 
     ``Var[c_hat] = n * first + c * second``: only the second term depends on the true count.
     """
-    if p == q:
+    if _any_equal(p, q):
         raise InvalidParameter("the variance needs p != q")
     return q * (1 - q) / (p - q) ** 2, (1 - p - q) / (p - q)

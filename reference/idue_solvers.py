@@ -107,6 +107,19 @@ def _uw_from_ab(a, b) -> tuple[np.ndarray, np.ndarray]:
     return np.log(a / b), np.log1p(-b) - np.log1p(-a)
 
 
+def _bound_of_each_level(levels, pairs, budgets) -> tuple[np.ndarray, np.ndarray]:
+    """Since ``u, w >= 0`` and ``u_s + w_t <= r_st``: ``u_s <= min_t r_st`` and ``w_t <= min_s r_st``.
+
+    A level that appears in no pair (a single-item level when self-pairs are
+    dropped and there is one level) is bounded by its own budget.
+    """
+    rows = [[budgets[k] for k, (s, _) in enumerate(pairs) if s == t] for t in range(levels.count)]
+    columns = [[budgets[k] for k, (_, s) in enumerate(pairs) if s == t] for t in range(levels.count)]
+    own = [float(eps) for eps in levels.budgets]
+    return (np.array([min(row, default=own[t]) for t, row in enumerate(rows)]),
+            np.array([min(column, default=own[t]) for t, column in enumerate(columns)]))
+
+
 def _slack(pairs, budgets, u, w) -> np.ndarray:
     """``r_st - u_s - w_t`` for every constrained pair."""
     return np.array([budgets[k] - u[s] - w[t] for k, (s, t) in enumerate(pairs)])
@@ -140,8 +153,9 @@ def solve_opt1(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
     start = np.full(levels.count, float(min(levels.budgets)) / 2 - SAFETY)
     constraints = [{"type": "ineq", "fun": lambda x, k=k, s=s, t=t: budgets[k] - x[s] - x[t]}
                    for k, (s, t) in enumerate(pairs)]
+    highest = np.minimum(*_bound_of_each_level(levels, pairs, budgets))
     result = minimize(lambda x: opt1_objective(sizes, x, exp=np.exp), start, method="SLSQP",
-                      bounds=[(1e-6, None)] * levels.count, constraints=constraints,
+                      bounds=[(1e-6, high) for high in highest], constraints=constraints,
                       options={"ftol": 1e-14, "maxiter": 1000})
     x = result.x
     excess = max(0.0, -_slack(pairs, budgets, x, x).min())
@@ -180,14 +194,14 @@ def solve_opt0(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
 
     def objective(z):  # z = (u, w, m) with m >= the max term of (9)
         a, b = _ab_from_uw(z[:T], z[T:2 * T])
-        return float(np.sum(sizes * b * (1 - b) / (a - b) ** 2) + z[2 * T])
+        return float(np.sum(sizes * b * (1 - b) / np.maximum(a - b, 1e-300) ** 2) + z[2 * T])
 
     constraints = [{"type": "ineq", "fun": lambda z, k=k, s=s, t=t: budgets[k] - z[s] - z[T + t]}
                    for k, (s, t) in enumerate(pairs)]
 
     def above_count_terms(z):  # m >= (1 - a_t - b_t) / (a_t - b_t) for every level
         a, b = _ab_from_uw(z[:T], z[T:2 * T])
-        return z[2 * T] - (1 - a - b) / (a - b)
+        return z[2 * T] - (1 - a - b) / np.maximum(a - b, 1e-300)
 
     constraints.append({"type": "ineq", "fun": above_count_terms})
     if box is not None:
@@ -196,11 +210,10 @@ def solve_opt0(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
             constraints.append({"type": "ineq",
                                 "fun": lambda z, bound=bound, sign=sign, which=which:
                                 sign * (_ab_from_uw(z[:T], z[T:2 * T])[which] - bound)})
-    bounds = [(1e-6, None)] * (2 * T) + [(None, None)]
+    row_min, col_min = _bound_of_each_level(levels, pairs, budgets)
+    bounds = [(1e-6, high) for high in row_min] + [(1e-6, high) for high in col_min] + [(None, None)]
 
     rng = np.random.default_rng(seed)
-    row_min = np.array([min(budgets[k] for k, (s, _) in enumerate(pairs) if s == t) for t in range(T)])
-    col_min = np.array([min(budgets[k] for k, (_, t2) in enumerate(pairs) if t2 == t) for t in range(T)])
     smallest = float(min(levels.budgets)) - SAFETY
     starts = [_uw_from_ab(np.full(T, 0.5), np.full(T, 1 / (math.exp(smallest) + 1))),            # OUE at min E
               (np.full(T, smallest / 2), np.full(T, smallest / 2))]                                  # RAPPOR at min E
@@ -209,26 +222,28 @@ def solve_opt0(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
     for _ in range(random_starts):  # u_s + w_t <= (row_min_s + col_min_t) / 2 <= r_st
         starts.append((rng.uniform(0.05, 1, T) * row_min / 2, rng.uniform(0.05, 1, T) * col_min / 2))
 
+    def candidate(u, w):  # moved back inside the constraints; None if outside the box
+        excess = max(0.0, -_slack(pairs, budgets, u, w).min())
+        a, b = _ab_from_uw(np.maximum(u - excess / 2, 1e-12), np.maximum(w - excess / 2, 1e-12))
+        if box is not None and not (np.all(a >= box[0][0] - 1e-9) and np.all(a <= box[0][1] + 1e-9)
+                                    and np.all(b >= box[1][0] - 1e-9) and np.all(b <= box[1][1] + 1e-9)):
+            return None
+        return worst_case_mse(levels.sizes, a, b), a, b
+
     best = None
     for u0, w0 in starts:
         a0, b0 = _ab_from_uw(u0, w0)
         z0 = np.concatenate([u0, w0, [np.max((1 - a0 - b0) / (a0 - b0))]])
         result = minimize(objective, z0, method="SLSQP", bounds=bounds, constraints=constraints,
-                          options={"ftol": 1e-14, "maxiter": 2000})
-        u, w = result.x[:T], result.x[T:2 * T]
-        excess = max(0.0, -_slack(pairs, budgets, u, w).min())
-        u, w = np.maximum(u - excess / 2, 1e-12), np.maximum(w - excess / 2, 1e-12)  # back inside the constraints
-        a, b = _ab_from_uw(u, w)
-        if box is not None and not (np.all(a >= box[0][0] - 1e-9) and np.all(a <= box[0][1] + 1e-9)
-                                    and np.all(b >= box[1][0] - 1e-9) and np.all(b <= box[1][1] + 1e-9)):
-            continue
-        value = worst_case_mse(levels.sizes, a, b)
-        if best is None or value < best[0]:
-            best = (value, a, b, result.message)
+                          options={"ftol": 1e-14, "maxiter": 500})
+        # SLSQP can stop worse than it started, so the start competes too.
+        for found in (candidate(u0, w0), candidate(result.x[:T], result.x[T:2 * T])):
+            if found is not None and (best is None or found[0] < best[0]):
+                best = found
     if best is None:
         raise InvalidParameter("opt0 found no feasible point inside the box; try box=None")
-    value, a, b, message = best
-    return _finish("opt0", levels, r, self_pairs, a, b, value, pairs, budgets, len(starts), {"scipy": message})
+    value, a, b = best
+    return _finish("opt0", levels, r, self_pairs, a, b, value, pairs, budgets, len(starts), {})
 
 
 SOLVERS = {"opt0": solve_opt0, "opt1": solve_opt1, "opt2": solve_opt2}

@@ -127,7 +127,7 @@ class UnaryEncoding:
 
 def unary_encoding(p, q, d: int) -> UnaryEncoding:
     """Plain unary encoding with any keep probability ``p`` and flip-on probability ``q``."""
-    return UnaryEncoding.uniform(general_unary_probabilities(p, q), d)
+    return UnaryEncoding.uniform(general_unary_probabilities(probability(p, "p"), probability(q, "q")), d)
 
 
 def sue(epsilon, d: int) -> UnaryEncoding:
