@@ -150,3 +150,64 @@ def test_the_installed_entry_point_runs(tmp_path):
     result = subprocess.run([sys.executable, "-m", "reference.cli", "check", str(path), "--notion", "ldp"],
                             capture_output=True, text=True)
     assert result.returncode == 0 and json.loads(result.stdout)["holds"] is True
+
+
+def test_idue_solve_prints_verified_parameters(capsys):
+    status, out, err = run(capsys, "idue", "solve", "--levels", '[["1.3862943611198906", 1], ["1.791759469228055", 4]]')
+    assert status == 0, err
+    solution = json.loads(out)
+    assert solution["verified"] is True and solution["model"] == "opt0"
+    assert len(solution["items"]) == 5 and len(solution["levels"]) == 2
+    assert float(solution["verified_margin"]) >= 0
+    # The decimal strings are deployable: the kernel accepts them as they are printed.
+    from reference.idue import PrivacyLevels, verify_idue
+    levels = PrivacyLevels.from_sizes(["1.3862943611198906", "1.791759469228055"], [1, 4])
+    assert verify_idue(levels, [lv["a"] for lv in solution["levels"]], [lv["b"] for lv in solution["levels"]]).holds
+
+
+@pytest.mark.parametrize("model", ["opt0", "opt1", "opt2"])
+@pytest.mark.parametrize("notion", ["min", "avg"])
+def test_idue_solve_models_and_notions(capsys, model, notion):
+    status, out, err = run(capsys, "idue", "solve", "--budgets", "[1, 1, 2, 2, 2, 4]", "--model", model, "--notion", notion)
+    assert status == 0, err
+    assert json.loads(out)["notion"] == {"min": "MinID-LDP", "avg": "AvgID-LDP"}[notion]
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["idue", "solve"], "give exactly one of --budgets"),
+    (["idue", "solve", "--budgets", "[1]"], "at least 2 items"),
+    (["idue", "solve", "--levels", "[[1, 0]]"], "must be an integer >= 1"),
+    (["idue", "solve", "--budgets", "[0, 1]"], "every budget must be > 0"),
+    (["channel", "grr", "--d", "3"], "needs --epsilon"),
+    (["channel", "sue", "--epsilon", "1", "--d", "20"], "too many to write as a channel file"),
+    (["channel", "oue-ps", "--epsilon", "1", "--m", "3"], "needs --padding"),
+])
+def test_solver_and_channel_errors_exit_2(capsys, arguments, message):
+    status, out, err = run(capsys, *arguments)
+    assert status == 2 and message in err, err
+
+
+@pytest.mark.parametrize("arguments, notion, holds", [
+    (["rr", "--epsilon", "0.5"], "ldp", True),
+    (["grr", "--epsilon", "1", "--d", "4"], "ldp", True),
+    (["sue", "--epsilon", "1", "--d", "3"], "ldp", True),
+    (["oue", "--epsilon", "1", "--d", "3"], "ldp", True),
+    (["ue", "--p", "0.75", "--q", "0.25", "--d", "3"], None, None),
+    (["idue", "--budgets", "[1, 2, 2]"], "minid-ldp", True),
+    (["idue", "--budgets", "[1, 2, 2]", "--notion", "avg"], "avgid-ldp", True),
+    (["oue-ps", "--epsilon", "1", "--m", "3", "--padding", "2"], "ldp", True),
+    (["rappor-ps", "--epsilon", "1", "--m", "2", "--padding", "1", "--release", "real"], "ldp", True),
+    (["idue-ps", "--levels", "[[1, 1], [2, 2]]", "--padding", "2"], "minid-ldp", True),
+    (["idue-ps", "--levels", "[[1, 1], [2, 2]]", "--padding", "2", "--release", "real"], "minid-ldp", True),
+])
+def test_channel_files_of_every_mechanism_check_out(tmp_path, capsys, arguments, notion, holds):
+    path = tmp_path / "mechanism.json"
+    assert run(capsys, "channel", *arguments, "--output", path)[0] == 0
+    stored = spec.read_channel_file(path)
+    assert stored.channel.inputs
+    if notion is not None:
+        status, out, err = run(capsys, "check", path, "--notion", notion)
+        assert status == (0 if holds else 1), err
+    else:  # UE with p = 3/4, q = 1/4 is ln 9-LDP, exactly
+        profile = json.loads(run(capsys, "profile", path)[1])
+        assert profile["ldp_epsilon"].startswith("2.1972245773362193827904904738450514092949811")

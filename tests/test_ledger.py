@@ -7,7 +7,8 @@ import json
 import pytest
 
 import spec
-from verify.gu2020 import _channel_with_budgets, _describe_channel_budgets, _lemma1b_proof, _raised_budgets
+from verify.common import channel_with_budgets, describe_channel_budgets, raised_budgets
+from verify.gu2020.notions import _lemma1b_proof
 from verify.ledger import (
     REGISTRY,
     AuditSettings,
@@ -31,12 +32,12 @@ def false_relaxation_check(settings):
 
     def violates(example):
         random_channel, increments = example
-        budgets = _raised_budgets(random_channel.channel, increments)
+        budgets = raised_budgets(random_channel.channel, increments)
         return budgets is not None and not spec.ldp(random_channel.channel, min(budgets.values()))
 
-    example = find_counterexample(_channel_with_budgets(settings), violates, settings)
+    example = find_counterexample(channel_with_budgets(settings), violates, settings)
     steps.append(search_step("random channels with MinID budgets", example,
-                             lambda ex: _describe_channel_budgets(ex, _raised_budgets), settings))
+                             lambda ex: describe_channel_budgets(ex, raised_budgets), settings))
     return decide(steps, "verified", "MinID-LDP does not imply (min E)-LDP.")
 
 

@@ -14,7 +14,7 @@ def test_tie_at_the_budget_holds_and_a_relative_excess_of_1e30_fails():
     channel = grr_channel(1, 3)
     tie = spec.ldp(channel, 1)
     assert tie.holds and abs(tie.margin) < spec.RESOLUTION
-    p, q = channel.probability(0, 0), channel.probability(0, 1)
+    p = channel.probability(0, 0)
     p_up = p * (1 + mpf("1e-30"))
     q_up = (1 - p_up) / 2
     rows = [[p_up if x == y else q_up for y in range(3)] for x in range(3)]

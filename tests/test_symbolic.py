@@ -11,7 +11,7 @@ import spec
 from reference.grr import grr_rows
 from reference.unary import oue_channel, oue_probabilities, sue_channel, sue_probabilities
 from spec.numbers import ctx, mpf
-from verify.gu2020 import _symbolic_unary
+from verify.gu2020.baselines import _symbolic_unary
 from verify.search import random_channels
 from verify.symbolic import SymbolicBudget, SymbolicChannel, id_ldp_conditions, ldp_conditions, prove
 

@@ -14,7 +14,7 @@ from spec.channel import Channel
 from spec.loss import ldp_epsilon, output_loss
 from spec.notions import ipldp, ldp
 from spec.numbers import INF, ctx, mpf, to_decimal_string
-from verify.gu2020 import ALL_ENTRIES, _pointwise
+from verify.common import ALL_ENTRIES, pointwise
 from verify.ledger import AuditSettings, Evidence, Step, claim, decide
 from verify.search import budget_increments, find_counterexample, random_channels, search_step
 from verify.symbolic import proof_step
@@ -39,7 +39,7 @@ def equal_budgets(settings: AuditSettings):
     a, b, E, Ey = z3.Reals("Q(y|x) Q(y|x') E_eps E_y")
     ipldp_condition, ldp_condition = a <= Ey * b, a <= E * b
     steps = [proof_step(f"with E_y = E: IPLDP condition <=> LDP condition, one output and one pair; {ALL_ENTRIES}",
-                        _pointwise("equal budgets", [Ey == E],
+                        pointwise("equal budgets", [Ey == E],
                                    z3.And(z3.Implies(ipldp_condition, ldp_condition), z3.Implies(ldp_condition, ipldp_condition)),
                                    [a, b], [E, Ey]))]
 
@@ -60,7 +60,7 @@ def equal_budgets(settings: AuditSettings):
 def ldp_implies_ipldp(settings: AuditSettings):
     a, b, E, Ey = z3.Reals("Q(y|x) Q(y|x') E_eps E_y")
     steps = [proof_step(f"one output y with E_y >= E, one pair; {ALL_ENTRIES}",
-                        _pointwise("LDP implies IPLDP", [a <= E * b, Ey >= E], a <= Ey * b, [a, b], [E, Ey]))]
+                        pointwise("LDP implies IPLDP", [a <= E * b, Ey >= E], a <= Ey * b, [a, b], [E, Ey]))]
 
     def budgets_of(example):
         channel = example[0].channel
@@ -90,7 +90,7 @@ def ldp_implies_ipldp(settings: AuditSettings):
 def ipldp_implies_ldp(settings: AuditSettings):
     a, b, Ey, Emax = z3.Reals("Q(y|x) Q(y|x') E_y E_max")
     steps = [proof_step(f"one output y with E_y <= E_max, one pair; {ALL_ENTRIES}",
-                        _pointwise("IPLDP implies LDP", [a <= Ey * b, Ey <= Emax], a <= Emax * b, [a, b], [Ey, Emax]))]
+                        pointwise("IPLDP implies LDP", [a <= Ey * b, Ey <= Emax], a <= Emax * b, [a, b], [Ey, Emax]))]
 
     def budgets_of(example):
         losses = output_loss(example[0].channel)

@@ -1,107 +1,35 @@
-"""Claims of Gu, Li, Xiong, Cao (ICDE 2020): the notions and the LDP baselines.
+"""Gu et al. (ICDE 2020): claims about the notions (composition, Lemma 1, Table I, relations to ULDP).
 
-Formula sheet: ``gu2020-idldp.md`` (claims §8) and ``common.md`` §3-§8.
-
-Most claims here relate notions to each other. Each such claim is a statement
-about every channel; its condition for one ordered pair of inputs and one
-output involves only a few entries of one column of the channel. z3 proves
-that per-output inequality for all non-negative entries and all budgets, which
-proves the claim for channels of every size. Hypothesis then searches random
-exact channels through the kernel's own predicates, so the kernel and the
-algebra are checked against each other.
+Each claim relating notions is a statement about every channel; its condition
+for one ordered pair of inputs and one output involves only a few entries of one
+column. z3 proves that per-output inequality for all non-negative entries and
+all budgets, which proves the claim for channels of every size. Hypothesis then
+searches random exact channels through the kernel's own predicates.
 """
 
 from __future__ import annotations
 
 import itertools
-from fractions import Fraction
 
 import z3
 from hypothesis import strategies as st
 
-from reference.grr import grr_channel, grr_rows
-from reference.unary import (
-    general_unary_probabilities,
-    one_hot_bit_distributions,
-    oue_channel,
-    oue_probabilities,
-    sue_channel,
-    sue_probabilities,
-    unary_encoding,
-)
 from spec.channel import Channel, compose
 from spec.loss import ldp_epsilon, pairwise_loss, posterior_leakage_range
 from spec.notions import ldp, min_id_ldp
 from spec.numbers import INF, RESOLUTION, ctx, mpf, to_decimal_string
-from spec.structured import bit_vector_probability
+from verify.common import (
+    ALL_ENTRIES,
+    channel_with_budgets,
+    describe_channel_budgets,
+    pointwise,
+    raised_budgets,
+    z3_min,
+    z3_reals,
+)
 from verify.ledger import AuditSettings, Evidence, Step, claim, decide
 from verify.search import budget_increments, budget_values, find_counterexample, random_channels, search_step
-from verify.symbolic import (
-    Condition,
-    SymbolicBudget,
-    SymbolicChannel,
-    ldp_conditions,
-    proof_step,
-    prove,
-)
-
-ALL_ENTRIES = "all entries >= 0 and all budgets >= 0 (so channels of every size)"
-
-
-def _min(a, b):
-    return z3.If(a <= b, a, b)
-
-
-def _max(a, b):
-    return z3.If(a >= b, a, b)
-
-
-def _reals(prefix: str, count: int) -> list:
-    return [z3.Real(f"{prefix}{k}") for k in range(count)]
-
-
-def _pointwise(description: str, premises: list, goal, variables_nonnegative: list, budgets_at_least_one: list):
-    """Prove ``premises => goal`` over non-negative entries and exponentiated budgets ``>= 1``."""
-    assumptions = [v >= 0 for v in variables_nonnegative] + [E >= 1 for E in budgets_at_least_one] + premises
-    return prove([Condition((), None, goal)], assumptions=assumptions, description=description)
-
-
-def symmetric_input_budgets(channel) -> dict | None:
-    """Budgets ``eps_x = max_x' max(L(x, x'), L(x', x))``, under which the channel is MinID-LDP.
-
-    For each pair, ``min(eps_x, eps_x')`` is at least the pair's loss in both
-    directions. ``None`` when a loss is infinite.
-    """
-    losses = pairwise_loss(channel)
-    budgets = {x: mpf(0) for x in channel.inputs}
-    for (x, x2), (loss, _) in losses.items():
-        if loss == INF:
-            return None
-        budgets[x] = max(budgets[x], loss)
-        budgets[x2] = max(budgets[x2], loss)
-    return budgets
-
-
-def _channel_with_budgets(settings: AuditSettings):
-    """A random channel, its symmetric MinID budgets, and random non-negative increments."""
-    return st.tuples(random_channels(max_inputs=settings.max_inputs, max_outputs=settings.max_inputs),
-                     st.lists(budget_increments, min_size=settings.max_inputs,
-                              max_size=settings.max_inputs))
-
-
-def _raised_budgets(channel, increments) -> dict | None:
-    budgets = symmetric_input_budgets(channel)
-    if budgets is None:
-        return None
-    return {x: budgets[x] + mpf(increments[k]) for k, x in enumerate(channel.inputs)}
-
-
-def _describe_channel_budgets(example, budgets_of) -> dict:
-    random_channel, increments = example
-    budgets = budgets_of(random_channel.channel, increments)
-    return {"channel": random_channel.to_json(),
-            "budgets": {str(x): to_decimal_string(e) for x, e in budgets.items()}}
-
+from verify.symbolic import proof_step
 
 # --- Theorem 1: sequential composition of LDP ---------------------------------------------------
 
@@ -112,11 +40,11 @@ def _describe_channel_budgets(example, budgets_of) -> dict:
 def theorem1(settings: AuditSettings):
     steps = []
     for K in (2, 3, 4):
-        a, b, E = _reals("P_k(y_k|x)_", K), _reals("P_k(y_k|x')_", K), _reals("E_k", K)
+        a, b, E = z3_reals("P_k(y_k|x)_", K), z3_reals("P_k(y_k|x')_", K), z3_reals("E_k", K)
         premises = [a[k] <= E[k] * b[k] for k in range(K)]
         goal = z3.Product(*a) <= z3.Product(*E) * z3.Product(*b)
         steps.append(proof_step(f"K = {K}: one input pair and one output tuple, {ALL_ENTRIES}",
-                                _pointwise(f"composition of {K} LDP mechanisms", premises, goal, a + b, E)))
+                                pointwise(f"composition of {K} LDP mechanisms", premises, goal, a + b, E)))
 
     def violates(pair):
         first, second = pair[0].channel, pair[1].channel
@@ -146,15 +74,15 @@ def theorem1(settings: AuditSettings):
 def theorem2(settings: AuditSettings):
     steps = []
     for K in (2, 3):
-        a, b = _reals("P_k(y_k|x)_", K), _reals("P_k(y_k|x')_", K)
-        Ex, Ex2 = _reals("E_k_x", K), _reals("E_k_x'", K)
-        premises = [a[k] <= _min(Ex[k], Ex2[k]) * b[k] for k in range(K)]
-        goal = z3.Product(*a) <= _min(z3.Product(*Ex), z3.Product(*Ex2)) * z3.Product(*b)
+        a, b = z3_reals("P_k(y_k|x)_", K), z3_reals("P_k(y_k|x')_", K)
+        Ex, Ex2 = z3_reals("E_k_x", K), z3_reals("E_k_x'", K)
+        premises = [a[k] <= z3_min(Ex[k], Ex2[k]) * b[k] for k in range(K)]
+        goal = z3.Product(*a) <= z3_min(z3.Product(*Ex), z3.Product(*Ex2)) * z3.Product(*b)
         steps.append(proof_step(f"K = {K}: one input pair and one output tuple, {ALL_ENTRIES}",
-                                _pointwise(f"composition of {K} MinID-LDP mechanisms", premises, goal, a + b, Ex + Ex2)))
+                                pointwise(f"composition of {K} MinID-LDP mechanisms", premises, goal, a + b, Ex + Ex2)))
 
     def budgets_of(channel, increments):
-        return _raised_budgets(channel, increments)
+        return raised_budgets(channel, increments)
 
     def violates(example):
         (first, inc1), (second, inc2) = example
@@ -172,7 +100,7 @@ def theorem2(settings: AuditSettings):
     example = find_counterexample(strategy, violates, settings)
     steps.append(search_step("two random exact channels, each with MinID budgets (symmetric losses plus random "
                              "increments); kernel: min_id_ldp(compose(M1, M2), summed budgets)", example,
-                             lambda ex: {"mechanisms": [_describe_channel_budgets(part, budgets_of) for part in ex]},
+                             lambda ex: {"mechanisms": [describe_channel_budgets(part, budgets_of) for part in ex]},
                              settings))
     return decide(steps, "sum_k min(eps_x^(k), eps_x'^(k)) <= min(sum_k eps_x^(k), sum_k eps_x'^(k)), so the composed "
                          "ratio stays within the summed budgets.",
@@ -186,12 +114,12 @@ def theorem2(settings: AuditSettings):
        methods=("z3", "hypothesis"), recorded="verified")
 def minid_generalises_ldp(settings: AuditSettings):
     a, b, E = z3.Reals("P(y|x) P(y|x') E")
-    minid, ldp_condition = a <= _min(E, E) * b, a <= E * b
+    minid, ldp_condition = a <= z3_min(E, E) * b, a <= E * b
     steps = [
         proof_step(f"MinID condition => LDP condition for one pair and one output, {ALL_ENTRIES}",
-                   _pointwise("MinID with equal budgets implies LDP", [minid], ldp_condition, [a, b], [E])),
+                   pointwise("MinID with equal budgets implies LDP", [minid], ldp_condition, [a, b], [E])),
         proof_step(f"LDP condition => MinID condition for one pair and one output, {ALL_ENTRIES}",
-                   _pointwise("LDP implies MinID with equal budgets", [ldp_condition], minid, [a, b], [E])),
+                   pointwise("LDP implies MinID with equal budgets", [ldp_condition], minid, [a, b], [E])),
     ]
 
     def violates(example):
@@ -216,22 +144,22 @@ def _lemma1b_proof(conclusion_budget):
     entries = {"x": (p, Ex), "x'": (p2, Ex2), "x_min": (pm, Em)}
     premises = [Em <= Ex, Em <= Ex2, Ex <= Emax, Ex2 <= Emax]
     for (u, (pu, Eu)), (v, (pv, Ev)) in itertools.permutations(entries.items(), 2):
-        premises.append(pu <= _min(Eu, Ev) * pv)
+        premises.append(pu <= z3_min(Eu, Ev) * pv)
     premises.append(Eps >= conclusion_budget(Emax, Em))
-    return _pointwise("MinID-LDP implies LDP", premises, p <= Eps * p2, [p, p2, pm], [Ex, Ex2, Em, Emax, Eps])
+    return pointwise("MinID-LDP implies LDP", premises, p <= Eps * p2, [p, p2, pm], [Ex, Ex2, Em, Emax, Eps])
 
 
 def _lemma1b_search(settings: AuditSettings, budget_of):
     def violates(example):
         random_channel, increments = example
         channel = random_channel.channel
-        budgets = _raised_budgets(channel, increments)
+        budgets = raised_budgets(channel, increments)
         if budgets is None:
             return False
         return not ldp(channel, budget_of(list(budgets.values())))
 
-    example = find_counterexample(_channel_with_budgets(settings), violates, settings)
-    return example, lambda ex: _describe_channel_budgets(ex, _raised_budgets)
+    example = find_counterexample(channel_with_budgets(settings), violates, settings)
+    return example, lambda ex: describe_channel_budgets(ex, raised_budgets)
 
 
 @claim("gu2020.lemma1", location="Sec. IV-B, Lemma 1; slides 002 items 2-3",
@@ -241,10 +169,10 @@ def _lemma1b_search(settings: AuditSettings, budget_of):
 def lemma1(settings: AuditSettings):
     a, b, E, Ex, Ex2 = z3.Reals("P(y|x) P(y|x') E_eps E_x E_x'")
     steps = [proof_step(f"(a): one pair and one output, {ALL_ENTRIES}",
-                        _pointwise("LDP implies MinID-LDP", [a <= E * b, Ex >= E, Ex2 >= E], a <= _min(Ex, Ex2) * b,
+                        pointwise("LDP implies MinID-LDP", [a <= E * b, Ex >= E, Ex2 >= E], a <= z3_min(Ex, Ex2) * b,
                                    [a, b], [E, Ex, Ex2])),
              proof_step(f"(b): one pair, the input with the smallest budget, one output; {ALL_ENTRIES}",
-                        _lemma1b_proof(lambda Emax, Em: _min(Emax, Em * Em)))]
+                        _lemma1b_proof(lambda Emax, Em: z3_min(Emax, Em * Em)))]
 
     def violates_a(example):
         random_channel, increments = example
@@ -254,7 +182,7 @@ def lemma1(settings: AuditSettings):
             return False
         return not min_id_ldp(channel, {x: eps + mpf(increments[k]) for k, x in enumerate(channel.inputs)})
 
-    example = find_counterexample(_channel_with_budgets(settings), violates_a, settings)
+    example = find_counterexample(channel_with_budgets(settings), violates_a, settings)
     steps.append(search_step("(a): random exact channels at their tightest eps, budgets eps plus random increments; "
                              "kernel: min_id_ldp", example,
                              lambda ex: {"channel": ex[0].to_json(), "increments": [str(v) for v in ex[1]]}, settings))
@@ -307,13 +235,13 @@ def lemma1_relaxation(settings: AuditSettings):
 
 def _leakage_proof(n: int, premise, bound, description: str):
     """z3: with a symbolic prior on n inputs, e^{-b} <= P(y|x_0) / sum_x' pi(x') P(y|x') <= e^{b} (b = bound)."""
-    P, E, pi = _reals("P(y|x)_", n), _reals("E_x", n), _reals("pi_", n)
+    P, E, pi = z3_reals("P(y|x)_", n), z3_reals("E_x", n), z3_reals("pi_", n)
     premises = [premise(P, E, i, k) for i in range(n) for k in range(n) if i != k]
     premises.append(z3.Sum(*pi) == 1)
     B, extra = bound(E)
     denominator = z3.Sum(*[w * p for w, p in zip(pi, P)])
     goal = z3.And(P[0] <= B * denominator, B * P[0] >= denominator)
-    return _pointwise(description, premises + extra, goal, P + pi, E)
+    return pointwise(description, premises + extra, goal, P + pi, E)
 
 
 @claim("gu2020.table1", location="Sec. IV-B, Table I and eq. (4)",
@@ -337,7 +265,7 @@ def table1(settings: AuditSettings):
             _gi_proof(n)))
         steps.append(proof_step(
             f"MinID-LDP row: {n} inputs, every prior and budget set, entries >= 0",
-            _leakage_proof(n, lambda P, E, i, k: P[i] <= _min(E[i], E[k]) * P[k], _minid_bound, "MinID leakage")))
+            _leakage_proof(n, lambda P, E, i, k: P[i] <= z3_min(E[i], E[k]) * P[k], _minid_bound, "MinID leakage")))
 
     def ldp_row_violates(random_channel):
         channel = random_channel.channel
@@ -348,7 +276,7 @@ def table1(settings: AuditSettings):
     def minid_row_violates(example):
         random_channel, increments = example
         channel = random_channel.channel
-        budgets = _raised_budgets(channel, increments)
+        budgets = raised_budgets(channel, increments)
         if budgets is None:
             return False
         smallest = min(budgets.values())
@@ -372,9 +300,9 @@ def table1(settings: AuditSettings):
     example = find_counterexample(channels, gi_row_violates, settings)
     steps.append(search_step("GI/CLDP row: metric |x - x'| on the inputs, tightest eps; kernel: posterior_leakage_range",
                              example, lambda ex: {"channel": ex.to_json()}, settings))
-    example = find_counterexample(_channel_with_budgets(settings), minid_row_violates, settings)
+    example = find_counterexample(channel_with_budgets(settings), minid_row_violates, settings)
     steps.append(search_step("MinID-LDP row: random exact channels with MinID budgets; kernel: posterior_leakage_range",
-                             example, lambda ex: _describe_channel_budgets(ex, _raised_budgets), settings))
+                             example, lambda ex: describe_channel_budgets(ex, raised_budgets), settings))
     return decide(steps, "Every reconstructed row bounds the leakage for every prior.",
                   "A reconstructed row of Table I does not bound the leakage.")
 
@@ -383,12 +311,12 @@ def _minid_bound(E):
     """``e^{min(eps_0, 2 min E)}`` with ``E_min`` pinned to the smallest exponentiated budget."""
     E_min = z3.Real("E_min")
     extra = [z3.Or(*[E_min == e for e in E])] + [E_min <= e for e in E]
-    return _min(E[0], E_min * E_min), extra
+    return z3_min(E[0], E_min * E_min), extra
 
 
 def _gi_proof(n: int):
     """z3: P(y|x) <= e^{eps d(x,x')} P(y|x') for a metric d gives leakage within e^{+-eps max_x' d(x_0, x')}."""
-    P, pi = _reals("P(y|x)_", n), _reals("pi_", n)
+    P, pi = z3_reals("P(y|x)_", n), z3_reals("pi_", n)
     D = {(i, k): z3.Real(f"exp(eps d({i},{k}))") for i in range(n) for k in range(n) if i != k}
     premises = [z3.Sum(*pi) == 1]
     premises += [D[(i, k)] == D[(k, i)] for i, k in D]
@@ -398,101 +326,4 @@ def _gi_proof(n: int):
     premises += [reach >= D[(0, k)] for k in range(1, n)] + [reach >= 1]
     denominator = z3.Sum(*[w * p for w, p in zip(pi, P)])
     goal = z3.And(P[0] <= reach * denominator, reach * P[0] >= denominator)
-    return _pointwise("GI leakage", premises, goal, P + pi, list(D.values()))
-
-
-# --- The LDP baselines: GRR, unary encoding, SUE, OUE -------------------------------------------
-
-def _tightness_step(name: str, build, cases) -> Step:
-    """Kernel evidence: at sample budgets and sizes the tightest LDP budget equals eps exactly."""
-    worst = max(abs(ldp_epsilon(build(eps, d)) - ctx.mpf(eps)) for eps, d in cases)
-    step = Step(Evidence("exact kernel", f"{name} at (eps, d) in {cases}",
-                         f"tightest LDP budget equals eps (largest difference {to_decimal_string(worst, 3)})"))
-    step.inconclusive = worst > RESOLUTION
-    return step
-
-
-EPSILON_CASES = [("0.1", 2), ("1", 5), ("1.3862943611198906188344642429163531361510", 3), ("10", 4), ("1000", 3)]
-
-
-@claim("gu2020.sec3c-baselines.grr-ldp", location="Sec. III-C; formula sheet common §6",
-       statement="GRR, reporting the true item with p = e^eps/(e^eps + d - 1) and each other item with "
-                 "q = 1/(e^eps + d - 1), satisfies eps-LDP.",
-       methods=("z3", "exact kernel"), recorded="verified",
-       reading="Part of the compound claim gu2020.sec3c-baselines: the privacy of GRR.")
-def grr_ldp(settings: AuditSettings):
-    steps = []
-    for d in range(2, 13 if settings.deep else 9):
-        budget = SymbolicBudget("eps")
-        channel = SymbolicChannel.from_matrix(range(d), range(d), grr_rows(budget.variable, d))
-        result = prove(ldp_conditions(channel, budget.exponentiated), [budget], description=f"GRR d={d}",
-                       confirm=lambda b, d=d: not ldp(grr_channel(b["eps"], d), b["eps"]))
-        steps.append(proof_step(f"d = {d}, every eps > 0, the whole output", result))
-    steps.append(_tightness_step("GRR", grr_channel, EPSILON_CASES))
-    return decide(steps, "GRR is eps-LDP for every eps > 0, and eps is its tightest budget.", "GRR violates eps-LDP.")
-
-
-def _symbolic_unary(bits, d: int) -> SymbolicChannel:
-    return SymbolicChannel(tuple(range(d)), tuple(itertools.product((0, 1), repeat=d)),
-                           lambda x, y: bit_vector_probability(one_hot_bit_distributions([bits] * d, x), y))
-
-
-@claim("gu2020.sec3c-baselines.ue-ldp", location="Sec. III-C (citing Wang et al. 2017); formula sheet common §7",
-       statement="Unary encoding with keep probability p and flip-on probability q satisfies eps-LDP with "
-                 "eps = ln(p(1 - q) / ((1 - p) q)).",
-       methods=("z3", "hypothesis"), recorded="verified",
-       reading="Part of gu2020.sec3c-baselines. Checked for 0 < q <= p < 1, where the formula is a budget "
-               "(it is negative when p < q and infinite at q = 0 or p = 1). The whole bit vector is the output.")
-def ue_ldp(settings: AuditSettings):
-    steps = []
-    p, q = z3.Reals("p q")
-    for d in (2, 3, 4, 5) if settings.deep else (2, 3, 4):
-        channel = _symbolic_unary(general_unary_probabilities(p, q), d)
-        # P[y|i] <= (p(1-q) / ((1-p) q)) P[y|j], multiplied through by (1 - p) q > 0.
-        conditions = [Condition((i, j), y, (1 - p) * q * channel.probability(i, y) <= p * (1 - q) * channel.probability(j, y))
-                      for i in range(d) for j in range(d) if i != j for y in channel.outputs]
-        result = prove(conditions, assumptions=[q > 0, q <= p, p < 1], description=f"UE d={d}")
-        steps.append(proof_step(f"d = {d}, every 0 < q <= p < 1, all 2^d outputs", result))
-
-    def violates(example):
-        (p_weight, q_weight), d = example
-        p_value, q_value = Fraction(max(p_weight, q_weight), 64), Fraction(min(p_weight, q_weight), 64)
-        channel = unary_encoding(p_value, q_value, d).channel()
-        formula = ctx.log(mpf(p_value) * (1 - mpf(q_value)) / ((1 - mpf(p_value)) * mpf(q_value)))
-        return abs(ldp_epsilon(channel) - formula) > RESOLUTION or abs(ldp_epsilon(channel.explicit()) - formula) > RESOLUTION
-
-    strategy = st.tuples(st.tuples(st.integers(1, 63), st.integers(1, 63)), st.integers(2, 5))
-    example = find_counterexample(strategy, violates, settings)
-    steps.append(search_step("p, q in {1/64, ..., 63/64}, d <= 5: the kernel's tightest budget, from the bit structure "
-                             "and from the explicit matrix, equals the formula", example,
-                             lambda ex: {"p": str(Fraction(max(ex[0]), 64)), "q": str(Fraction(min(ex[0]), 64)), "d": ex[1]},
-                             settings))
-    return decide(steps, "UE is LDP with exactly that budget (the bound is attained at y_i = 1, y_j = 0).",
-                  "UE's privacy differs from the formula.")
-
-
-def _unary_claim(name: str, probabilities, divisor: int, build, settings: AuditSettings):
-    steps = []
-    for d in (2, 3, 4, 5) if settings.deep else (2, 3, 4):
-        budget = SymbolicBudget("eps", divisor=divisor)
-        channel = _symbolic_unary(probabilities(budget.variable), d)
-        result = prove(ldp_conditions(channel, budget.exponentiated), [budget], description=f"{name} d={d}",
-                       confirm=lambda b, d=d: not ldp(build(b["eps"], d), b["eps"]))
-        steps.append(proof_step(f"d = {d}, every eps > 0, the whole bit vector", result))
-    steps.append(_tightness_step(name, build, EPSILON_CASES))
-    return decide(steps, f"{name} is eps-LDP for every eps > 0, and eps is its tightest budget.",
-                  f"{name} violates eps-LDP.")
-
-
-@claim("gu2020.sec3c-baselines.sue-ldp", location="Sec. III-C; formula sheet common §7",
-       statement="Basic RAPPOR (SUE) with p = e^{eps/2}/(e^{eps/2} + 1) and q = 1/(e^{eps/2} + 1) satisfies eps-LDP.",
-       methods=("z3", "exact kernel"), recorded="verified", reading="Part of gu2020.sec3c-baselines.")
-def sue_ldp(settings: AuditSettings):
-    return _unary_claim("SUE", sue_probabilities, 2, sue_channel, settings)
-
-
-@claim("gu2020.sec3c-baselines.oue-ldp", location="Sec. III-C; slides 002; formula sheet common §7",
-       statement="OUE with p = 1/2 and q = 1/(e^eps + 1) satisfies eps-LDP.",
-       methods=("z3", "exact kernel"), recorded="verified", reading="Part of gu2020.sec3c-baselines.")
-def oue_ldp(settings: AuditSettings):
-    return _unary_claim("OUE", oue_probabilities, 1, oue_channel, settings)
+    return pointwise("GI leakage", premises, goal, P + pi, list(D.values()))

@@ -1,0 +1,70 @@
+"""Helpers shared by the claim modules: per-output z3 proofs, tight premises, and their descriptions."""
+
+from __future__ import annotations
+
+
+import z3
+from hypothesis import strategies as st
+
+from spec.loss import pairwise_loss
+from spec.numbers import INF, mpf, to_decimal_string
+from verify.ledger import AuditSettings
+from verify.search import budget_increments, random_channels
+from verify.symbolic import Condition, prove
+
+ALL_ENTRIES = "all entries >= 0 and all budgets >= 0 (so channels of every size)"
+
+
+def z3_min(a, b):
+    return z3.If(a <= b, a, b)
+
+
+def z3_max(a, b):
+    return z3.If(a >= b, a, b)
+
+
+def z3_reals(prefix: str, count: int) -> list:
+    return [z3.Real(f"{prefix}{k}") for k in range(count)]
+
+
+def pointwise(description: str, premises: list, goal, variables_nonnegative: list, budgets_at_least_one: list):
+    """Prove ``premises => goal`` over non-negative entries and exponentiated budgets ``>= 1``."""
+    assumptions = [v >= 0 for v in variables_nonnegative] + [E >= 1 for E in budgets_at_least_one] + premises
+    return prove([Condition((), None, goal)], assumptions=assumptions, description=description)
+
+
+def symmetric_input_budgets(channel) -> dict | None:
+    """Budgets ``eps_x = max_x' max(L(x, x'), L(x', x))``, under which the channel is MinID-LDP.
+
+    For each pair, ``min(eps_x, eps_x')`` is at least the pair's loss in both
+    directions. ``None`` when a loss is infinite.
+    """
+    losses = pairwise_loss(channel)
+    budgets = {x: mpf(0) for x in channel.inputs}
+    for (x, x2), (loss, _) in losses.items():
+        if loss == INF:
+            return None
+        budgets[x] = max(budgets[x], loss)
+        budgets[x2] = max(budgets[x2], loss)
+    return budgets
+
+
+def channel_with_budgets(settings: AuditSettings):
+    """A random channel, its symmetric MinID budgets, and random non-negative increments."""
+    return st.tuples(random_channels(max_inputs=settings.max_inputs, max_outputs=settings.max_inputs),
+                     st.lists(budget_increments, min_size=settings.max_inputs,
+                              max_size=settings.max_inputs))
+
+
+def raised_budgets(channel, increments) -> dict | None:
+    budgets = symmetric_input_budgets(channel)
+    if budgets is None:
+        return None
+    return {x: budgets[x] + mpf(increments[k]) for k, x in enumerate(channel.inputs)}
+
+
+def describe_channel_budgets(example, budgets_of) -> dict:
+    random_channel, increments = example
+    budgets = budgets_of(random_channel.channel, increments)
+    return {"channel": random_channel.to_json(),
+            "budgets": {str(x): to_decimal_string(e) for x, e in budgets.items()}}
