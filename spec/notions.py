@@ -72,34 +72,56 @@ def ldp(channel, epsilon) -> Verdict:
     return worst.verdict()
 
 
-def _pairwise_budget_check(channel, notion: str, input_budgets: dict, r, parameters: dict) -> Verdict:
+def _policy_pairs(channel, policy) -> frozenset | None:
+    """The protected pairs of a policy graph, in both orders; ``None`` protects every pair."""
+    if policy is None:
+        return None
+    pairs = set()
+    for edge in policy:
+        if len(edge) != 2:
+            raise InvalidParameter(f"policy must be a collection of pairs of inputs, got {edge!r}")
+        label_subset(channel.inputs, edge, "policy")  # rejects unknown labels
+        first, second = normalize_label(edge[0]), normalize_label(edge[1])
+        pairs |= {(first, second), (second, first)}
+    return frozenset(pairs)
+
+
+def _pairwise_budget_check(channel, notion: str, input_budgets: dict, r, parameters: dict, policy=None) -> Verdict:
     name, function = _resolve_pair_function(r)
     parameters = {**parameters, "pair_function": name}
+    protected = _policy_pairs(channel, policy)
+    if protected is not None:
+        parameters["policy"] = sorted(([x, x2] for x, x2 in protected if repr(x) < repr(x2)), key=repr)
     worst = WorstCase(notion, parameters)
     for (x, x2), (loss, y) in pairwise_loss(channel).items():
+        if protected is not None and (x, x2) not in protected:
+            continue
         bound = budget(function(input_budgets[x], input_budgets[x2]), f"r(eps[{x!r}], eps[{x2!r}])")
         worst.ratio((x, x2), y, loss, bound)
     return worst.verdict()
 
 
-def _id_ldp(channel, budgets: Mapping, r, notion: str) -> Verdict:
+def _id_ldp(channel, budgets: Mapping, r, notion: str, policy=None) -> Verdict:
     input_budgets = _budget_map(channel.inputs, budgets, "budgets")
-    return _pairwise_budget_check(channel, notion, input_budgets, r, {"budgets": _json_budgets(input_budgets)})
+    return _pairwise_budget_check(channel, notion, input_budgets, r, {"budgets": _json_budgets(input_budgets)}, policy)
 
 
-def id_ldp(channel, budgets: Mapping, r: str | Callable) -> Verdict:
+def id_ldp(channel, budgets: Mapping, r: str | Callable, policy: Iterable | None = None) -> Verdict:
     """``E``-ID-LDP (Gu et al. Def. 2): ``P[y|x] <= e^{r(eps_x, eps_x')} P[y|x']``.
 
     Args:
         budgets: a budget ``eps_x >= 0`` for every input.
         r: ``"min"``, ``"avg"``, ``"max"`` or a callable of two budgets.
+        policy: optional privacy policy graph (Gu et al. Sec. VIII, after
+            Blowfish privacy): the pairs of inputs that must be indistinguishable.
+            By default every pair is protected (the complete graph of the definition).
     """
-    return _id_ldp(channel, budgets, r, "id-ldp")
+    return _id_ldp(channel, budgets, r, "id-ldp", policy)
 
 
-def min_id_ldp(channel, budgets: Mapping) -> Verdict:
-    """``E``-MinID-LDP (Gu et al. Def. 3): ID-LDP with ``r = min``."""
-    return _id_ldp(channel, budgets, "min", "minid-ldp")
+def min_id_ldp(channel, budgets: Mapping, policy: Iterable | None = None) -> Verdict:
+    """``E``-MinID-LDP (Gu et al. Def. 3): ID-LDP with ``r = min`` (optionally on a policy graph)."""
+    return _id_ldp(channel, budgets, "min", "minid-ldp", policy)
 
 
 def avg_id_ldp(channel, budgets: Mapping) -> Verdict:

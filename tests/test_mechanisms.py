@@ -24,6 +24,7 @@ from reference.ps import padding_and_sampling, ps_distribution
 from reference.rr import rr_channel, rr_estimate, rr_perturb
 from reference.unary import oue, sue, unary_encoding
 from spec.numbers import ctx
+from verify.common import channel_row, exact_moments
 
 ALPHA = 1e-6
 SAMPLES = 30000
@@ -37,11 +38,6 @@ def assert_fits(observed: Counter, expected: dict):
     f_obs = np.array([observed.get(y, 0) for y in outcomes], dtype=float)
     f_exp = np.array([float(expected[y]) for y in outcomes]) * f_obs.sum()
     assert chisquare(f_obs, f_exp).pvalue > ALPHA
-
-
-def channel_row(channel, x) -> dict:
-    explicit = channel.explicit() if isinstance(channel, spec.StructuredChannel) else channel
-    return dict(zip(explicit.outputs, explicit.row(x)))
 
 
 def unpack(packed: np.ndarray, bits: int) -> list[tuple]:
@@ -175,18 +171,6 @@ def test_idue_ps_simulated_counts_are_exact_in_distribution(release):
 
 
 # --- estimators and variances against exhaustive enumeration -----------------------------------------
-
-def exact_moments(rows: list[dict], estimate) -> tuple:
-    """E and Var of ``estimate(outputs)`` over all joint outputs of independent users (exact numbers)."""
-    mean, second = 0, 0
-    for outputs in itertools.product(*(list(row.items()) for row in rows)):
-        p = ctx.fprod(q for _, q in outputs)
-        if p == 0:
-            continue
-        value = estimate([y for y, _ in outputs])
-        mean, second = mean + p * value, second + p * value * value
-    return mean, second - mean * mean
-
 
 def test_grr_estimator_is_unbiased_with_the_stated_variance():
     d, items = 3, [0, 0, 1]

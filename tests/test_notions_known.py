@@ -166,3 +166,14 @@ def test_explicit_refuses_too_many_outputs():
 
     with pytest.raises(spec.InvalidParameter, match="max_outputs"):
         oue_channel(1, 20).explicit()
+
+
+def test_a_policy_graph_protects_only_its_pairs():
+    """Gu et al. Sec. VIII: with an incomplete policy graph the gain can exceed 2 min E."""
+    channel = spec.Channel(["flu", "cold", "hiv"], ["a", "b", "z"], [["0.99", "0.01", "0"], ["0.01", "0.99", "0"], ["0", "0", "1"]])
+    budgets = {"flu": 5, "cold": 5, "hiv": 1}
+    assert not spec.min_id_ldp(channel, budgets)                             # the complete graph protects hiv too
+    assert spec.min_id_ldp(channel, budgets, policy=[("flu", "cold")]).holds  # only flu-cold is protected
+    assert spec.ldp_epsilon(channel) == ctx.inf                             # gain beyond any 2 min E
+    with pytest.raises(spec.InvalidParameter, match="unknown label 'x'"):
+        spec.min_id_ldp(channel, budgets, policy=[("flu", "x")])

@@ -68,3 +68,36 @@ def describe_channel_budgets(example, budgets_of) -> dict:
     budgets = budgets_of(random_channel.channel, increments)
     return {"channel": random_channel.to_json(),
             "budgets": {str(x): to_decimal_string(e) for x, e in budgets.items()}}
+
+
+def channel_row(channel, x) -> dict:
+    """``{y: P[y|x]}`` of an explicit or structured channel."""
+    from spec.structured import StructuredChannel
+
+    explicit = channel.explicit() if isinstance(channel, StructuredChannel) else channel
+    return dict(zip(explicit.outputs, explicit.row(x)))
+
+
+def exact_moments(rows: list[dict], estimate) -> tuple:
+    """Exact mean and variance of ``estimate(outputs)`` over every joint output of independent users.
+
+    ``rows[u]`` is user ``u``'s output distribution ``{y: P[y]}``; the sum runs
+    over all combinations, so keep populations tiny.
+    """
+    import itertools
+
+    from spec.numbers import ctx
+
+    mean, second = 0, 0
+    for outputs in itertools.product(*(list(row.items()) for row in rows)):
+        p = ctx.fprod(q for _, q in outputs)
+        if p == 0:
+            continue
+        value = estimate([y for y, _ in outputs])
+        mean, second = mean + p * value, second + p * value * value
+    return mean, second - mean * mean
+
+
+def prove_identity(description: str, left, right, assumptions: list):
+    """z3: ``left == right`` under ``assumptions`` (a proof of an algebraic identity)."""
+    return prove([Condition((), None, left == right)], assumptions=assumptions, description=description)

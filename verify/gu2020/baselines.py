@@ -121,3 +121,343 @@ def sue_ldp(settings: AuditSettings):
        methods=("z3", "exact kernel"), recorded="verified", reading="Part of gu2020.sec3c-baselines.")
 def oue_ldp(settings: AuditSettings):
     return _unary_claim("OUE", oue_probabilities, 1, oue_channel, settings)
+
+
+# --- Estimator, variance, and the utility comparisons of Sec. III-C --------------------------------
+
+def _pq_reals():
+    n, c, p, q = z3.Reals("n c p q")
+    return n, c, p, q
+
+
+@claim("gu2020.sec3c-baselines.estimator", location="Sec. III-C (citing Wang et al. 2017); formula sheet common §8",
+       statement="The estimator c_hat_i = (C_i - n q)/(p - q) of GRR, RAPPOR and OUE is unbiased and its MSE equals "
+                 "the variance n q(1-q)/(p-q)^2 + c_i (1-p-q)/(p-q), with the per-mechanism coefficients of common §8.",
+       methods=("z3", "exhaustive"), recorded="verified",
+       reading="Part of gu2020.sec3c-baselines. C_i is a sum of c_i Bernoulli(p) and n - c_i Bernoulli(q) variables "
+               "(fixed population). z3 proves the algebra for all n, c, p != q and the table's coefficients for all "
+               "budgets; exact enumeration of every joint output of three users checks the moments themselves.")
+def estimator(settings: AuditSettings):
+    from reference.estimators import variance_terms
+    from reference.unary import oue, sue
+    from verify.common import channel_row, exact_moments, prove_identity
+
+    n, c, p, q = _pq_reals()
+    distinct = [p != q]
+    steps = [
+        proof_step("E[c_hat] = c when E[C] = c p + (n - c) q; all reals, p != q",
+                   prove_identity("unbiased", (c * p + (n - c) * q - n * q) / (p - q), c, distinct)),
+        proof_step("Var[c_hat] = Var[C]/(p-q)^2 equals eq. (8) when Var[C] = c p(1-p) + (n-c) q(1-q)",
+                   prove_identity("variance", (c * p * (1 - p) + (n - c) * q * (1 - q)) / (p - q) ** 2,
+                                  n * q * (1 - q) / (p - q) ** 2 + c * (1 - p - q) / (p - q), distinct)),
+    ]
+    E, d, s = z3.Reals("E d s")
+    gp, gq = E / (E + d - 1), 1 / (E + d - 1)
+    table = [("GRR", gp, gq, (E + d - 2) / (E - 1) ** 2, (d - 2) / (E - 1), [E > 1, d >= 2]),
+             ("SUE", s / (s + 1), 1 / (s + 1), s / (s - 1) ** 2, z3.RealVal(0), [s > 1]),
+             ("OUE", z3.RealVal(1) / 2, 1 / (E + 1), 4 * E / (E - 1) ** 2, z3.RealVal(1), [E > 1])]
+    for name, mp, mq, first, second, assumptions in table:
+        expected_first, expected_second = variance_terms(mp, mq)
+        steps.append(proof_step(f"{name}: q(1-q)/(p-q)^2 as in the table, every budget",
+                                prove_identity(name, expected_first, first, assumptions)))
+        steps.append(proof_step(f"{name}: (1-p-q)/(p-q) as in the table, every budget",
+                                prove_identity(name, expected_second, second, assumptions)))
+    worst = 0
+    items = [0, 0, 1]
+    for name, d_value in (("GRR", 3), ("SUE", 2), ("OUE", 2)):
+        for eps in ("0.5", "1.3862943611198906188344642429163531361510"):
+            if name == "GRR":
+                channel = grr_channel(eps, d_value)
+                keep, other = channel.probability(0, 0), channel.probability(0, 1)
+                reports = lambda ys, i: sum(y == i for y in ys)  # noqa: E731
+            else:
+                encoding = (sue if name == "SUE" else oue)(eps, d_value)
+                channel, keep, other = encoding.channel(), encoding.bits[0].p, encoding.bits[0].q
+                reports = lambda ys, i: sum(y[i] for y in ys)  # noqa: E731
+            rows = [channel_row(channel, x) for x in items]
+            for i in range(d_value):
+                mean, var = exact_moments(rows, lambda ys: (reports(ys, i) - 3 * other) / (keep - other))
+                formula = 3 * other * (1 - other) / (keep - other) ** 2 + items.count(i) * (1 - keep - other) / (keep - other)
+                worst = max(worst, abs(mean - items.count(i)), abs(var - formula))
+    step = Step(Evidence("exhaustive", "GRR (d = 3), SUE and OUE (d = 2), three users, eps in {0.5, ln 4}: every joint output",
+                         f"mean = true count and variance = formula (largest difference {to_decimal_string(worst, 3)})"))
+    step.inconclusive = worst > RESOLUTION
+    steps.append(step)
+    return decide(steps, "Unbiased, with the variance of common §8 and the table's coefficients.", "")
+
+
+@claim("gu2020.sec3c-baselines.oue-optimal", location="Sec. III-C (citing Wang et al. 2017)",
+       statement="The parameters of OUE are obtained by optimizing the approximate variance.",
+       methods=("z3",), recorded="verified",
+       reading="Part of gu2020.sec3c-baselines. Among all unary encodings that are eps-LDP (0 < q < p < 1, "
+               "p(1-q) <= e^eps q(1-p)), OUE's p = 1/2, q = 1/(e^eps + 1) minimise the approximate variance "
+               "q(1-q)/(p-q)^2 per item, for every eps > 0.")
+def oue_optimal(settings: AuditSettings):
+    p, q, E = z3.Reals("p q E")
+    goal = q * (1 - q) * (E - 1) ** 2 >= 4 * E * (p - q) ** 2  # q(1-q)/(p-q)^2 >= 4E/(E-1)^2 (OUE's value)
+    result = prove([Condition((), None, goal)], assumptions=[E > 1, q > 0, q < p, p < 1, p * (1 - q) <= E * q * (1 - p)],
+                   description="OUE minimises the approximate variance")
+    return decide([proof_step("every eps > 0 and every eps-LDP (p, q)", result)],
+                  "No eps-LDP unary encoding has a smaller approximate variance than OUE.", "")
+
+
+def _total_single_item(name: str, d, E, s):
+    """Total variance / n of single-item data (sum of c_i = n): common §8."""
+    if name == "OUE":
+        return d * 4 * E / (E - 1) ** 2 + 1
+    return d * s / (s - 1) ** 2
+
+
+@claim("gu2020.sec3c-baselines.oue-beats-rappor", location="Sec. III-C",
+       statement="OUE can provide higher utility than RAPPOR for frequency estimation under the same eps.",
+       methods=("z3",), recorded="verified",
+       reading="Part of gu2020.sec3c-baselines, reading (a): the approximate variance n q(1-q)/(p-q)^2 of each item, "
+               "the quantity Wang et al. optimise: 4e^eps/(e^eps - 1)^2 < e^{eps/2}/(e^{eps/2} - 1)^2 for every eps > 0. "
+               "Reading (b), exact total MSE, is gu2020.sec3c-baselines.oue-beats-rappor-exact.")
+def oue_beats_rappor(settings: AuditSettings):
+    s = z3.Real("s")  # e^{eps/2}; e^eps = s^2
+    goal = 4 * s * s / (s * s - 1) ** 2 < s / (s - 1) ** 2
+    return decide([proof_step("every eps > 0", prove([Condition((), None, goal)], assumptions=[s > 1],
+                                                     description="approximate variance"))],
+                  "OUE's approximate variance is smaller for every eps > 0 (the difference is s(s-1)^2 > 0).", "")
+
+
+@claim("gu2020.sec3c-baselines.oue-beats-rappor-exact", location="Sec. III-C",
+       statement="OUE can provide higher utility than RAPPOR for frequency estimation under the same eps.",
+       methods=("z3", "exact kernel"), recorded="refuted",
+       reading="Part of gu2020.sec3c-baselines, reading (b): the exact total MSE of single-item data, for every domain "
+               "size d >= 2 and every eps > 0. OUE's variance has the extra count term c_i (1-p-q)/(p-q) = c_i, which "
+               "sums to n: OUE's total is smaller iff d e^{eps/2} > (e^{eps/2} + 1)^2.")
+def oue_beats_rappor_exact(settings: AuditSettings):
+    from reference.unary import oue, sue
+
+    d, s = z3.Int("d"), z3.Real("s")
+    goal = _total_single_item("OUE", d, s * s, s) <= _total_single_item("SUE", d, s * s, s)
+    solver = z3.Solver()
+    solver.add(d >= 2, s > 1, z3.Not(goal))
+    solver.add(d <= 2)  # the smallest domain first: a minimal counterexample
+    if solver.check() != z3.sat:
+        return decide([Step(Evidence("z3", "d = 2, every eps > 0", "no counterexample found"), inconclusive=True)],
+                      "", "", "z3 found no counterexample at d = 2.")
+    model = solver.model()
+    s_value = mpf(model[s].as_fraction().numerator) / model[s].as_fraction().denominator
+    eps = 2 * ctx.log(s_value)
+    d_value = model[d].as_long()
+    # Kernel confirmation: exact totals of the reference mechanisms on single-item data (one user per item).
+    data = [1] * d_value
+    _, oue_total = oue(eps, d_value).variance(data)
+    _, sue_total = sue(eps, d_value).variance(data)
+    if not oue_total > sue_total:
+        return decide([Step(Evidence("z3", "d = 2", "model not confirmed by the kernel"), inconclusive=True)], "", "",
+                      "The kernel does not confirm z3's model.")
+    counterexample = {"d": d_value, "epsilon": to_decimal_string(eps, 20), "data": "one user per item",
+                      "OUE total variance": to_decimal_string(oue_total, 12),
+                      "RAPPOR total variance": to_decimal_string(sue_total, 12)}
+    step = Step(Evidence("z3 + exact kernel", "d = 2, eps > 0",
+                         f"OUE's total exceeds RAPPOR's at d = {d_value}, eps = {to_decimal_string(eps, 6)}; at d = 2 "
+                         "it does for every eps, since 2s < (s + 1)^2"), counterexample=counterexample)
+    return decide([step], "", "For small domains OUE's exact total MSE exceeds RAPPOR's at every budget.")
+
+
+@claim("gu2020.sec3c-baselines.grr-large-domain", location="Sec. III-C",
+       statement="GRR's utility would be deteriorated much more than the other two mechanisms (RAPPOR, OUE) when the "
+                 "domain size is large.",
+       methods=("z3", "exact kernel"), recorded="verified",
+       reading="Part of gu2020.sec3c-baselines. Checked: for every eps > 0, GRR's total MSE of single-item data exceeds "
+               "both unary encodings' once d > s(s+1)^2 + 3e^eps + 2 (s = e^{eps/2}), and its ratio to them grows "
+               "without bound in d (GRR's per-item variance grows linearly in d, the unary encodings' does not).")
+def grr_large_domain(settings: AuditSettings):
+    d, s = z3.Reals("d s")
+    E = s * s
+    grr_total = d * (E + d - 2) / (E - 1) ** 2 + (d - 2) / (E - 1)
+    threshold = s * (s + 1) ** 2 + 3 * E + 2
+    steps = []
+    for name in ("OUE", "SUE"):
+        goal = grr_total > _total_single_item(name, d, E, s)
+        steps.append(proof_step(f"GRR vs {'RAPPOR' if name == 'SUE' else name}: every eps > 0, every d above the threshold",
+                                prove([Condition((), None, goal)], assumptions=[s > 1, d > threshold],
+                                      description=f"GRR vs {name}")))
+    ratios = []
+    for d_value in (10, 100, 1000, 10000):
+        per_item_grr = (ctx.e + d_value - 2) / (ctx.e - 1) ** 2
+        per_item_oue = 4 * ctx.e / (ctx.e - 1) ** 2
+        ratios.append(f"d={d_value}: {to_decimal_string(per_item_grr / per_item_oue, 4)}")
+    steps.append(Step(Evidence("exact kernel", "eps = 1: GRR's per-item variance over OUE's", ", ".join(ratios))))
+    return decide(steps, "GRR falls behind both unary encodings as d grows, without bound.", "")
+
+
+# --- The direct matrix mechanism (Sec. V-A) ----------------------------------------------------------
+
+def _solve_fraction(matrix, vector):
+    """x with x M = v (row vector), exactly, by Gaussian elimination on M^T."""
+    from fractions import Fraction
+
+    size = len(matrix)
+    a = [[Fraction(matrix[j][i]) for j in range(size)] + [Fraction(vector[i])] for i in range(size)]
+    for col in range(size):
+        pivot = next((r for r in range(col, size) if a[r][col] != 0), None)
+        if pivot is None:
+            return None
+        a[col], a[pivot] = a[pivot], a[col]
+        for r in range(size):
+            if r != col and a[r][col] != 0:
+                factor = a[r][col] / a[col][col]
+                a[r] = [x - factor * y for x, y in zip(a[r], a[col])]
+    return [a[i][size] / a[i][i] for i in range(size)]
+
+
+@claim("gu2020.sec5a-naive.unbiased", location="Sec. V-A (citing Huang and Du 2008)",
+       statement="For a direct perturbation matrix P, P^{-1} y_hat is the unbiased estimator of the true frequency vector.",
+       methods=("hypothesis",), recorded="verified",
+       reading="Part of gu2020.sec5a-naive. Checked exactly: for random invertible square channels and random counts, "
+               "applying the inverse to the expected output counts gives the true counts.")
+def naive_unbiased(settings: AuditSettings):
+    from verify.search import random_channels
+
+    def violates(example):
+        random_channel, counts = example
+        size = len(random_channel.inputs)
+        counts = counts[:size]
+        expected = [sum(counts[x] * random_channel.fractions[x][y] for x in range(size)) for y in range(size)]
+        solution = _solve_fraction(random_channel.fractions, expected)
+        return solution is not None and solution != counts
+
+    strategy = st.integers(2, 4).flatmap(lambda m: st.tuples(
+        random_channels(inputs=tuple(range(m)), outputs=tuple(range(m))),
+        st.lists(st.integers(0, 20), min_size=m, max_size=m)))
+    example = find_counterexample(strategy, violates, settings)
+    return decide([search_step("random invertible channels of 2 to 4 items, random counts; exact rational arithmetic",
+                               example, lambda ex: {"channel": ex[0].to_json(), "counts": ex[1]}, settings)],
+                  "E[y_hat] = c P, so E[y_hat P^{-1}] = c.", "")
+
+
+@claim("gu2020.sec5a-naive.no-closed-form", location="Sec. V-A",
+       statement="The elements in the inversion matrix do not have closed-form expression in general.",
+       methods=(), recorded="open",
+       reading="Part of gu2020.sec5a-naive. A remark about symbolic tractability, not a property of channels.")
+def naive_no_closed_form(settings: AuditSettings):
+    return decide([Step(Evidence("none", "", "not a machine-decidable statement"), inconclusive=True)], "", "",
+                  "A remark about symbolic tractability; nothing to compute.")
+
+
+@claim("gu2020.sec5a-naive.mse-depends", location="Sec. V-A",
+       statement="The MSE of this estimation is dependent on the unknown true frequencies, thus the objective function "
+                 "of minimizing MSE cannot be directly evaluated.",
+       methods=("exact example",), recorded="verified",
+       reading="Part of gu2020.sec5a-naive. Checked: a matrix whose total MSE differs between two count vectors with "
+               "the same number of users (the covariance of multinomial counts, computed exactly).")
+def naive_mse_depends(settings: AuditSettings):
+    from fractions import Fraction
+
+    Q = [[Fraction(6, 10), Fraction(3, 10), Fraction(1, 10)], [Fraction(2, 10), Fraction(5, 10), Fraction(3, 10)],
+         [Fraction(1, 10), Fraction(2, 10), Fraction(7, 10)]]
+    size = 3
+
+    def total_mse(counts):
+        # Var[y_hat Q^{-1}] summed: sum_i e_i^T Q^{-T} Sigma Q^{-1} e_i with Sigma = sum_x c_x (diag(Q_x) - Q_x Q_x^T).
+        inverse_columns = [_solve_fraction(Q, [int(i == j) for i in range(size)]) for j in range(size)]  # rows of Q^{-1}
+        sigma = [[sum(counts[x] * ((Q[x][a] if a == b else 0) - Q[x][a] * Q[x][b]) for x in range(size))
+                  for b in range(size)] for a in range(size)]
+        inverse = [[inverse_columns[r][c] for c in range(size)] for r in range(size)]
+        total = Fraction(0)
+        for i in range(size):
+            column = [inverse[a][i] for a in range(size)]
+            total += sum(column[a] * sigma[a][b] * column[b] for a in range(size) for b in range(size))
+        return total
+
+    first, second = total_mse([30, 0, 0]), total_mse([10, 10, 10])
+    step = Step(Evidence("exact example", "a 3x3 matrix, counts (30, 0, 0) and (10, 10, 10)",
+                         f"total MSE {float(first):.4f} and {float(second):.4f}"), inconclusive=first == second)
+    return decide([step], "Two populations of the same size give different MSEs.", "")
+
+
+@claim("gu2020.sec5a-naive.size", location="Sec. I; Sec. V-A; slides 002",
+       statement="The direct formulation has m^2 variables (all elements of P) and m^3 privacy constraints (for all x, x' and y).",
+       methods=("count",), recorded="verified",
+       reading="Part of gu2020.sec5a-naive. Counted on the conditions the bridge builds: m^2(m - 1) conditions for "
+               "ordered pairs x != x', plus the m^2 trivial ones with x = x', m^3 in all.")
+def naive_size(settings: AuditSettings):
+    results = []
+    for m in (2, 3, 4, 5):
+        entries = [[z3.Real(f"P{x}_{y}") for y in range(m)] for x in range(m)]
+        channel = SymbolicChannel.from_matrix(range(m), range(m), entries)
+        count = len(ldp_conditions(channel, z3.Real("E")))
+        results.append((m, m * m, count + m * m, m ** 3))
+    ok = all(conditions == cube for _, _, conditions, cube in results)
+    return decide([Step(Evidence("count", "m = 2..5", "; ".join(f"m={m}: {v} variables, {c} constraints (m^3 = {cube})"
+                                                                for m, v, c, cube in results)), inconclusive=not ok)],
+                  "m^2 variables and m^3 constraints.", "")
+
+
+@claim("gu2020.sec5a-naive.small-probabilities", location="Sec. V-A",
+       statement="The domain size is usually very large in practice, then the perturbation probabilities will become "
+                 "very small because of sum_y P[y, x] = 1 for all x, which means the probability of reporting the true "
+                 "value is low.",
+       methods=("z3", "hypothesis"), recorded="verified",
+       reading="Part of gu2020.sec5a-naive. Checked: in every eps-LDP mechanism on m items, some item is reported "
+               "truthfully with probability at most e^eps/(e^eps + m - 1), which tends to 0 as m grows.")
+def naive_small_probabilities(settings: AuditSettings):
+    from spec.loss import ldp_epsilon as tightest
+    from verify.search import random_channels
+
+    steps = []
+    for m in ((2, 3, 4) if settings.deep else (2, 3)):
+        E = z3.Real("E")
+        P = [[z3.Real(f"P{y}|{x}") for y in range(m)] for x in range(m)]
+        assumptions = [E >= 1] + [v >= 0 for row in P for v in row] + [z3.Sum(*row) == 1 for row in P]
+        assumptions += [P[x][y] <= E * P[x2][y] for x in range(m) for x2 in range(m) for y in range(m)]
+        goal = z3.Or(*[P[x][x] * (E + m - 1) <= E for x in range(m)])
+        steps.append(proof_step(f"every eps-LDP channel on {m} items, every eps >= 0",
+                                prove([Condition((), None, goal)], assumptions=assumptions, description=f"m={m}")))
+
+    def violates(random_channel):
+        channel = random_channel.channel
+        eps = tightest(channel)
+        if eps == ctx.inf:
+            return False
+        E, m = ctx.exp(eps), len(channel.inputs)
+        return min(channel.probability(x, x) for x in channel.inputs) > E / (E + m - 1) * (1 + RESOLUTION)
+
+    strategy = st.integers(2, settings.max_inputs + 1).flatmap(
+        lambda m: random_channels(inputs=tuple(range(m)), outputs=tuple(range(m))))
+    steps.append(search_step("random square channels at their tightest eps; kernel", find_counterexample(strategy, violates, settings),
+                             lambda ex: {"channel": ex.to_json()}, settings))
+    return decide(steps, "min_x P[x|x] <= e^eps/(e^eps + m - 1).", "")
+
+
+@claim("gu2020.sec5a-naive.grr-explicit-inverse", location="Sec. V-A",
+       statement="The frequency estimator of the original GRR can be regarded as a special case of the matrix mechanism, "
+                 "where the inversion matrix can be explicitly calculated because there are only two different "
+                 "perturbation probabilities.",
+       methods=("z3",), recorded="verified",
+       reading="Part of gu2020.sec5a-naive. Checked: the GRR matrix Q = (p - q) I + q J has inverse (I - q J)/(p - q), "
+               "so y_hat Q^{-1} = (y_hat - n q)/(p - q), the GRR estimator.")
+def naive_grr_inverse(settings: AuditSettings):
+    steps = []
+    for d in (2, 3, 4, 5):
+        E = z3.Real("E")
+        rows = grr_rows(E, d)
+        p, q = rows[0][0], rows[0][1]
+        inverse = [[((1 if i == j else 0) - q) / (p - q) for j in range(d)] for i in range(d)]
+        conditions = [Condition((i, j), None, z3.Sum(*[rows[i][k] * inverse[k][j] for k in range(d)]) == (1 if i == j else 0))
+                      for i in range(d) for j in range(d)]
+        steps.append(proof_step(f"d = {d}, every eps > 0", prove(conditions, assumptions=[E > 1], description=f"d={d}")))
+    return decide(steps, "The inverse is explicit and reproduces the GRR estimator.", "")
+
+
+@claim("gu2020.sec5a-naive.grr-frequency-term", location="Sec. V-A",
+       statement="For GRR, the term that is related to the true frequencies only takes a small portion of MSE, thus the "
+                 "approximate MSE can be independent of the unknown true frequencies.",
+       methods=("z3",), recorded="open",
+       reading="Part of gu2020.sec5a-naive. 'Small' is not defined. Computed: on single-item data the frequency term's "
+               "share of GRR's total MSE is (d-2)(e^eps-1) / (d(e^eps+d-2) + (d-2)(e^eps-1)), below 1/2 for every d and "
+               "eps (proved) and approaching 1/2 as d and eps grow, so it can be close to half.")
+def naive_grr_frequency_term(settings: AuditSettings):
+    d, E = z3.Reals("d E")
+    share = (d - 2) * (E - 1) / (d * (E + d - 2) + (d - 2) * (E - 1))
+    step = proof_step("every d >= 2 and eps > 0: share < 1/2",
+                      prove([Condition((), None, share < z3.RealVal(1) / 2)], assumptions=[d >= 2, E > 1],
+                            description="share below one half"))
+    near = float((1000 - 2) * (ctx.exp(10) - 1) / (1000 * (ctx.exp(10) + 998) + 998 * (ctx.exp(10) - 1)))
+    evidence = Step(Evidence("exact", "d = 1000, eps = 10", f"share {near:.3f}"), inconclusive=True)
+    return decide([step, evidence], "", "", "Whether a share approaching one half is 'small' is not decidable.")

@@ -327,3 +327,116 @@ def _gi_proof(n: int):
     denominator = z3.Sum(*[w * p for w, p in zip(pi, P)])
     goal = z3.And(P[0] <= reach * denominator, reach * P[0] >= denominator)
     return pointwise("GI leakage", premises, goal, P + pi, list(D.values()))
+
+
+# --- ULDP as a special case, and incomplete policy graphs (Sec. IV-B, Sec. VIII) ------------------
+
+def _urr_channel() -> tuple[Channel, list, list]:
+    """uRR (common §13) with X_sen = {hiv, cancer}, X_non = {flu, none}, eps = ln 3: D = k + e^eps - 1 = 4."""
+    items = ["hiv", "cancer", "flu", "none"]
+    rows = [[3, 1, 0, 0], [1, 3, 0, 0], [1, 1, 2, 0], [1, 1, 0, 2]]  # quarters: c1 = 3/4, c2 = 1/4, c3 = 1/2
+    return Channel(items, items, [[f"{w}/4" for w in row] for row in rows]), ["hiv", "cancer"], ["hiv", "cancer"]
+
+
+@claim("gu2020.uldp-relation.not-ldp", location="Sec. IV-B; slides 002",
+       statement="ULDP does not guarantee LDP: sensitive and non-sensitive inputs can be fully distinguished when "
+                 "observing some outputs (invertible data).",
+       methods=("exact example",), recorded="verified",
+       reading="Part of gu2020.uldp-relation. Checked: a channel that is ULDP but not eps-LDP for any eps.")
+def uldp_not_ldp(settings: AuditSettings):
+    from spec.notions import uldp
+
+    channel, sensitive, protected = _urr_channel()
+    holds, tight = bool(uldp(channel, sensitive, protected, ctx.log(3))), ldp_epsilon(channel)
+    step = Step(Evidence("exact example", "uRR on {hiv, cancer | flu, none} at eps = ln 3",
+                         f"(X_sen, Y_pro, ln 3)-ULDP: {holds}; tightest LDP budget: {to_decimal_string(tight, 10)}"),
+                inconclusive=not holds)
+    if holds and tight == INF:
+        return decide([step], "uRR is ULDP and is not LDP for any budget (its invertible outputs).", "")
+    return decide([step], "", "", "The example did not behave as constructed.")
+
+
+@claim("gu2020.uldp-relation.minid-guarantees-ldp", location="Sec. IV-B; slides 002",
+       statement="MinID-LDP relaxes LDP by providing distinct bounds of privacy leakage for multiple privacy levels of "
+                 "inputs and also guarantees LDP with some privacy budgets (refer to Lemma 1).",
+       methods=("z3", "hypothesis"), recorded="verified",
+       reading="Part of gu2020.uldp-relation: every E-MinID-LDP channel with finite budgets is eps-LDP for some finite "
+               "eps, namely eps = min{max E, 2 min E}; the check is Lemma 1(b)'s.")
+def minid_guarantees_ldp(settings: AuditSettings):
+    steps = [proof_step(f"one pair, the input with the smallest budget, one output; {ALL_ENTRIES}",
+                        _lemma1b_proof(lambda Emax, Em: z3_min(Emax, Em * Em)))]
+    example, describe = _lemma1b_search(settings, lambda budgets: min(max(budgets), 2 * min(budgets)))
+    steps.append(search_step("random exact channels with finite MinID budgets; kernel: ldp at min{max E, 2 min E}",
+                             example, describe, settings))
+    return decide(steps, "Finite MinID budgets always give a finite LDP budget.", "A MinID-LDP channel is not LDP.")
+
+
+@claim("gu2020.uldp-relation.special-case", location="Sec. IV-B; slides 002",
+       statement="ULDP can be regarded as a special case of the proposed MinID-LDP under two privacy levels of inputs "
+                 "(sensitive and non-sensitive) but with incomplete privacy policy graph.",
+       methods=("exact example",), recorded="open",
+       reading="An analogy. ULDP constrains outputs (only protected outputs carry a ratio bound) while a policy graph "
+               "removes pairs of inputs, and the paper does not say which pairs the incomplete graph drops, so there "
+               "is no single statement to check. What is computed: uRR, a ULDP channel, is not MinID-LDP on the complete "
+               "graph for any finite budgets.")
+def uldp_special_case(settings: AuditSettings):
+    channel, _, _ = _urr_channel()
+    budgets = {"hiv": 100, "cancer": 100, "flu": 100, "none": 100}
+    complete = min_id_ldp(channel, budgets)
+    return decide([Step(Evidence("exact example", "uRR, MinID-LDP with every budget 100 on the complete graph",
+                                 f"holds: {complete.holds} (an invertible output makes a ratio infinite)"),
+                        inconclusive=True)], "", "", "An analogy without a precise statement; see the reading.")
+
+
+@claim("gu2020.sec8-policy-graph", location="Sec. VIII 'Additional Gain from Incomplete Privacy Policy Graph'",
+       statement="If some of the pairs do not need to be protected (an incomplete policy graph, as the secret policy of "
+                 "Blowfish privacy), the gain of MinID-LDP can be larger than 2 min E.",
+       methods=("exact example",), recorded="verified",
+       reading="Checked: a channel that is E-MinID-LDP on an incomplete policy graph and is not (2 min E)-LDP.")
+def policy_graph(settings: AuditSettings):
+    channel = Channel(["flu", "cold", "hiv"], ["a", "b", "z"], [["99/100", "1/100", 0], ["1/100", "99/100", 0], [0, 0, 1]])
+    budgets = {"flu": 5, "cold": 5, "hiv": 1}
+    on_graph = min_id_ldp(channel, budgets, policy=[("flu", "cold")])
+    tight = ldp_epsilon(channel)
+    step = Step(Evidence("exact example", "three inputs, E = {5, 5, 1}, policy graph {flu-cold}",
+                         f"MinID-LDP on the graph: {on_graph.holds}; tightest LDP budget {to_decimal_string(tight, 10)} "
+                         "> 2 min E = 2"), inconclusive=not (on_graph.holds and tight > 2))
+    return decide([step], "Without the edges to the input with the smallest budget, the LDP budget is unbounded.", "")
+
+
+# --- AvgID-LDP: sequential composition (Sec. VIII) --------------------------------------------------
+
+@claim("gu2020.sec8-avgid.composition", location="Sec. VIII 'Other Instantiations of ID-LDP'",
+       statement="The notion of AvgID-LDP satisfies sequential composition like Theorem 2.",
+       methods=("z3", "hypothesis"), recorded="verified",
+       reading="Like Theorem 2: if M_k is E_k-AvgID-LDP, the composition is AvgID-LDP with eps_x = sum_k eps_x^(k). "
+               "The AvgID condition is used squared, P^2 <= E_x E_x' P'^2, which is equivalent for P >= 0.")
+def avgid_composition(settings: AuditSettings):
+    from spec.notions import avg_id_ldp
+
+    steps = []
+    for K in (2, 3):
+        a, b = z3_reals("P_k(y_k|x)_", K), z3_reals("P_k(y_k|x')_", K)
+        Ex, Ex2 = z3_reals("E_k_x", K), z3_reals("E_k_x'", K)
+        premises = [a[k] * a[k] <= Ex[k] * Ex2[k] * b[k] * b[k] for k in range(K)]
+        goal = z3.Product(*a) ** 2 <= z3.Product(*Ex) * z3.Product(*Ex2) * z3.Product(*b) ** 2
+        steps.append(proof_step(f"K = {K}: one input pair and one output tuple, {ALL_ENTRIES}",
+                                pointwise(f"composition of {K} AvgID-LDP mechanisms", premises, goal, a + b, Ex + Ex2)))
+
+    def violates(example):
+        (first, inc1), (second, inc2) = example
+        b1, b2 = raised_budgets(first.channel, inc1), raised_budgets(second.channel, inc2)
+        if b1 is None or b2 is None:
+            return False  # symmetric MinID budgets also satisfy AvgID (min <= avg)
+        return not avg_id_ldp(compose(first.channel, second.channel), {x: b1[x] + b2[x] for x in first.inputs})
+
+    inputs = st.integers(1, settings.max_inputs).map(lambda n: tuple(range(n)))
+    increments = st.lists(budget_increments, min_size=settings.max_inputs, max_size=settings.max_inputs)
+    strategy = inputs.flatmap(lambda xs: st.tuples(
+        st.tuples(random_channels(inputs=xs, max_outputs=3), increments),
+        st.tuples(random_channels(inputs=xs, max_outputs=3), increments)))
+    example = find_counterexample(strategy, violates, settings)
+    steps.append(search_step("two random exact channels with AvgID budgets; kernel: avg_id_ldp(compose(M1, M2), sums)",
+                             example, lambda ex: {"mechanisms": [describe_channel_budgets(part, raised_budgets)
+                                                                 for part in ex]}, settings))
+    return decide(steps, "The squared ratio bounds multiply, so budgets add.", "A composition violates AvgID-LDP.")

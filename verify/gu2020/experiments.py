@@ -1,0 +1,148 @@
+"""Gu et al. Sec. VII on synthetic data the project generates itself: data, budgets, and the Fig. 3 comparison.
+
+Settings follow the formula sheet §9 (taken from the authors' public code where
+the paper's values are stripped):
+
+* **Power-law** (``generate_powlaw.m``): ``alpha = 2``, ``Z = (1 - U)^{-1/(alpha+1)} - 1``,
+  item ``floor(Z (m - 1) / max(Z))`` (0-based), ``m = 100``, ``n = 100,000``.
+* **Uniform**: each user's item uniform over ``m = 1000`` items, ``n = 100,000``.
+* **Budgets** (``PG1.m``): three levels ``{eps, 1.2 eps, 2 eps}`` holding exactly
+  5%, 5% and 90% of the items, assigned by a random permutation (ambiguity A6:
+  the prose says the budgets are drawn at random; ``random_budget_shares`` does that).
+* **Curves**: RAPPOR and OUE at ``eps = min E``; IDUE solved by opt0, opt1, opt2.
+  The *plotted* theoretical value of a mechanism is what the authors' code plots:
+  the common §8 totals for RAPPOR and OUE, the optimal objective of each model for
+  IDUE (its worst case over the data). The *expected* value is the exact expected
+  MSE of eq. (8) for the data at hand. The *empirical* value is
+  ``sum_i (c_hat_i - c_i)^2 / n`` averaged over runs; the server counts are drawn
+  with the twin's aggregate simulation, which is exact in distribution.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from reference import twin
+from reference.idue import PrivacyLevels, idue
+from reference.idue_solvers import solve
+from reference.unary import UnaryEncoding, oue, sue
+
+MECHANISMS = ("RAPPOR", "OUE", "IDUE-opt0", "IDUE-opt1", "IDUE-opt2")
+EPSILON_GRID = (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0)
+LEVEL_FACTORS = (1.0, 1.2, 2.0)
+LEVEL_SHARES = (0.05, 0.05, 0.90)
+
+
+def power_law_items(n: int, m: int, rng: np.random.Generator, alpha: float = 2.0) -> np.ndarray:
+    """The authors' power-law generator (``generate_powlaw.m``), 0-based items."""
+    z = (1 - rng.random(n)) ** (-1 / (alpha + 1)) - 1
+    return np.floor(z * (m - 1) / z.max()).astype(np.int64)
+
+
+def uniform_items(n: int, m: int, rng: np.random.Generator) -> np.ndarray:
+    return rng.integers(0, m, n)
+
+
+def exact_share_levels(m: int, factors, shares, eps: float, rng: np.random.Generator) -> tuple[PrivacyLevels, np.ndarray]:
+    """Exactly ``m * share`` items per level (the authors' code), placed by a random permutation.
+
+    Returns the levels and ``item_level[i]``, the level of item ``i``.
+    """
+    sizes = [int(round(m * share)) for share in shares]
+    sizes[-1] = m - sum(sizes[:-1])
+    order = rng.permutation(m)
+    item_level = np.empty(m, dtype=np.int64)
+    start = 0
+    for t, size in enumerate(sizes):
+        item_level[order[start:start + size]] = t
+        start += size
+    return PrivacyLevels.from_sizes([factor * eps for factor in factors], sizes), item_level
+
+
+def random_budget_shares(m: int, factors, shares, eps: float, rng: np.random.Generator) -> tuple[PrivacyLevels, np.ndarray]:
+    """Each item's budget drawn at random with the level distribution (the paper's prose, ambiguity A6)."""
+    item_level = rng.choice(len(factors), size=m, p=shares)
+    present = sorted(set(item_level.tolist()))
+    renumber = {t: k for k, t in enumerate(present)}
+    sizes = [int((item_level == t).sum()) for t in present]
+    return (PrivacyLevels.from_sizes([factors[t] * eps for t in present], sizes),
+            np.array([renumber[t] for t in item_level.tolist()]))
+
+
+def level_encoding(levels: PrivacyLevels, item_level: np.ndarray, a, b) -> UnaryEncoding:
+    """IDUE over the items in their own order (``item_level[i]`` is item ``i``'s level)."""
+    ordered = idue(levels, a, b).bits
+    first_of_level = {t: levels.item_levels.index(t) for t in range(levels.count)}
+    return UnaryEncoding([ordered[first_of_level[int(t)]] for t in item_level])
+
+
+@dataclass
+class Fig3Point:
+    """One mechanism at one budget: plotted theory, exact expectation for the data, and the empirical mean."""
+
+    mechanism: str
+    epsilon: float
+    plotted: float
+    expected: float
+    empirical: float
+    empirical_sd: float
+    runs: int
+
+
+@dataclass
+class Fig3Data:
+    dataset: str
+    n: int
+    m: int
+    points: list[Fig3Point] = field(default_factory=list)
+
+    def series(self, mechanism: str, value: str) -> list[float]:
+        return [getattr(point, value) for point in self.points if point.mechanism == mechanism]
+
+
+def _encodings(eps: float, levels: PrivacyLevels, item_level: np.ndarray) -> dict:
+    smallest = min(float(b) for b in levels.budgets)
+    m = len(item_level)
+    encodings = {"RAPPOR": sue(smallest, m), "OUE": oue(smallest, m)}
+    for model in ("opt0", "opt1", "opt2"):
+        solution = solve(levels, model)
+        encodings[f"IDUE-{model}"] = (level_encoding(levels, item_level, solution.a, solution.b), solution)
+    return encodings
+
+
+def fig3(dataset: str, *, n: int = 100_000, runs: int = 10, epsilons=EPSILON_GRID, seed: int = 2020) -> Fig3Data:
+    """The Fig. 3 comparison on ``dataset`` ("power-law", m = 100, or "uniform", m = 1000)."""
+    return _fig3_cached(dataset, n, runs, tuple(epsilons), seed)
+
+
+@lru_cache(maxsize=8)
+def _fig3_cached(dataset: str, n: int, runs: int, epsilons: tuple, seed: int) -> Fig3Data:
+    m = {"power-law": 100, "uniform": 1000}[dataset]
+    rng = np.random.default_rng(seed)
+    items = (power_law_items if dataset == "power-law" else uniform_items)(n, m, rng)
+    true_counts = np.bincount(items, minlength=m)
+    data = Fig3Data(dataset, n, m)
+    for eps in epsilons:
+        levels, item_level = exact_share_levels(m, LEVEL_FACTORS, LEVEL_SHARES, eps, rng)
+        for mechanism, entry in _encodings(eps, levels, item_level).items():
+            encoding, solution = entry if isinstance(entry, tuple) else (entry, None)
+            _, expected_total = encoding.variance(true_counts.tolist())
+            if solution is None:  # RAPPOR, OUE: the common §8 totals of single-item data
+                bit = encoding.bits[0]
+                first = float(bit.q * (1 - bit.q) / (bit.p - bit.q) ** 2)
+                second = float((1 - bit.p - bit.q) / (bit.p - bit.q))
+                plotted = m * first + second
+            else:  # IDUE: the optimal objective of the model (the authors' code), worst case over the data
+                plotted = solution.worst_case_mse if mechanism == "IDUE-opt0" else solution.objective + (
+                    1.0 if mechanism == "IDUE-opt2" else 0.0)
+            errors = []
+            for _ in range(runs):
+                counts = twin.unary_simulate_counts(true_counts, encoding, rng)
+                estimate = twin.unary_estimate(counts, n, encoding)
+                errors.append(float(((estimate - true_counts) ** 2).sum()) / n)
+            data.points.append(Fig3Point(mechanism, eps, plotted, float(expected_total) / n, float(np.mean(errors)),
+                                         float(np.std(errors, ddof=1)), runs))
+    return data
