@@ -41,10 +41,11 @@ class AuditSettings:
     """How hard the audit searches. The default fits CI; ``deep`` (``pytest verify --deep``) searches further."""
 
     deep: bool = False
+    examples_factor: float = 1.0  # searches whose every example runs a solver use a fraction
 
     @property
     def hypothesis_examples(self) -> int:
-        return 2000 if self.deep else 150
+        return max(10, int((2000 if self.deep else 150) * self.examples_factor))
 
     @property
     def max_inputs(self) -> int:
