@@ -146,3 +146,29 @@ def _fig3_cached(dataset: str, n: int, runs: int, epsilons: tuple, seed: int) ->
             data.points.append(Fig3Point(mechanism, eps, plotted, float(expected_total) / n, float(np.mean(errors)),
                                          float(np.std(errors, ddof=1)), runs))
     return data
+
+
+# --- Fig. 6: two levels, the share of items with the smaller budget ---------------------------------------
+
+SHARE_GRID = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
+
+
+@lru_cache(maxsize=8)
+def share_sweep(dataset: str, eps: float = 1.0, factor: float = 2.0, shares=SHARE_GRID, *, n: int = 100_000,
+                seed: int = 6) -> list[tuple]:
+    """``(share, OUE's expected MSE / n, IDUE-opt0's expected MSE / n)`` for budgets ``{eps, factor * eps}``.
+
+    Exact expected MSE (eq. (8)) of the generated data; the share is that of the items with the smaller budget.
+    """
+    m = {"power-law": 100, "uniform": 1000}[dataset]
+    rng = np.random.default_rng(seed)
+    items = (power_law_items if dataset == "power-law" else uniform_items)(n, m, rng)
+    true_counts = np.bincount(items, minlength=m).tolist()
+    rows = []
+    for share in shares:
+        levels, item_level = exact_share_levels(m, (1.0, factor), (share, 1 - share), eps, rng)
+        solution = solve(levels, "opt0")
+        idue_total = level_encoding(levels, item_level, solution.a, solution.b).variance(true_counts)[1]
+        oue_total = oue(eps, m).variance(true_counts)[1]
+        rows.append((share, float(oue_total) / n, float(idue_total) / n))
+    return rows
