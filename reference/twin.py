@@ -163,14 +163,28 @@ def _true_counts(true_counts, d: int) -> np.ndarray:
 
 # --- GRR -------------------------------------------------------------------------------------------
 
+def report_dtype(d: int) -> np.dtype:
+    """The smallest unsigned integer type that holds the items ``0 .. d-1``."""
+    return np.min_scalar_type(d - 1) if d - 1 <= np.iinfo(np.uint64).max else np.dtype(np.uint64)
+
+
 def grr_reports(items, epsilon, d: int, rng: np.random.Generator) -> np.ndarray:
-    """One report per user: the true item with probability ``p``, else a uniform other item."""
+    """One report per user (the smallest unsigned type that holds ``d - 1``): the true item with probability ``p``,
+    else one of the other items uniformly."""
     d = domain_size(d)
     items = _items(items, d)
     p, _ = grr_exact_probabilities(epsilon, d)
-    keep = ExactBernoulli([float(p)]).draw(np.zeros(len(items), dtype=np.int64), rng)
-    other = rng.integers(0, d - 1, size=len(items))
-    return np.where(keep, items, other + (other >= items))
+    keep_bits = ExactBernoulli([float(p)])
+    dtype = report_dtype(d)
+    reports = np.empty(len(items), dtype=dtype)
+    users_per_chunk = CHUNK_BITS // 16  # keeps the temporaries well below the reports themselves
+    for start in range(0, len(items), users_per_chunk):
+        chunk = items[start:start + users_per_chunk].astype(dtype)
+        other = rng.integers(0, d - 1, size=len(chunk), dtype=dtype)
+        other += other >= chunk  # skip the true item
+        keep = keep_bits.draw_columns(len(chunk), rng)[:, 0]
+        reports[start:start + len(chunk)] = np.where(keep, chunk, other)
+    return reports
 
 
 def grr_report_counts(reports, d: int) -> np.ndarray:

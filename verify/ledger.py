@@ -193,17 +193,31 @@ def _cell(text) -> str:
 
 def ledger_markdown(document: dict) -> str:
     """The ledger as Markdown: a summary table, then one section per claim."""
-    lines = ["# Claims ledger", ""]
     counts = document["counts"]
-    lines.append(f"{len(document['claims'])} claims: {counts['verified']} verified, {counts['refuted']} refuted, "
-                 f"{counts['open']} open. Audit depth: {document['depth']}."
-                 + ("" if document["complete"] else " **Partial run: not every registered claim was checked.**"))
-    lines += ["", "| claim | paper | location | verdict |", "|---|---|---|---|"]
-    for entry in document["claims"]:
+    lines = ["# Claims ledger", "",
+             f"{len(document['claims'])} claims: {counts['verified']} verified, {counts['refuted']} refuted, "
+             f"{counts['open']} open. Audit depth: {document['depth']}."
+             + ("" if document["complete"] else " **Partial run: not every registered claim was checked.**")]
+    return "\n".join(lines + _claims_markdown(document, document["claims"], heading="##")) + "\n"
+
+
+def paper_ledger_markdown(document: dict, paper: str) -> str:
+    """The ledger entries of one paper, for the paper's page of the site."""
+    claims = [entry for entry in document["claims"] if entry["paper"] == paper]
+    counts = {verdict: sum(entry["verdict"] == verdict for entry in claims) for verdict in VERDICTS}
+    lines = ["## Ledger entries", "",
+             f"{len(claims)} claims: {counts['verified']} verified, {counts['refuted']} refuted, {counts['open']} open "
+             f"(audit depth: {document['depth']})."]
+    return "\n".join(lines + _claims_markdown(document, claims, heading="###")) + "\n"
+
+
+def _claims_markdown(document: dict, claims: list, heading: str) -> list[str]:
+    lines = ["", "| claim | paper | location | verdict |", "|---|---|---|---|"]
+    for entry in claims:
         anchor = entry["id"].replace(".", "").lower()
         lines.append(f"| [{entry['id']}](#{anchor}) | {entry['paper']} | {_cell(entry['location'])} | {entry['verdict']} |")
-    for entry in document["claims"]:
-        lines += ["", f"## {entry['id']}", "",
+    for entry in claims:
+        lines += ["", f"{heading} {entry['id']}", "",
                   f"**Paper:** {document['papers'][entry['paper']]}, {entry['location']}.", "",
                   f"**Statement (as the paper makes it):** {entry['statement']}", ""]
         if entry["reading"]:
@@ -219,4 +233,4 @@ def ledger_markdown(document: dict) -> str:
         if entry["counterexample"]:
             lines += ["", "**Counterexample:**", "", "```json",
                       json.dumps(entry["counterexample"], indent=1, default=str), "```"]
-    return "\n".join(lines) + "\n"
+    return lines

@@ -333,7 +333,7 @@ def naive_unbiased(settings: AuditSettings):
 
 @claim("gu2020.sec5a-naive.no-closed-form", location="Sec. V-A",
        statement="The elements in the inversion matrix do not have closed-form expression in general.",
-       methods=(), recorded="open",
+       methods=("reading",), recorded="open",
        reading="Part of gu2020.sec5a-naive. A remark about symbolic tractability, not a property of channels.")
 def naive_no_closed_form(settings: AuditSettings):
     return decide([Step(Evidence("none", "", "not a machine-decidable statement"), inconclusive=True)], "", "",

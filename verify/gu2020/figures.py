@@ -157,7 +157,7 @@ def _unavailable(figure: str, data: str):
 @claim("gu2020.fig4-5", location="Sec. VII-A, Figs. 4-5",
        statement="On Retail and Kosarak (first item of each user), the proposed IDUE has the best utility (smallest MSE and "
                  "RE of frequency estimation) for all considered eps and k.",
-       methods=(), recorded="open", reading="Real data sets Retail and Kosarak (Table III).")
+       methods=("reading",), recorded="open", reading="Real data sets Retail and Kosarak (Table III).")
 def fig4_5(settings: AuditSettings):
     return _unavailable("Figs. 4-5", "Retail and Kosarak")
 
@@ -166,7 +166,7 @@ def fig4_5(settings: AuditSettings):
        statement="On Clothing, IDUE-PS has the smallest RE among the three mechanisms; for smaller eps or k its top-k "
                  "precision may be worse than OUE-PS's, and for larger eps and k IDUE-PS has the highest precision; a "
                  "larger k generally gives lower precision.",
-       methods=(), recorded="open", reading="Real data set Clothing (Table III).")
+       methods=("reading",), recorded="open", reading="Real data set Clothing (Table III).")
 def fig7(settings: AuditSettings):
     return _unavailable("Fig. 7", "Clothing")
 
@@ -175,7 +175,7 @@ def fig7(settings: AuditSettings):
        statement="The optimal padding length differs with the data distribution and the budget (larger under larger eps); "
                  "with a small fixed l (Kosarak) RE does not reduce much with increasing eps; l should be about the average "
                  "number of items per user under larger eps and smaller under smaller eps.",
-       methods=(), recorded="open", reading="Real data sets Clothing and Kosarak (Table III).")
+       methods=("reading",), recorded="open", reading="Real data sets Clothing and Kosarak (Table III).")
 def fig8_9(settings: AuditSettings):
     return _unavailable("Figs. 8-9", "Clothing and Kosarak")
 
@@ -230,7 +230,7 @@ def limitations_small_benefit(settings: AuditSettings):
 @claim("gu2020.sec8-limitations.top-k", location="Sec. VIII 'Limitations of Our Framework'",
        statement="The distinct amount of noise for different items may have negative influence on the utility of some "
                  "applications, such as the precision of top frequent item identification in Fig. 7.",
-       methods=(), recorded="open", reading="Refers to Fig. 7 (Clothing).")
+       methods=("reading",), recorded="open", reading="Refers to Fig. 7 (Clothing).")
 def limitations_top_k(settings: AuditSettings):
     return _unavailable("The remark (Fig. 7)", "Clothing")
 

@@ -293,7 +293,7 @@ def avgid_applicable(settings: AuditSettings):
 
 @claim("gu2020.dummy-budget.range", location="Sec. VI-B, after Theorem 4",
        statement="Theoretically, we can select eps_d to be any value from [the range is lost in the extracted text].",
-       methods=(), recorded="open",
+       methods=("reading",), recorded="open",
        reading="The admissible range is not in the seed text (ambiguity A5); Theorem 4 is checked with eps_d = min E and "
                "with eps_d any of the original budgets.")
 def dummy_range(settings: AuditSettings):
