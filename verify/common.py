@@ -101,3 +101,25 @@ def exact_moments(rows: list[dict], estimate) -> tuple:
 def prove_identity(description: str, left, right, assumptions: list):
     """z3: ``left == right`` under ``assumptions`` (a proof of an algebraic identity)."""
     return prove([Condition((), None, left == right)], assumptions=assumptions, description=description)
+
+
+def two_channels_with_increments(settings: AuditSettings):
+    """Two random exact channels on the same inputs, each with random budget increments (composition claims)."""
+    inputs = st.integers(1, settings.max_inputs).map(lambda n: tuple(range(n)))
+    increments = st.lists(budget_increments, min_size=settings.max_inputs, max_size=settings.max_inputs)
+    return inputs.flatmap(lambda xs: st.tuples(
+        st.tuples(random_channels(inputs=xs, max_outputs=3), increments),
+        st.tuples(random_channels(inputs=xs, max_outputs=3), increments)))
+
+
+def count_estimator_proofs() -> tuple:
+    """z3: the estimator (C - n q)/(p - q) is unbiased, and its variance is n q(1-q)/(p-q)^2 + c (1-p-q)/(p-q),
+    when C is a sum of c Bernoulli(p) and n - c Bernoulli(q) variables (every n, c and p != q).
+
+    Gu et al.'s eq. (7)-(8) for IDUE are the same statements with (a_i, b_i) in place of (p, q).
+    """
+    n, c, p, q = z3.Reals("n c p q")
+    unbiased = prove_identity("unbiased", (c * p + (n - c) * q - n * q) / (p - q), c, [p != q])
+    variance = prove_identity("variance", (c * p * (1 - p) + (n - c) * q * (1 - q)) / (p - q) ** 2,
+                              n * q * (1 - q) / (p - q) ** 2 + c * (1 - p - q) / (p - q), [p != q])
+    return unbiased, variance

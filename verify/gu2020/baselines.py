@@ -125,11 +125,6 @@ def oue_ldp(settings: AuditSettings):
 
 # --- Estimator, variance, and the utility comparisons of Sec. III-C --------------------------------
 
-def _pq_reals():
-    n, c, p, q = z3.Reals("n c p q")
-    return n, c, p, q
-
-
 @claim("gu2020.sec3c-baselines.estimator", location="Sec. III-C (citing Wang et al. 2017); formula sheet common §8",
        statement="The estimator c_hat_i = (C_i - n q)/(p - q) of GRR, RAPPOR and OUE is unbiased and its MSE equals "
                  "the variance n q(1-q)/(p-q)^2 + c_i (1-p-q)/(p-q), with the per-mechanism coefficients of common §8.",
@@ -140,17 +135,11 @@ def _pq_reals():
 def estimator(settings: AuditSettings):
     from reference.estimators import variance_terms
     from reference.unary import oue, sue
-    from verify.common import channel_row, exact_moments, prove_identity
+    from verify.common import channel_row, count_estimator_proofs, exact_moments, prove_identity
 
-    n, c, p, q = _pq_reals()
-    distinct = [p != q]
-    steps = [
-        proof_step("E[c_hat] = c when E[C] = c p + (n - c) q; all reals, p != q",
-                   prove_identity("unbiased", (c * p + (n - c) * q - n * q) / (p - q), c, distinct)),
-        proof_step("Var[c_hat] = Var[C]/(p-q)^2 equals eq. (8) when Var[C] = c p(1-p) + (n-c) q(1-q)",
-                   prove_identity("variance", (c * p * (1 - p) + (n - c) * q * (1 - q)) / (p - q) ** 2,
-                                  n * q * (1 - q) / (p - q) ** 2 + c * (1 - p - q) / (p - q), distinct)),
-    ]
+    unbiased, variance = count_estimator_proofs()
+    steps = [proof_step("E[c_hat] = c when E[C] = c p + (n - c) q; all reals, p != q", unbiased),
+             proof_step("Var[c_hat] = Var[C]/(p-q)^2 equals eq. (8) when Var[C] = c p(1-p) + (n-c) q(1-q)", variance)]
     E, d, s = z3.Reals("E d s")
     gp, gq = E / (E + d - 1), 1 / (E + d - 1)
     table = [("GRR", gp, gq, (E + d - 2) / (E - 1) ** 2, (d - 2) / (E - 1), [E > 1, d >= 2]),

@@ -15,7 +15,7 @@ from reference.unary import UnaryBits, one_hot_bit_distributions, oue, sue
 from spec.notions import min_id_ldp
 from spec.numbers import RESOLUTION, ctx, mpf, to_decimal_string
 from spec.structured import bit_vector_probability
-from verify.common import channel_row, exact_moments, prove_identity, z3_min
+from verify.common import channel_row, count_estimator_proofs, exact_moments, z3_min
 from verify.ledger import AuditSettings, Evidence, Step, claim, decide
 from verify.search import find_counterexample, search_step
 from verify.symbolic import Condition, SymbolicChannel, proof_step, prove
@@ -119,8 +119,8 @@ def _estimator_moments_step(description: str) -> Step:
        reading="Printed form lost; as reconstructed in the sheet. Fixed population: sum_u y_u[i] is a sum of c_i* "
                "Bernoulli(a_i) and n - c_i* Bernoulli(b_i) variables. With a_i = p, b_i = q it is common §8's estimator.")
 def theorem3(settings: AuditSettings):
-    n, c, a, b = z3.Reals("n c a b")
-    steps = [proof_step("every n, c, a != b", prove_identity("unbiased", (c * a + (n - c) * b - n * b) / (a - b), c, [a != b])),
+    unbiased, _ = count_estimator_proofs()
+    steps = [proof_step("every n, c, a_i != b_i", unbiased),
              _estimator_moments_step("IDUE (opt0 parameters, three levels), four users: E[c_hat_i] = c_i")]
     return decide(steps, "Unbiased whenever a_i != b_i.", "")
 
@@ -131,10 +131,8 @@ def theorem3(settings: AuditSettings):
        methods=("z3", "exhaustive"), recorded="verified",
        reading="Printed form lost; as reconstructed in the sheet (it matches the objectives of the authors' code).")
 def eq8(settings: AuditSettings):
-    n, c, a, b = z3.Reals("n c a b")
-    identity = prove_identity("variance", (c * a * (1 - a) + (n - c) * b * (1 - b)) / (a - b) ** 2,
-                              n * b * (1 - b) / (a - b) ** 2 + c * (1 - a - b) / (a - b), [a != b])
-    steps = [proof_step("Var[c_hat] = Var[C]/(a-b)^2 equals (8); every n, c, a != b", identity),
+    _, variance = count_estimator_proofs()
+    steps = [proof_step("Var[c_hat] = Var[C]/(a-b)^2 equals (8); every n, c, a_i != b_i", variance),
              _estimator_moments_step("IDUE (opt0 parameters, three levels), four users: Var[c_hat_i] = (8)")]
     return decide(steps, "The variance is (8); its first term does not involve c_i*.", "")
 

@@ -24,11 +24,12 @@ from verify.common import (
     describe_channel_budgets,
     pointwise,
     raised_budgets,
+    two_channels_with_increments,
     z3_min,
     z3_reals,
 )
 from verify.ledger import AuditSettings, Evidence, Step, claim, decide
-from verify.search import budget_increments, budget_values, find_counterexample, random_channels, search_step
+from verify.search import budget_values, find_counterexample, random_channels, search_step
 from verify.symbolic import proof_step
 
 # --- Theorem 1: sequential composition of LDP ---------------------------------------------------
@@ -92,12 +93,7 @@ def theorem2(settings: AuditSettings):
         summed = {x: b1[x] + b2[x] for x in first.inputs}
         return not min_id_ldp(compose(first.channel, second.channel), summed)
 
-    inputs = st.integers(1, settings.max_inputs).map(lambda n: tuple(range(n)))
-    increments = st.lists(budget_increments, min_size=settings.max_inputs, max_size=settings.max_inputs)
-    strategy = inputs.flatmap(lambda xs: st.tuples(
-        st.tuples(random_channels(inputs=xs, max_outputs=3), increments),
-        st.tuples(random_channels(inputs=xs, max_outputs=3), increments)))
-    example = find_counterexample(strategy, violates, settings)
+    example = find_counterexample(two_channels_with_increments(settings), violates, settings)
     steps.append(search_step("two random exact channels, each with MinID budgets (symmetric losses plus random "
                              "increments); kernel: min_id_ldp(compose(M1, M2), summed budgets)", example,
                              lambda ex: {"mechanisms": [describe_channel_budgets(part, budgets_of) for part in ex]},
@@ -430,12 +426,7 @@ def avgid_composition(settings: AuditSettings):
             return False  # symmetric MinID budgets also satisfy AvgID (min <= avg)
         return not avg_id_ldp(compose(first.channel, second.channel), {x: b1[x] + b2[x] for x in first.inputs})
 
-    inputs = st.integers(1, settings.max_inputs).map(lambda n: tuple(range(n)))
-    increments = st.lists(budget_increments, min_size=settings.max_inputs, max_size=settings.max_inputs)
-    strategy = inputs.flatmap(lambda xs: st.tuples(
-        st.tuples(random_channels(inputs=xs, max_outputs=3), increments),
-        st.tuples(random_channels(inputs=xs, max_outputs=3), increments)))
-    example = find_counterexample(strategy, violates, settings)
+    example = find_counterexample(two_channels_with_increments(settings), violates, settings)
     steps.append(search_step("two random exact channels with AvgID budgets; kernel: avg_id_ldp(compose(M1, M2), sums)",
                              example, lambda ex: {"mechanisms": [describe_channel_budgets(part, raised_budgets)
                                                                  for part in ex]}, settings))
