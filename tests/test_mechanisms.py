@@ -253,3 +253,8 @@ def test_large_budgets_in_the_twin():
 def test_bad_mechanism_input(call, message):
     with pytest.raises(spec.SpecError, match=message):
         call()
+
+
+def test_binary_rr_is_grr_on_two_items():
+    for rr_row, grr_row in zip(rr_channel("0.7").rows, grr_channel("0.7", 2).rows):
+        assert all(abs(a - b) < spec.RESOLUTION for a, b in zip(rr_row, grr_row))

@@ -103,13 +103,23 @@ class Fig3Data:
         return [getattr(point, value) for point in self.points if point.mechanism == mechanism]
 
 
-def _encodings(eps: float, levels: PrivacyLevels, item_level: np.ndarray) -> dict:
+def _encodings(levels: PrivacyLevels, item_level: np.ndarray) -> dict:
+    """``{mechanism: (encoding, plotted value)}``: the value the authors' code plots as the theoretical curve.
+
+    RAPPOR and OUE: the common §8 totals of single-item data. IDUE: the optimal value of each model, which is its
+    worst-case MSE (for opt1 the count term is 0, for opt2 it is 1).
+    """
     smallest = min(float(b) for b in levels.budgets)
     m = len(item_level)
-    encodings = {"RAPPOR": sue(smallest, m), "OUE": oue(smallest, m)}
+    encodings = {}
+    for name, baseline in (("RAPPOR", sue(smallest, m)), ("OUE", oue(smallest, m))):
+        bit = baseline.bits[0]
+        first = float(bit.q * (1 - bit.q) / (bit.p - bit.q) ** 2)
+        second = float((1 - bit.p - bit.q) / (bit.p - bit.q))
+        encodings[name] = (baseline, m * first + second)
     for model in ("opt0", "opt1", "opt2"):
         solution = solve(levels, model)
-        encodings[f"IDUE-{model}"] = (level_encoding(levels, item_level, solution.a, solution.b), solution)
+        encodings[f"IDUE-{model}"] = (level_encoding(levels, item_level, solution.a, solution.b), solution.worst_case_mse)
     return encodings
 
 
@@ -127,17 +137,8 @@ def _fig3_cached(dataset: str, n: int, runs: int, epsilons: tuple, seed: int) ->
     data = Fig3Data(dataset, n, m)
     for eps in epsilons:
         levels, item_level = exact_share_levels(m, LEVEL_FACTORS, LEVEL_SHARES, eps, rng)
-        for mechanism, entry in _encodings(eps, levels, item_level).items():
-            encoding, solution = entry if isinstance(entry, tuple) else (entry, None)
+        for mechanism, (encoding, plotted) in _encodings(levels, item_level).items():
             _, expected_total = encoding.variance(true_counts.tolist())
-            if solution is None:  # RAPPOR, OUE: the common §8 totals of single-item data
-                bit = encoding.bits[0]
-                first = float(bit.q * (1 - bit.q) / (bit.p - bit.q) ** 2)
-                second = float((1 - bit.p - bit.q) / (bit.p - bit.q))
-                plotted = m * first + second
-            else:  # IDUE: the optimal objective of the model (the authors' code), worst case over the data
-                plotted = solution.worst_case_mse if mechanism == "IDUE-opt0" else solution.objective + (
-                    1.0 if mechanism == "IDUE-opt2" else 0.0)
             errors = []
             for _ in range(runs):
                 counts = twin.unary_simulate_counts(true_counts, encoding, rng)

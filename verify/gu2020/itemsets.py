@@ -58,7 +58,8 @@ def ps_estimator(settings: AuditSettings):
     means, _ = mechanism.estimate_moments(sets)
     rows = [channel_row(mechanism.channel(), s) for s in sets]
     bit = mechanism.encoding.bits[0]
-    enumerated, _ = exact_moments(rows, lambda ys: 1 * (sum(y[0] for y in ys) - 1 * bit.q) / (bit.p - bit.q))
+    users = len(sets)
+    enumerated, _ = exact_moments(rows, lambda ys: mechanism.padding * (sum(y[0] for y in ys) - users * bit.q) / (bit.p - bit.q))
     counterexample = {"mechanism": "OUE-PS, eps = 1, m = 2 items, l = 1", "users' sets": [[0, 1]], "true count of item 0": 1,
                       "E[c_hat_0]": to_decimal_string(enumerated, 20)}
     steps = [Step(Evidence("exhaustive", "one user with the set {0, 1}, l = 1 (every joint output enumerated)",
