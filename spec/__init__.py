@@ -4,10 +4,10 @@ Depends on the standard library and mpmath only. See ``spec.numbers`` for the
 precision policy.
 """
 
-from spec.channel import Channel, compose, map_outputs, postprocess
-from spec.channelfile import ChannelFile, channel_file_text, parse_channel_file, read_channel_file, write_channel_file
-from spec.errors import InvalidChannel, InvalidParameter, SpecError
-from spec.loss import (
+from ldpspec.spec.channel import Channel, compose, map_outputs, postprocess
+from ldpspec.spec.channelfile import ChannelFile, channel_file_text, parse_channel_file, read_channel_file, write_channel_file
+from ldpspec.spec.errors import InvalidChannel, InvalidParameter, SpecError
+from ldpspec.spec.loss import (
     invertible_outputs,
     ldp_epsilon,
     loss_profile,
@@ -16,7 +16,7 @@ from spec.loss import (
     pairwise_loss,
     posterior_leakage_range,
 )
-from spec.notions import (
+from ldpspec.spec.notions import (
     PAIR_FUNCTIONS,
     SULDP_READINGS,
     avg_id_ldp,
@@ -30,9 +30,9 @@ from spec.notions import (
     suldp_marginal,
     uldp,
 )
-from spec.numbers import RESOLUTION, WORKING_DIGITS
-from spec.structured import IndependentBits, StructuredChannel
-from spec.verdict import Verdict, Witness
+from ldpspec.spec.numbers import RESOLUTION, WORKING_DIGITS
+from ldpspec.spec.structured import IndependentBits, StructuredChannel
+from ldpspec.spec.verdict import Verdict, Witness
 
 __all__ = [
     "Channel", "compose", "map_outputs", "postprocess",

@@ -16,8 +16,8 @@ import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from spec.errors import InvalidChannel, InvalidParameter
-from spec.numbers import RESOLUTION, ZERO, ctx, exact, to_decimal_string
+from ldpspec.spec.errors import InvalidChannel, InvalidParameter
+from ldpspec.spec.numbers import RESOLUTION, ZERO, ctx, exact, to_decimal_string
 
 
 def normalize_label(label, name: str = "label"):

@@ -39,9 +39,9 @@ import json
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from spec.channel import Channel, normalize_label
-from spec.errors import InvalidChannel, SpecError
-from spec.numbers import budget, to_decimal_string
+from ldpspec.spec.channel import Channel, normalize_label
+from ldpspec.spec.errors import InvalidChannel, SpecError
+from ldpspec.spec.numbers import budget, to_decimal_string
 
 FORMAT = "ldpspec-channel/1"
 _TOP_LEVEL = {"format", "description", "metadata", "inputs", "outputs", "probabilities", "privacy"}

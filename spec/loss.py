@@ -15,9 +15,9 @@
 
 from __future__ import annotations
 
-from spec.channel import Channel
-from spec.numbers import INF, ZERO, ctx, log_ratio, to_decimal_string
-from spec.structured import StructuredChannel
+from ldpspec.spec.channel import Channel
+from ldpspec.spec.numbers import INF, ZERO, ctx, log_ratio, to_decimal_string
+from ldpspec.spec.structured import StructuredChannel
 
 
 def _log_table(channel: Channel) -> list[list]:

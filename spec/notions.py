@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from spec.channel import Channel, label_map, label_subset, map_outputs, normalize_label
-from spec.errors import InvalidParameter
-from spec.loss import column_loss, output_loss, pairwise_loss
-from spec.numbers import budget, ctx, exact, to_decimal_string
-from spec.structured import StructuredChannel
-from spec.verdict import Verdict, WorstCase
+from ldpspec.spec.channel import Channel, label_map, label_subset, map_outputs, normalize_label
+from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec.loss import column_loss, output_loss, pairwise_loss
+from ldpspec.spec.numbers import budget, ctx, exact, to_decimal_string
+from ldpspec.spec.structured import StructuredChannel
+from ldpspec.spec.verdict import Verdict, WorstCase
 
 PAIR_FUNCTIONS: dict[str, Callable] = {
     "min": min,

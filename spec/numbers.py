@@ -27,7 +27,7 @@ from numbers import Rational
 
 from mpmath.ctx_mp import MPContext
 
-from spec.errors import InvalidParameter
+from ldpspec.spec.errors import InvalidParameter
 
 WORKING_DIGITS = 60
 """Significant decimal digits of every kernel computation."""

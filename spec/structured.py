@@ -27,9 +27,9 @@ import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 
-from spec.channel import Channel, _unique_labels
-from spec.errors import InvalidChannel, InvalidParameter
-from spec.numbers import INF, RESOLUTION, ZERO, exact, log_ratio, probability
+from ldpspec.spec.channel import Channel, _unique_labels
+from ldpspec.spec.errors import InvalidChannel, InvalidParameter
+from ldpspec.spec.numbers import INF, RESOLUTION, ZERO, exact, log_ratio, probability
 
 EXPLICIT_LIMIT = 1 << 16
 """Default largest number of outputs a structured channel expands to."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from spec.numbers import INF, holds_within_resolution, to_decimal_string
+from ldpspec.spec.numbers import INF, holds_within_resolution, to_decimal_string
 
 
 @dataclass(frozen=True)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import importlib
 
-from verify.ledger import REGISTRY, Claim
+from ldpspec.verify.ledger import REGISTRY, Claim
 
-PAPER_MODULES = ("verify.gu2020", "verify.ipldp2023")
+PAPER_MODULES = ("ldpspec.verify.gu2020", "ldpspec.verify.ipldp2023")
 
 
 def load_claims() -> dict[str, Claim]:

@@ -6,11 +6,11 @@ from __future__ import annotations
 import z3
 from hypothesis import strategies as st
 
-from spec.loss import pairwise_loss
-from spec.numbers import INF, mpf, to_decimal_string
-from verify.ledger import AuditSettings
-from verify.search import budget_increments, random_channels
-from verify.symbolic import Condition, prove
+from ldpspec.spec.loss import pairwise_loss
+from ldpspec.spec.numbers import INF, mpf, to_decimal_string
+from ldpspec.verify.ledger import AuditSettings
+from ldpspec.verify.search import budget_increments, random_channels
+from ldpspec.verify.symbolic import Condition, prove
 
 ALL_ENTRIES = "all entries >= 0 and all budgets >= 0 (so channels of every size)"
 
@@ -72,7 +72,7 @@ def describe_channel_budgets(example, budgets_of) -> dict:
 
 def channel_row(channel, x) -> dict:
     """``{y: P[y|x]}`` of an explicit or structured channel."""
-    from spec.structured import StructuredChannel
+    from ldpspec.spec.structured import StructuredChannel
 
     explicit = channel.explicit() if isinstance(channel, StructuredChannel) else channel
     return dict(zip(explicit.outputs, explicit.row(x)))
@@ -86,7 +86,7 @@ def exact_moments(rows: list[dict], estimate) -> tuple:
     """
     import itertools
 
-    from spec.numbers import ctx
+    from ldpspec.spec.numbers import ctx
 
     mean, second = 0, 0
     for outputs in itertools.product(*(list(row.items()) for row in rows)):

@@ -23,7 +23,7 @@ from fractions import Fraction
 
 import z3
 
-from spec.numbers import ctx, exact, mpf, to_decimal_string
+from ldpspec.spec.numbers import ctx, exact, mpf, to_decimal_string
 
 
 @dataclass(frozen=True)
@@ -221,7 +221,7 @@ def prove(conditions: Iterable[Condition], budgets: Sequence[SymbolicBudget] = (
 
 def proof_step(scope: str, result: ProofResult):
     """The ledger step for one proof attempt."""
-    from verify.ledger import Evidence, Step
+    from ldpspec.verify.ledger import Evidence, Step
 
     if result.proved:
         return Step(Evidence("z3", scope, "proved"))

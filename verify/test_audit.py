@@ -11,8 +11,8 @@ import json
 
 import pytest
 
-from verify.audit import load_claims
-from verify.ledger import run_claim
+from ldpspec.verify.audit import load_claims
+from ldpspec.verify.ledger import run_claim
 
 CLAIMS = load_claims()
 

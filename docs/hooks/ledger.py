@@ -1,7 +1,9 @@
-"""MkDocs hook: the ledger pages are generated from the audit's output (``pytest verify`` writes build/ledger/).
+"""MkDocs hooks: the pages generated from the audit's output, and where the API pages find the package.
 
 * ``ledger.md`` becomes the whole ledger (build/ledger/ledger.md);
-* ``papers/<key>.md`` gets that paper's ledger entries appended (from build/ledger/ledger.json).
+* ``papers/<key>.md`` gets that paper's ledger entries appended (from build/ledger/ledger.json);
+* the API pages (``::: ldpspec.spec.channel``) read the source through ``build/api-source/ldpspec``, a folder of
+  links to ``spec/``, ``reference/`` and ``verify/``: the installed names, mapped onto the repository's folders.
 """
 
 import json
@@ -9,7 +11,9 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-LEDGER = Path(__file__).resolve().parents[2] / "build" / "ledger"
+ROOT = Path(__file__).resolve().parents[2]
+LEDGER = ROOT / "build" / "ledger"
+API_SOURCE = ROOT / "build" / "api-source"
 
 
 def _require(path: Path) -> Path:
@@ -18,12 +22,25 @@ def _require(path: Path) -> Path:
     return path
 
 
+def _link_api_source() -> None:
+    # Made when MkDocs loads this hook, before mkdocstrings reads its `paths` (in its own on_config).
+    package = API_SOURCE / "ldpspec"
+    package.mkdir(parents=True, exist_ok=True)
+    for folder in ("spec", "reference", "verify"):
+        link = package / folder
+        if not link.is_symlink():
+            link.symlink_to(ROOT / folder, target_is_directory=True)
+
+
+_link_api_source()
+
+
 def on_page_markdown(markdown, page, config, files):
     source = page.file.src_uri
     if source == "ledger.md":
         return _require(LEDGER / "ledger.md").read_text(encoding="utf-8")
     if source.startswith("papers/"):
-        from verify.ledger import paper_ledger_markdown
+        from ldpspec.verify.ledger import paper_ledger_markdown
 
         document = json.loads(_require(LEDGER / "ledger.json").read_text(encoding="utf-8"))
         return markdown.rstrip() + "\n\n" + paper_ledger_markdown(document, Path(source).stem)

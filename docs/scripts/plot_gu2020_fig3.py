@@ -13,7 +13,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from verify.gu2020.experiments import EPSILON_GRID, MECHANISMS, fig3  # noqa: E402
+from ldpspec.verify.gu2020.experiments import EPSILON_GRID, MECHANISMS, fig3  # noqa: E402
 
 OUTPUT = Path(__file__).resolve().parents[1] / "figures" / "gu2020-fig3.png"
 COLOURS = dict(zip(MECHANISMS, ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple")))

@@ -8,8 +8,8 @@ from fractions import Fraction
 import z3
 from hypothesis import strategies as st
 
-from reference.grr import grr_channel, grr_rows
-from reference.unary import (
+from ldpspec.reference.shared.grr import grr_channel, grr_rows
+from ldpspec.reference.shared.unary import (
     general_unary_probabilities,
     one_hot_bit_distributions,
     oue_channel,
@@ -18,13 +18,13 @@ from reference.unary import (
     sue_probabilities,
     unary_encoding,
 )
-from spec.loss import ldp_epsilon
-from spec.notions import ldp
-from spec.numbers import RESOLUTION, ctx, mpf, to_decimal_string
-from spec.structured import bit_vector_probability
-from verify.ledger import AuditSettings, Evidence, Step, claim, decide
-from verify.search import find_counterexample, search_step
-from verify.symbolic import Condition, SymbolicBudget, SymbolicChannel, ldp_conditions, proof_step, prove
+from ldpspec.spec.loss import ldp_epsilon
+from ldpspec.spec.notions import ldp
+from ldpspec.spec.numbers import RESOLUTION, ctx, mpf, to_decimal_string
+from ldpspec.spec.structured import bit_vector_probability
+from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide
+from ldpspec.verify.search import find_counterexample, search_step
+from ldpspec.verify.symbolic import Condition, SymbolicBudget, SymbolicChannel, ldp_conditions, proof_step, prove
 
 # --- The LDP baselines: GRR, unary encoding, SUE, OUE -------------------------------------------
 
@@ -133,9 +133,9 @@ def oue_ldp(settings: AuditSettings):
                "(fixed population). z3 proves the algebra for all n, c, p != q and the table's coefficients for all "
                "budgets; exact enumeration of every joint output of three users checks the moments themselves.")
 def estimator(settings: AuditSettings):
-    from reference.estimators import variance_terms
-    from reference.unary import oue, sue
-    from verify.common import channel_row, count_estimator_proofs, exact_moments, prove_identity
+    from ldpspec.reference.shared.estimators import variance_terms
+    from ldpspec.reference.shared.unary import oue, sue
+    from ldpspec.verify.common import channel_row, count_estimator_proofs, exact_moments, prove_identity
 
     unbiased, variance = count_estimator_proofs()
     steps = [proof_step("E[c_hat] = c when E[C] = c p + (n - c) q; all reals, p != q", unbiased),
@@ -218,7 +218,7 @@ def oue_beats_rappor(settings: AuditSettings):
                "size d >= 2 and every eps > 0. OUE's variance has the extra count term c_i (1-p-q)/(p-q) = c_i, which "
                "sums to n: OUE's total is smaller iff d e^{eps/2} > (e^{eps/2} + 1)^2.")
 def oue_beats_rappor_exact(settings: AuditSettings):
-    from reference.unary import oue, sue
+    from ldpspec.reference.shared.unary import oue, sue
 
     d, s = z3.Int("d"), z3.Real("s")
     goal = _total_single_item("OUE", d, s * s, s) <= _total_single_item("SUE", d, s * s, s)
@@ -301,7 +301,7 @@ def _solve_fraction(matrix, vector):
        reading="Part of gu2020.sec5a-naive. Checked exactly: for random invertible square channels and random counts, "
                "applying the inverse to the expected output counts gives the true counts.")
 def naive_unbiased(settings: AuditSettings):
-    from verify.search import random_channels
+    from ldpspec.verify.search import random_channels
 
     def violates(example):
         random_channel, counts = example
@@ -386,8 +386,8 @@ def naive_size(settings: AuditSettings):
        reading="Part of gu2020.sec5a-naive. Checked: in every eps-LDP mechanism on m items, some item is reported "
                "truthfully with probability at most e^eps/(e^eps + m - 1), which tends to 0 as m grows.")
 def naive_small_probabilities(settings: AuditSettings):
-    from spec.loss import ldp_epsilon as tightest
-    from verify.search import random_channels
+    from ldpspec.spec.loss import ldp_epsilon as tightest
+    from ldpspec.verify.search import random_channels
 
     steps = []
     for m in ((2, 3, 4) if settings.deep else (2, 3)):

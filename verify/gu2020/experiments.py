@@ -25,10 +25,10 @@ from functools import lru_cache
 
 import numpy as np
 
-from reference import twin
-from reference.idue import PrivacyLevels, idue
-from reference.idue_solvers import solve
-from reference.unary import UnaryEncoding, oue, sue
+from ldpspec.reference import sampling as twin
+from ldpspec.reference.gu2020.idue import PrivacyLevels, idue
+from ldpspec.reference.gu2020.solvers import solve
+from ldpspec.reference.shared.unary import UnaryEncoding, oue, sue
 
 MECHANISMS = ("RAPPOR", "OUE", "IDUE-opt0", "IDUE-opt1", "IDUE-opt2")
 EPSILON_GRID = (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0)

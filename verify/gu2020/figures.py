@@ -12,11 +12,11 @@ import numpy as np
 import z3
 from scipy.stats import t as student_t
 
-from reference.idue import PrivacyLevels
-from reference.idue_solvers import solve
-from verify.gu2020.experiments import EPSILON_GRID, LEVEL_SHARES, fig3, share_sweep
-from verify.ledger import REGISTRY, AuditSettings, Evidence, Step, claim, decide
-from verify.symbolic import Condition, proof_step, prove
+from ldpspec.reference.gu2020.idue import PrivacyLevels
+from ldpspec.reference.gu2020.solvers import solve
+from ldpspec.verify.gu2020.experiments import EPSILON_GRID, LEVEL_SHARES, fig3, share_sweep
+from ldpspec.verify.ledger import REGISTRY, AuditSettings, Evidence, Step, claim, decide
+from ldpspec.verify.symbolic import Condition, proof_step, prove
 
 DATASETS = ("power-law", "uniform")
 RUNS = 40  # the audit's test of agreement uses 40 runs per point (the paper averages 10)

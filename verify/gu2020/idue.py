@@ -9,16 +9,16 @@ from fractions import Fraction
 import z3
 from hypothesis import strategies as st
 
-from reference.idue import PrivacyLevels, idue, level_pairs, total_mse, verify_idue, worst_case_mse
-from reference.idue_solvers import solve
-from reference.unary import UnaryBits, one_hot_bit_distributions, oue, sue
-from spec.notions import min_id_ldp
-from spec.numbers import RESOLUTION, ctx, mpf, to_decimal_string
-from spec.structured import bit_vector_probability
-from verify.common import channel_row, count_estimator_proofs, exact_moments, z3_min
-from verify.ledger import AuditSettings, Evidence, Step, claim, decide
-from verify.search import find_counterexample, search_step
-from verify.symbolic import Condition, SymbolicChannel, proof_step, prove
+from ldpspec.reference.gu2020.idue import PrivacyLevels, idue, level_pairs, total_mse, verify_idue, worst_case_mse
+from ldpspec.reference.gu2020.solvers import solve
+from ldpspec.reference.shared.unary import UnaryBits, one_hot_bit_distributions, oue, sue
+from ldpspec.spec.notions import min_id_ldp
+from ldpspec.spec.numbers import RESOLUTION, ctx, mpf, to_decimal_string
+from ldpspec.spec.structured import bit_vector_probability
+from ldpspec.verify.common import channel_row, count_estimator_proofs, exact_moments, z3_min
+from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide
+from ldpspec.verify.search import find_counterexample, search_step
+from ldpspec.verify.symbolic import Condition, SymbolicChannel, proof_step, prove
 
 
 def _symbolic_idue(d: int):
@@ -91,7 +91,7 @@ def eq6(settings: AuditSettings):
 
 
 def idue_channel(bits):
-    from reference.unary import UnaryEncoding
+    from ldpspec.reference.shared.unary import UnaryEncoding
 
     return UnaryEncoding(bits).channel()
 

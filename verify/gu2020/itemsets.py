@@ -16,17 +16,17 @@ from fractions import Fraction
 import z3
 from hypothesis import strategies as st
 
-from reference.idue import PrivacyLevels, level_pairs
-from reference.idue_ps import IduePs, itemset_budget
-from reference.idue_solvers import solve
-from reference.unary import UnaryBits, UnaryEncoding
-from spec.loss import pairwise_loss
-from spec.notions import id_ldp
-from spec.numbers import INF, RESOLUTION, ctx, mpf, to_decimal_string
-from verify.common import channel_row, exact_moments
-from verify.ledger import AuditSettings, Evidence, Step, claim, decide
-from verify.search import find_counterexample, search_step
-from verify.symbolic import Condition, proof_step, prove
+from ldpspec.reference.gu2020.idue import PrivacyLevels, level_pairs
+from ldpspec.reference.gu2020.idue_ps import IduePs, itemset_budget
+from ldpspec.reference.gu2020.solvers import solve
+from ldpspec.reference.shared.unary import UnaryBits, UnaryEncoding
+from ldpspec.spec.loss import pairwise_loss
+from ldpspec.spec.notions import id_ldp
+from ldpspec.spec.numbers import INF, RESOLUTION, ctx, mpf, to_decimal_string
+from ldpspec.verify.common import channel_row, exact_moments
+from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide
+from ldpspec.verify.search import find_counterexample, search_step
+from ldpspec.verify.symbolic import Condition, proof_step, prove
 
 RELEASES = ("all", "real")
 
@@ -51,7 +51,7 @@ distinct_hundredths = st.tuples(st.integers(1, 99), st.integers(1, 99)).filter(l
                "unbiased when no set has more than l items; a set with more items is truncated, so each of its items is "
                "sampled with probability 1/|x| < 1/l. (Sec. VII-B itself speaks of the bias of a small l.)")
 def ps_estimator(settings: AuditSettings):
-    from reference.idue_ps import oue_ps
+    from ldpspec.reference.gu2020.idue_ps import oue_ps
 
     mechanism = oue_ps(1, 2, 1)
     sets = [(0, 1)]
@@ -277,7 +277,7 @@ def avgid_applicable(settings: AuditSettings):
         for model in ("opt0", "opt1", "opt2"):
             solution = solve(levels, model, "avg")
             results.append(solution.verified)
-    from reference.idue_ps import idue_ps
+    from ldpspec.reference.gu2020.idue_ps import idue_ps
 
     levels = PrivacyLevels.from_sizes([1, 2], [1, 2])
     solution = solve(levels, "opt0", "avg")

@@ -14,11 +14,11 @@ import itertools
 import z3
 from hypothesis import strategies as st
 
-from spec.channel import Channel, compose
-from spec.loss import ldp_epsilon, pairwise_loss, posterior_leakage_range
-from spec.notions import ldp, min_id_ldp
-from spec.numbers import INF, RESOLUTION, ctx, mpf, to_decimal_string
-from verify.common import (
+from ldpspec.spec.channel import Channel, compose
+from ldpspec.spec.loss import ldp_epsilon, pairwise_loss, posterior_leakage_range
+from ldpspec.spec.notions import ldp, min_id_ldp
+from ldpspec.spec.numbers import INF, RESOLUTION, ctx, mpf, to_decimal_string
+from ldpspec.verify.common import (
     ALL_ENTRIES,
     channel_with_budgets,
     describe_channel_budgets,
@@ -28,9 +28,9 @@ from verify.common import (
     z3_min,
     z3_reals,
 )
-from verify.ledger import AuditSettings, Evidence, Step, claim, decide
-from verify.search import budget_values, find_counterexample, random_channels, search_step
-from verify.symbolic import proof_step
+from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide
+from ldpspec.verify.search import budget_values, find_counterexample, random_channels, search_step
+from ldpspec.verify.symbolic import proof_step
 
 # --- Theorem 1: sequential composition of LDP ---------------------------------------------------
 
@@ -340,7 +340,7 @@ def _urr_channel() -> tuple[Channel, list, list]:
        methods=("exact example",), recorded="verified",
        reading="Part of gu2020.uldp-relation. Checked: a channel that is ULDP but not eps-LDP for any eps.")
 def uldp_not_ldp(settings: AuditSettings):
-    from spec.notions import uldp
+    from ldpspec.spec.notions import uldp
 
     channel, sensitive, protected = _urr_channel()
     holds, tight = bool(uldp(channel, sensitive, protected, ctx.log(3))), ldp_epsilon(channel)
@@ -408,7 +408,7 @@ def policy_graph(settings: AuditSettings):
        reading="Like Theorem 2: if M_k is E_k-AvgID-LDP, the composition is AvgID-LDP with eps_x = sum_k eps_x^(k). "
                "The AvgID condition is used squared, P^2 <= E_x E_x' P'^2, which is equivalent for P >= 0.")
 def avgid_composition(settings: AuditSettings):
-    from spec.notions import avg_id_ldp
+    from ldpspec.spec.notions import avg_id_ldp
 
     steps = []
     for K in (2, 3):

@@ -1,0 +1,260 @@
+"""The IDUE optimisation models opt0, opt1, opt2 (Gu et al. Sec. V-D), for MinID-LDP and AvgID-LDP.
+
+An untrusted numerical method finds the parameters; the kernel accepts them
+(DESIGN principle 6). Every model works in the log-ratios of a level,
+
+    u_t = ln(a_t / b_t),    w_t = ln((1 - b_t) / (1 - a_t)),
+
+in which the privacy constraint (6) is linear: ``a_s (1 - b_t) <= e^{r_st} b_s (1 - a_t)``
+iff ``u_s + w_t <= r_st``. For ``0 < b < a < 1`` the map is a bijection:
+``b = (e^w - 1) / (e^{u+w} - 1)`` and ``a = e^u b``.
+
+* **opt0** (9): minimise the worst-case MSE ``sum_t m_t b_t(1-b_t)/(a_t-b_t)^2 + max_t (1-a_t-b_t)/(a_t-b_t)``
+  over ``(a_t, b_t)``. Non-convex: SLSQP from several starts (OUE and RAPPOR at
+  ``min E``, the opt1 and opt2 solutions, and random feasible points). The feasible
+  box is configurable; the default is the authors' ``1/2 <= a <= 1, 0 <= b <= 1/2``
+  (ambiguity A2); ``box=None`` keeps only ``0 < b < a < 1``.
+* **opt1** (10)-(11): RAPPOR structure ``a_t + b_t = 1``, i.e. ``u_t = w_t = x_t``;
+  minimise ``sum_t m_t e^{x_t} / (e^{x_t} - 1)^2`` subject to ``x_s + x_t <= r_st``.
+* **opt2** (12): OUE structure ``a_t = 1/2``; minimise ``sum_t m_t b_t(1-b_t)/(1/2-b_t)^2``
+  subject to ``e^{r_st} b_s + b_t >= 1``.
+
+The constraints are solved with budgets lowered by ``SAFETY`` and the solution
+is then moved inside them (uniformly, preserving the model's structure), so that
+floating-point rounding cannot push it past a budget. The result is accepted
+only when the kernel verifies MinID-LDP (or AvgID-LDP) of the mechanism at the
+true budgets; the verified margin is reported.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.optimize import minimize
+
+from ldpspec.reference.gu2020.idue import (
+    PrivacyLevels,
+    level_pairs,
+    opt1_objective,
+    opt2_objective,
+    pair_budget,
+    verify_idue,
+    worst_case_mse,
+)
+from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec.numbers import to_decimal_string
+
+SAFETY = 1e-9
+"""Nats by which the solvers keep every privacy constraint strict."""
+
+MODELS = ("opt0", "opt1", "opt2")
+DEFAULT_BOX = ((0.5, 1.0), (0.0, 0.5))
+"""The authors' feasible box for opt0: ``1/2 <= a <= 1`` and ``0 <= b <= 1/2`` (``min_opt0.m``)."""
+
+
+@dataclass
+class IdueSolution:
+    """Parameters found by a model, with the kernel's verdict on them."""
+
+    model: str
+    notion: str
+    levels: PrivacyLevels
+    a: list
+    b: list
+    objective: float
+    worst_case_mse: float
+    active_constraints: list
+    verified: bool
+    margin: object
+    starts: int = 1
+    details: dict = field(default_factory=dict)
+
+    def item_parameters(self) -> list[tuple]:
+        """``(a_i, b_i)`` for every item, in item order."""
+        return [(self.a[t], self.b[t]) for t in self.levels.item_levels]
+
+    def to_json(self) -> dict:
+        return {
+            "model": self.model,
+            "notion": {"min": "MinID-LDP", "avg": "AvgID-LDP"}[self.notion],
+            "objective": repr(self.objective),
+            "worst_case_mse_per_user": repr(self.worst_case_mse),
+            "levels": [{"budget": to_decimal_string(eps, 20), "items": size, "a": repr(a), "b": repr(b)}
+                       for eps, size, a, b in zip(self.levels.budgets, self.levels.sizes, self.a, self.b)],
+            "items": [{"a": repr(a), "b": repr(b)} for a, b in self.item_parameters()],
+            "active_constraints": self.active_constraints,
+            "verified": self.verified,
+            "verified_margin": to_decimal_string(self.margin, 20),
+            "starts": self.starts,
+        }
+
+
+def _budget_matrix(levels: PrivacyLevels, r: str, self_pairs: str) -> tuple[list, np.ndarray]:
+    pairs = level_pairs(levels, self_pairs=self_pairs)
+    budgets = np.array([float(pair_budget(levels, s, t, r)) - SAFETY for s, t in pairs])
+    return pairs, budgets
+
+
+def _ab_from_uw(u: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    b = np.expm1(w) / np.expm1(u + w)
+    return np.exp(u) * b, b
+
+
+def _uw_from_ab(a, b) -> tuple[np.ndarray, np.ndarray]:
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    return np.log(a / b), np.log1p(-b) - np.log1p(-a)
+
+
+def _bound_of_each_level(levels, pairs, budgets) -> tuple[np.ndarray, np.ndarray]:
+    """Since ``u, w >= 0`` and ``u_s + w_t <= r_st``: ``u_s <= min_t r_st`` and ``w_t <= min_s r_st``.
+
+    A level that appears in no pair (a single-item level when self-pairs are
+    dropped and there is one level) is bounded by its own budget.
+    """
+    rows = [[budgets[k] for k, (s, _) in enumerate(pairs) if s == t] for t in range(levels.count)]
+    columns = [[budgets[k] for k, (_, s) in enumerate(pairs) if s == t] for t in range(levels.count)]
+    own = [float(eps) for eps in levels.budgets]
+    return (np.array([min(row, default=own[t]) for t, row in enumerate(rows)]),
+            np.array([min(column, default=own[t]) for t, column in enumerate(columns)]))
+
+
+def _slack(pairs, budgets, u, w) -> np.ndarray:
+    """``r_st - u_s - w_t`` for every constrained pair."""
+    return np.array([budgets[k] - u[s] - w[t] for k, (s, t) in enumerate(pairs)])
+
+
+def _active(pairs, slack) -> list:
+    return [{"levels": [s, t], "slack": float(value)} for (s, t), value in zip(pairs, slack) if value < 1e-6]
+
+
+def _check_levels(levels) -> PrivacyLevels:
+    if not isinstance(levels, PrivacyLevels):
+        raise InvalidParameter("levels must be a PrivacyLevels (from_item_budgets or from_sizes)")
+    if min(levels.budgets) <= 0:
+        raise InvalidParameter("every budget must be > 0 for IDUE: at 0 no a != b satisfies the constraints")
+    return levels
+
+
+def _finish(model, levels, r, self_pairs, a, b, objective, pairs, budgets, starts, details) -> IdueSolution:
+    a, b = [float(v) for v in a], [float(v) for v in b]
+    u, w = _uw_from_ab(a, b)
+    verdict = verify_idue(levels, a, b, r)
+    return IdueSolution(model, r, levels, a, b, float(objective), float(worst_case_mse(levels.sizes, a, b)),
+                        _active(pairs, _slack(pairs, budgets, u, w)), verdict.holds, verdict.margin, starts, details)
+
+
+def solve_opt1(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all") -> IdueSolution:
+    """opt1 (11): RAPPOR structure, convex in ``x``."""
+    levels = _check_levels(levels)
+    pairs, budgets = _budget_matrix(levels, r, self_pairs)
+    sizes = np.array(levels.sizes, float)
+    start = np.full(levels.count, float(min(levels.budgets)) / 2 - SAFETY)
+    constraints = [{"type": "ineq", "fun": lambda x, k=k, s=s, t=t: budgets[k] - x[s] - x[t]}
+                   for k, (s, t) in enumerate(pairs)]
+    highest = np.minimum(*_bound_of_each_level(levels, pairs, budgets))
+    result = minimize(lambda x: opt1_objective(sizes, x, exp=np.exp), start, method="SLSQP",
+                      bounds=[(1e-6, high) for high in highest], constraints=constraints,
+                      options={"ftol": 1e-14, "maxiter": 1000})
+    x = result.x
+    excess = max(0.0, -_slack(pairs, budgets, x, x).min())
+    x = x - excess / 2  # back inside every constraint, keeping a + b = 1
+    a, b = np.exp(x) / (1 + np.exp(x)), 1 / (1 + np.exp(x))
+    return _finish("opt1", levels, r, self_pairs, a, b, opt1_objective(sizes, x, exp=np.exp), pairs, budgets, 1,
+                   {"x": x.tolist(), "scipy": result.message})
+
+
+def solve_opt2(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all") -> IdueSolution:
+    """opt2 (12): OUE structure ``a = 1/2``, convex in ``b``."""
+    levels = _check_levels(levels)
+    pairs, budgets = _budget_matrix(levels, r, self_pairs)
+    sizes = np.array(levels.sizes, float)
+    multiplier = np.exp(budgets)
+    start = np.full(levels.count, 1 / (math.exp(float(min(levels.budgets)) - SAFETY) + 1))
+    constraints = [{"type": "ineq", "fun": lambda b, k=k, s=s, t=t: multiplier[k] * b[s] + b[t] - 1}
+                   for k, (s, t) in enumerate(pairs)]
+    result = minimize(lambda b: opt2_objective(sizes, b), start, method="SLSQP",
+                      bounds=[(1e-12, 0.5 - 1e-9)] * levels.count, constraints=constraints,
+                      options={"ftol": 1e-14, "maxiter": 1000})
+    b = result.x
+    shortfall = max(0.0, max(1 - multiplier[k] * b[s] - b[t] for k, (s, t) in enumerate(pairs)))
+    b = b + max(shortfall / (1 + multiplier.min()), 0.0)  # back inside every constraint, keeping a = 1/2
+    a = np.full(levels.count, 0.5)
+    return _finish("opt2", levels, r, self_pairs, a, b, opt2_objective(sizes, b), pairs, budgets, 1,
+                   {"scipy": result.message})
+
+
+def solve_opt0(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all", box=DEFAULT_BOX,
+               random_starts: int = 8, seed: int = 0) -> IdueSolution:
+    """opt0 (9): the worst-case MSE over ``(a_t, b_t)``, from several starts; the best verified solution wins."""
+    levels = _check_levels(levels)
+    pairs, budgets = _budget_matrix(levels, r, self_pairs)
+    T, sizes = levels.count, np.array(levels.sizes, float)
+
+    def objective(z):  # z = (u, w, m) with m >= the max term of (9)
+        a, b = _ab_from_uw(z[:T], z[T:2 * T])
+        return float(np.sum(sizes * b * (1 - b) / np.maximum(a - b, 1e-300) ** 2) + z[2 * T])
+
+    constraints = [{"type": "ineq", "fun": lambda z, k=k, s=s, t=t: budgets[k] - z[s] - z[T + t]}
+                   for k, (s, t) in enumerate(pairs)]
+
+    def above_count_terms(z):  # m >= (1 - a_t - b_t) / (a_t - b_t) for every level
+        a, b = _ab_from_uw(z[:T], z[T:2 * T])
+        return z[2 * T] - (1 - a - b) / np.maximum(a - b, 1e-300)
+
+    constraints.append({"type": "ineq", "fun": above_count_terms})
+    if box is not None:
+        (a_low, a_high), (b_low, b_high) = box
+        for bound, sign, which in ((a_low, 1, 0), (a_high, -1, 0), (b_low, 1, 1), (b_high, -1, 1)):
+            constraints.append({"type": "ineq",
+                                "fun": lambda z, bound=bound, sign=sign, which=which:
+                                sign * (_ab_from_uw(z[:T], z[T:2 * T])[which] - bound)})
+    row_min, col_min = _bound_of_each_level(levels, pairs, budgets)
+    bounds = [(1e-6, high) for high in row_min] + [(1e-6, high) for high in col_min] + [(None, None)]
+
+    rng = np.random.default_rng(seed)
+    smallest = float(min(levels.budgets)) - SAFETY
+    starts = [_uw_from_ab(np.full(T, 0.5), np.full(T, 1 / (math.exp(smallest) + 1))),            # OUE at min E
+              (np.full(T, smallest / 2), np.full(T, smallest / 2))]                                  # RAPPOR at min E
+    for structured in (solve_opt1(levels, r, self_pairs=self_pairs), solve_opt2(levels, r, self_pairs=self_pairs)):
+        starts.append(_uw_from_ab(structured.a, structured.b))
+    for _ in range(random_starts):  # u_s + w_t <= (row_min_s + col_min_t) / 2 <= r_st
+        starts.append((rng.uniform(0.05, 1, T) * row_min / 2, rng.uniform(0.05, 1, T) * col_min / 2))
+
+    def candidate(u, w):  # moved back inside the constraints; None if outside the box
+        excess = max(0.0, -_slack(pairs, budgets, u, w).min())
+        a, b = _ab_from_uw(np.maximum(u - excess / 2, 1e-12), np.maximum(w - excess / 2, 1e-12))
+        if box is not None and not (np.all(a >= box[0][0] - 1e-9) and np.all(a <= box[0][1] + 1e-9)
+                                    and np.all(b >= box[1][0] - 1e-9) and np.all(b <= box[1][1] + 1e-9)):
+            return None
+        return worst_case_mse(levels.sizes, a, b), a, b
+
+    best = None
+    for u0, w0 in starts:
+        a0, b0 = _ab_from_uw(u0, w0)
+        z0 = np.concatenate([u0, w0, [np.max((1 - a0 - b0) / (a0 - b0))]])
+        result = minimize(objective, z0, method="SLSQP", bounds=bounds, constraints=constraints,
+                          options={"ftol": 1e-14, "maxiter": 500})
+        # SLSQP can stop worse than it started, so the start competes too.
+        for found in (candidate(u0, w0), candidate(result.x[:T], result.x[T:2 * T])):
+            if found is not None and (best is None or found[0] < best[0]):
+                best = found
+    if best is None:
+        raise InvalidParameter("opt0 found no feasible point inside the box; try box=None")
+    value, a, b = best
+    return _finish("opt0", levels, r, self_pairs, a, b, value, pairs, budgets, len(starts), {})
+
+
+SOLVERS = {"opt0": solve_opt0, "opt1": solve_opt1, "opt2": solve_opt2}
+
+
+def solve(levels: PrivacyLevels, model: str = "opt0", r: str = "min", **options) -> IdueSolution:
+    """Solve one model and return the verified solution; raise if the kernel rejects it."""
+    if model not in SOLVERS:
+        raise InvalidParameter(f"model must be one of {list(SOLVERS)}, got {model!r}")
+    solution = SOLVERS[model](levels, r, **options)
+    if not solution.verified:
+        raise InvalidParameter(f"{model}: the kernel rejected the solver's parameters (margin "
+                               f"{to_decimal_string(solution.margin, 10)}); this is a solver failure, please report it")
+    return solution

@@ -1,0 +1,1 @@
+"""Mechanisms shared by the papers: RR, GRR, unary encodings, Padding-and-Sampling, the count estimator."""

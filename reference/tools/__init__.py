@@ -1,0 +1,1 @@
+"""Tools that are not mechanisms: the ldpspec command line and the benchmark."""

@@ -1,0 +1,180 @@
+"""Benchmark: time and peak memory of GRR, OUE, SUE and IDUE, beside multi-freq-ldpy and pure-ldp.
+
+    pip install -e '.[bench]'
+    python -m ldpspec.reference.tools.benchmark
+
+Sizes are pinned: (n, d) = (1e5, 100), (1e6, 100), (1e6, 1000), at eps = 1 (IDUE: three levels
+{1, 1.2, 2} holding 5%, 5% and 90% of the items, solved by opt0 before timing). Two operations:
+
+* **reports**: every user's report, kept in memory (ours: the NumPy twin, bit vectors packed
+  eight to a byte; the peers: their per-user client called once per user, the reports kept in a list);
+* **simulation**: the server's counts drawn directly (ours only; the peers have no such operation).
+
+Each measurement runs in a fresh subprocess. Time is wall-clock time of the operation alone (data
+and parameters are made first). Peak memory is the growth of the process's resident set during the
+operation: the kernel's high-water mark is reset just before it (Linux ``/proc/self/clear_refs``).
+Library versions and the machine are printed with the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+
+EPSILON = 1.0
+SIZES = ((100_000, 100), (1_000_000, 100), (1_000_000, 1000))
+MECHANISMS = ("GRR", "OUE", "SUE", "IDUE")
+LIBRARIES = ("ldpspec", "multi-freq-ldpy", "pure-ldp")
+PEER_MECHANISMS = {"multi-freq-ldpy": ("GRR", "OUE", "SUE"), "pure-ldp": ("GRR", "OUE", "SUE")}
+
+
+def _memory_kib(field: str) -> int:
+    with open("/proc/self/status", encoding="ascii") as status:
+        for line in status:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    raise RuntimeError(f"{field} not in /proc/self/status")
+
+
+def _reset_peak() -> None:
+    with open("/proc/self/clear_refs", "w", encoding="ascii") as handle:
+        handle.write("5")  # resets VmHWM to the current resident set
+
+
+def _operation(library: str, mechanism: str, mode: str, n: int, d: int):
+    """Prepare data and parameters; return the operation to time."""
+    import numpy as np
+
+    items = np.random.default_rng(1).integers(0, d, n)
+    if library == "ldpspec":
+        from ldpspec.reference import sampling as twin
+        from ldpspec.reference.gu2020.idue import PrivacyLevels, idue
+        from ldpspec.reference.gu2020.solvers import solve
+        from ldpspec.reference.shared.unary import oue, sue
+
+        rng = np.random.default_rng(2)
+        if mechanism == "GRR":
+            if mode == "reports":
+                return lambda: twin.grr_reports(items, EPSILON, d, rng)
+            true_counts = np.bincount(items, minlength=d)
+            return lambda: twin.grr_simulate_counts(true_counts, EPSILON, d, rng)
+        if mechanism == "IDUE":
+            sizes = [max(1, round(0.05 * d)), max(1, round(0.05 * d))]
+            levels = PrivacyLevels.from_sizes([EPSILON, 1.2 * EPSILON, 2 * EPSILON], sizes + [d - sum(sizes)])
+            solution = solve(levels, "opt0")
+            encoding = idue(levels, solution.a, solution.b)
+        else:
+            encoding = (oue if mechanism == "OUE" else sue)(EPSILON, d)
+        if mode == "reports":
+            return lambda: twin.unary_reports(items, encoding, rng)
+        true_counts = np.bincount(items, minlength=d)
+        return lambda: twin.unary_simulate_counts(true_counts, encoding, rng)
+    values = items.tolist()
+    if library == "multi-freq-ldpy":
+        from multi_freq_ldpy.pure_frequency_oracles.GRR import GRR_Client
+        from multi_freq_ldpy.pure_frequency_oracles.UE import UE_Client
+
+        if mechanism == "GRR":
+            GRR_Client(0, d, EPSILON)  # compile (numba) before timing
+            return lambda: [GRR_Client(x, d, EPSILON) for x in values]
+        optimal = mechanism == "OUE"
+        UE_Client(0, d, EPSILON, optimal)
+        return lambda: [UE_Client(x, d, EPSILON, optimal) for x in values]
+    if library == "pure-ldp":
+        from pure_ldp.frequency_oracles.direct_encoding import DEClient
+        from pure_ldp.frequency_oracles.unary_encoding import UEClient
+
+        client = DEClient(EPSILON, d) if mechanism == "GRR" else UEClient(EPSILON, d, use_oue=mechanism == "OUE")
+        return lambda: [client.privatise(x + 1) for x in values]  # pure-ldp numbers items from 1
+    raise ValueError(library)
+
+
+def measure(library: str, mechanism: str, mode: str, n: int, d: int) -> dict:
+    """One measurement, in this process."""
+    operation = _operation(library, mechanism, mode, n, d)
+    before = _memory_kib("VmRSS")
+    _reset_peak()
+    start = time.perf_counter()
+    result = operation()
+    seconds = time.perf_counter() - start
+    peak = _memory_kib("VmHWM")
+    del result
+    return {"seconds": seconds, "peak_mib": max(0, peak - before) / 1024}
+
+
+def _versions() -> dict:
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = {}
+    for package in ("ldpspec", "numpy", "multi-freq-ldpy", "pure-ldp", "numba"):
+        try:
+            found[package] = version(package)
+        except PackageNotFoundError:
+            found[package] = "not installed"
+    return found
+
+
+def _run(library, mechanism, mode, n, d) -> dict | None:
+    command = [sys.executable, "-m", "ldpspec.reference.tools.benchmark", "--one", library, mechanism, mode, str(n), str(d)]
+    result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0:
+        print(f"  {library} {mechanism} {mode} n={n} d={d} failed: {result.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
+        return None
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--one", nargs=5, metavar=("LIBRARY", "MECHANISM", "MODE", "N", "D"), help=argparse.SUPPRESS)
+    parser.add_argument("--sizes", default=",".join(f"{n}x{d}" for n, d in SIZES),
+                        help="comma-separated NxD (default: the pinned sizes)")
+    parser.add_argument("--libraries", default=",".join(LIBRARIES), help="comma-separated, from " + ", ".join(LIBRARIES))
+    arguments = parser.parse_args(argv)
+    if arguments.one:
+        library, mechanism, mode, n, d = arguments.one
+        print(json.dumps(measure(library, mechanism, mode, int(n), int(d))))
+        return 0
+
+    sizes = [tuple(int(v) for v in size.split("x")) for size in arguments.sizes.split(",")]
+    libraries = arguments.libraries.split(",")
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
+          + ", ".join(f"{k} {v}" for k, v in _versions().items()))
+    print(f"eps = {EPSILON}; time in seconds, peak memory in MiB\n")
+    print("| mechanism | n | d | operation | library | time (s) | peak memory (MiB) |")
+    print("|---|---|---|---|---|---|---|")
+    rows = []
+    for n, d in sizes:
+        for mechanism in MECHANISMS:
+            for library in libraries:
+                modes = ("reports", "simulation") if library == "ldpspec" else ("reports",)
+                if library != "ldpspec" and mechanism not in PEER_MECHANISMS.get(library, ()):
+                    continue
+                for mode in modes:
+                    result = _run(library, mechanism, mode, n, d)
+                    if result is None:
+                        continue
+                    rows.append((mechanism, n, d, mode, library, result))
+                    print(f"| {mechanism} | {n:,} | {d} | {mode} | {library} | {result['seconds']:.3f} | "
+                          f"{result['peak_mib']:.1f} |", flush=True)
+    print()
+    for n, d in sizes:
+        for mechanism in MECHANISMS:
+            ours = [r for (m, nn, dd, mode, lib, r) in rows if (m, nn, dd, mode, lib) == (mechanism, n, d, "reports", "ldpspec")]
+            peers = [(lib, r) for (m, nn, dd, mode, lib, r) in rows
+                     if (m, nn, dd, mode) == (mechanism, n, d, "reports") and lib != "ldpspec"]
+            if ours and peers:
+                fastest_library, fastest = min(peers, key=lambda item: item[1]["seconds"])
+                memory = (f"{ours[0]['peak_mib'] / fastest['peak_mib']:.4f} of its peak memory"
+                          if fastest["peak_mib"] >= 1 else "its peak memory is under 1 MiB (no ratio)")
+                print(f"{mechanism} reports at n={n:,}, d={d}: {fastest['seconds'] / ours[0]['seconds']:.1f}x faster than "
+                      f"the fastest peer ({fastest_library}), using {memory}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,32 @@
+"""The benchmark script and the experiment module run (at tiny sizes; no timing is asserted)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+
+from ldpspec.verify.gu2020.experiments import MECHANISMS, exact_share_levels, fig3, power_law_items
+
+
+def test_the_benchmark_script_prints_its_table():
+    result = subprocess.run([sys.executable, "-m", "ldpspec.reference.tools.benchmark", "--sizes", "2000x16", "--libraries", "ldpspec"],
+                            capture_output=True, text=True, check=True)
+    rows = [line for line in result.stdout.splitlines() if line.startswith("| ") and "ldpspec" in line]
+    assert {(row.split("|")[1].strip(), row.split("|")[4].strip()) for row in rows} == {
+        (mechanism, mode) for mechanism in ("GRR", "OUE", "SUE", "IDUE") for mode in ("reports", "simulation")}
+
+
+def test_fig3_at_a_tiny_size_has_every_mechanism():
+    data = fig3("power-law", n=2000, runs=2, epsilons=(1.0,))
+    assert [point.mechanism for point in data.points] == list(MECHANISMS)
+    assert all(point.expected > 0 and point.empirical > 0 for point in data.points)
+
+
+def test_the_generators_follow_the_authors_code():
+    items = power_law_items(10_000, 100, np.random.default_rng(0))
+    assert items.min() >= 0 and items.max() == 99  # the sample maximum maps to the last item
+    assert np.bincount(items)[0] > np.bincount(items, minlength=100)[50]  # decreasing frequencies
+    levels, item_level = exact_share_levels(100, (1.0, 1.2, 2.0), (0.05, 0.05, 0.90), 1.0, np.random.default_rng(1))
+    assert levels.sizes == (5, 5, 90) and np.bincount(item_level).tolist() == [5, 5, 90]

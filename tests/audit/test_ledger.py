@@ -1,0 +1,122 @@
+"""The claims machinery: a false claim is refuted with a small counterexample, and the ledger records it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from ldpspec import spec
+from ldpspec.verify.common import channel_with_budgets, describe_channel_budgets, raised_budgets
+from ldpspec.verify.gu2020.notions import _lemma1b_proof
+from ldpspec.verify.ledger import (
+    REGISTRY,
+    AuditSettings,
+    Evidence,
+    Outcome,
+    Step,
+    claim,
+    decide,
+    run_claim,
+    write_ledger,
+)
+from ldpspec.verify.search import find_counterexample, search_step
+from ldpspec.verify.symbolic import proof_step
+
+SETTINGS = AuditSettings()
+
+
+def false_relaxation_check(settings):
+    """A false variant of Lemma 1: 'every E-MinID-LDP channel is (min E)-LDP'."""
+    steps = [proof_step("per output", _lemma1b_proof(lambda Emax, Em: Em))]
+
+    def violates(example):
+        random_channel, increments = example
+        budgets = raised_budgets(random_channel.channel, increments)
+        return budgets is not None and not spec.ldp(random_channel.channel, min(budgets.values()))
+
+    example = find_counterexample(channel_with_budgets(settings), violates, settings)
+    steps.append(search_step("random channels with MinID budgets", example,
+                             lambda ex: describe_channel_budgets(ex, raised_budgets), settings))
+    return decide(steps, "verified", "MinID-LDP does not imply (min E)-LDP.")
+
+
+@pytest.fixture
+def registered():
+    added = []
+
+    def register(id, check, recorded):
+        claim(id, location="test", statement="test statement", methods=("z3", "hypothesis"), recorded=recorded)(check)
+        added.append(id)
+        return REGISTRY[id]
+
+    yield register
+    for id in added:
+        REGISTRY.pop(id, None)
+
+
+def test_a_false_claim_is_refuted_with_a_shrunk_counterexample(registered):
+    entry = run_claim(registered("gu2020.test-false-relaxation", false_relaxation_check, "refuted"), SETTINGS)
+    assert entry.verdict == "refuted" and entry.matches
+    # z3's model is not a channel, so it is inconclusive on its own; the kernel-checked search refutes.
+    assert entry.evidence[0]["result"].startswith("inconclusive")
+    counterexample = entry.counterexample
+    assert counterexample["method"] == "hypothesis"
+    channel = counterexample["channel"]
+    # Two inputs cannot violate it (both budgets cover the pair); shrinking reaches three.
+    assert len(channel["inputs"]) == 3 and len(channel["outputs"]) == 2
+    rebuilt = spec.Channel(channel["inputs"], channel["outputs"], channel["probabilities"])
+    budgets = {int(x): value for x, value in counterexample["budgets"].items()}
+    assert spec.min_id_ldp(rebuilt, budgets).holds
+    assert not spec.ldp(rebuilt, min(spec.numbers.exact(v, "b") for v in budgets.values()))
+
+
+def test_a_verdict_differing_from_the_record_does_not_match(registered):
+    entry = run_claim(registered("gu2020.test-mismatch", false_relaxation_check, "verified"), SETTINGS)
+    assert not entry.matches
+
+
+def test_the_ledger_files_show_the_counterexample(registered, tmp_path):
+    entry = run_claim(registered("gu2020.test-ledger", false_relaxation_check, "refuted"), SETTINGS)
+    json_path, markdown_path = write_ledger([entry], tmp_path, complete=False, settings=SETTINGS)
+    document = json.loads(json_path.read_text())
+    assert document["complete"] is False and document["counts"]["refuted"] == 1
+    assert document["claims"][0]["counterexample"]["channel"]["inputs"]
+    markdown = markdown_path.read_text()
+    assert "## gu2020.test-ledger" in markdown and "**Counterexample:**" in markdown
+    assert "Partial run" in markdown
+
+
+def test_claim_registration_rejects_bad_ids_and_verdicts(registered):
+    with pytest.raises(ValueError, match="must start with a paper key"):
+        claim("nopaper.x", location="", statement="", methods=(), recorded="verified")
+    with pytest.raises(ValueError, match="recorded verdict"):
+        claim("gu2020.x", location="", statement="", methods=(), recorded="true")
+    registered("gu2020.test-duplicate", false_relaxation_check, "refuted")
+    with pytest.raises(ValueError, match="registered twice"):
+        claim("gu2020.test-duplicate", location="", statement="", methods=(), recorded="refuted")(false_relaxation_check)
+
+
+def test_outcomes_and_decisions():
+    with pytest.raises(ValueError, match="must carry its counterexample"):
+        Outcome("refuted", "no example")
+    with pytest.raises(ValueError, match="verdict must be one of"):
+        Outcome("maybe", "")
+    proved = Step(Evidence("z3", "s", "proved"))
+    unsure = Step(Evidence("z3", "s", "unknown"), inconclusive=True)
+    refuting = Step(Evidence("hypothesis", "s", "found"), counterexample={"x": 1})
+    assert decide([proved], "ok", "bad").verdict == "verified"
+    assert decide([proved, unsure], "ok", "bad").verdict == "open"
+    assert decide([unsure, refuting], "ok", "bad").verdict == "refuted"
+
+
+def test_every_registered_claim_is_well_formed():
+    from ldpspec.verify.audit import load_claims
+
+    claims = load_claims()
+    assert claims
+    for claim_id, registered_claim in claims.items():
+        if ".test-" in claim_id:
+            continue
+        assert registered_claim.statement and registered_claim.location and registered_claim.methods
+        assert registered_claim.recorded in ("verified", "refuted", "open")

@@ -1,0 +1,82 @@
+"""The z3 bridge: proofs for all budgets, confirmed counterexamples, and agreement with the kernel."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import z3
+from hypothesis import given, settings, strategies as st
+
+from ldpspec import spec
+from ldpspec.reference.shared.grr import grr_rows
+from ldpspec.reference.shared.unary import oue_channel, oue_probabilities, sue_channel, sue_probabilities
+from ldpspec.spec.numbers import ctx, mpf
+from ldpspec.verify.gu2020.baselines import _symbolic_unary
+from ldpspec.verify.search import random_channels
+from ldpspec.verify.symbolic import SymbolicBudget, SymbolicChannel, id_ldp_conditions, ldp_conditions, prove
+
+
+def test_grr_is_proved_ldp_for_every_budget():
+    budget = SymbolicBudget("eps")
+    channel = SymbolicChannel.from_matrix(range(4), range(4), grr_rows(budget.variable, 4))
+    assert prove(ldp_conditions(channel, budget.exponentiated), [budget]).proved
+
+
+def test_sue_at_half_its_budget_gets_a_counterexample_the_kernel_confirms():
+    budget = SymbolicBudget("eps", divisor=2)
+    channel = _symbolic_unary(sue_probabilities(budget.variable), 3)
+    # Claim under test (false): SUE is (eps/2)-LDP, i.e. ratio <= s = e^{eps/2}.
+    result = prove(ldp_conditions(channel, budget.variable), [budget],
+                   confirm=lambda b: not spec.ldp(sue_channel(b["eps"], 3), b["eps"] / 2))
+    assert result.status == "counterexample"
+    assert result.budgets["eps"] > 0
+    x, x2 = result.failing.inputs
+    assert x != x2
+
+
+def test_a_model_the_kernel_does_not_confirm_is_not_a_counterexample():
+    budget = SymbolicBudget("eps", divisor=2)
+    channel = _symbolic_unary(sue_probabilities(budget.variable), 2)
+    result = prove(ldp_conditions(channel, budget.variable), [budget], confirm=lambda b: False)
+    assert result.status == "unconfirmed"
+
+
+def test_budget_ranges_are_respected():
+    budget = SymbolicBudget("eps", low=1, high=3, divisor=2)
+    # OUE(eps) against (eps/2)-LDP: false for every eps > 0; the counterexample must lie in (1, 3].
+    channel = _symbolic_unary(oue_probabilities(budget.exponentiated), 2)
+    result = prove(ldp_conditions(channel, budget.variable), [budget],
+                   confirm=lambda b: not spec.ldp(oue_channel(b["eps"], 2), b["eps"] / 2))
+    assert result.status == "counterexample"
+    assert 1 <= result.budgets["eps"] <= 3
+    # The rational end points enclose the range: nothing with eps < 1 - 1e-30 is admitted.
+    solver = z3.Solver()
+    solver.add(*budget.constraints())
+    solver.add(budget.variable < z3.RealVal(ctx.nstr(ctx.exp(mpf(1) / 2) * (1 - mpf("1e-30")), 50)))
+    assert solver.check() == z3.unsat
+    assert budget.contains(mpf(2)) and not budget.contains(mpf("3.01")) and not budget.contains(mpf("0.99"))
+
+
+def _rational_channel(rc):
+    return SymbolicChannel.from_matrix(rc.inputs, rc.outputs,
+                                       [[z3.RealVal(str(p)) for p in row] for row in rc.fractions])
+
+
+@settings(max_examples=120, deadline=None)
+@given(random_channels(max_inputs=3, max_outputs=3), st.lists(st.integers(0, 12), min_size=3, max_size=3),
+       st.sampled_from(["min", "max", "avg"]))
+def test_id_ldp_conditions_agree_with_the_kernel(rc, steps, r):
+    """z3's verdict on exact rational entries with E_x = 1 + k/4 equals the kernel's with eps_x = ln E_x."""
+    E = {x: Fraction(4 + k, 4) for x, k in zip(rc.inputs, steps)}
+    conditions = id_ldp_conditions(_rational_channel(rc), {x: z3.RealVal(str(e)) for x, e in E.items()}, r)
+    proved = prove(conditions).proved
+    budgets = {x: ctx.log(mpf(e.numerator) / e.denominator) for x, e in E.items()}
+    assert proved == spec.id_ldp(rc.channel, budgets, r).holds
+
+
+@settings(max_examples=120, deadline=None)
+@given(random_channels(max_inputs=3, max_outputs=3), st.integers(0, 12))
+def test_ldp_conditions_agree_with_the_kernel(rc, step):
+    E = Fraction(4 + step, 4)
+    proved = prove(ldp_conditions(_rational_channel(rc), z3.RealVal(str(E)))).proved
+    assert proved == spec.ldp(rc.channel, ctx.log(mpf(E.numerator) / E.denominator)).holds

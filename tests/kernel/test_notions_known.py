@@ -1,0 +1,179 @@
+"""Predicates on hand-built channels whose answers are known in closed form."""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+
+from ldpspec import spec
+from ldpspec.reference.shared.grr import grr_channel
+from ldpspec.spec.numbers import ctx, mpf
+
+
+def test_tie_at_the_budget_holds_and_a_relative_excess_of_1e30_fails():
+    channel = grr_channel(1, 3)
+    tie = spec.ldp(channel, 1)
+    assert tie.holds and abs(tie.margin) < spec.RESOLUTION
+    p = channel.probability(0, 0)
+    p_up = p * (1 + mpf("1e-30"))
+    q_up = (1 - p_up) / 2
+    rows = [[p_up if x == y else q_up for y in range(3)] for x in range(3)]
+    above = spec.ldp(spec.Channel(range(3), range(3), rows), 1)
+    assert not above.holds
+    assert -mpf("1e-29") < above.margin < -mpf("1e-31")
+
+
+def test_a_caller_changing_global_mpmath_precision_does_not_change_verdicts():
+    old = mpmath.mp.dps
+    try:
+        mpmath.mp.dps = 5
+        assert spec.ldp(grr_channel(1, 3), 1).holds
+        assert not spec.ldp(grr_channel(1, 3), "0.9999999999999999999999999")
+    finally:
+        mpmath.mp.dps = old
+
+
+def test_an_output_impossible_for_one_input_gives_infinite_loss():
+    channel = spec.Channel(["x", "z"], ["a", "b"], [["1", "0"], ["0.5", "0.5"]])
+    assert spec.ldp_epsilon(channel) == ctx.inf
+    verdict = spec.ldp(channel, 1000)
+    assert not verdict and verdict.margin == -ctx.inf
+    assert verdict.witness.inputs == ("z", "x") and verdict.witness.output == "b"
+
+
+def test_single_input_channel_is_0_ldp():
+    channel = spec.Channel(["only"], ["a", "b"], [["0.3", "0.7"]])
+    assert spec.ldp_epsilon(channel) == 0 and spec.ldp(channel, 0)
+
+
+def test_large_budgets_do_not_overflow():
+    eps = 10**6
+    channel = grr_channel(eps, 4)
+    assert spec.ldp(channel, eps).holds
+    assert not spec.ldp(channel, eps - 1).holds
+    assert abs(spec.ldp_epsilon(channel) - eps) < spec.RESOLUTION
+
+
+def urr_channel(eps, sensitive, non_sensitive):
+    """uRR of common §13: c1 = e^eps/D, c2 = 1/D, c3 = (e^eps - 1)/D with D = k + e^eps - 1."""
+    E = ctx.exp(mpf(eps))
+    k = len(sensitive)
+    D = k + E - 1
+    items = list(sensitive) + list(non_sensitive)
+    rows = []
+    for x in items:
+        row = []
+        for y in items:
+            if x in sensitive:
+                row.append(E / D if y == x else (1 / D if y in sensitive else 0))
+            else:
+                row.append(1 / D if y in sensitive else ((E - 1) / D if y == x else 0))
+        rows.append(row)
+    return spec.Channel(items, items, rows)
+
+
+def test_urr_satisfies_uldp_exactly_at_its_budget_and_is_not_ldp():
+    channel = urr_channel(1, ["hiv", "cancer"], ["flu", "none"])
+    assert spec.uldp(channel, ["hiv", "cancer"], ["hiv", "cancer"], 1).holds
+    assert not spec.uldp(channel, ["hiv", "cancer"], ["hiv", "cancer"], "0.999")
+    assert spec.ldp_epsilon(channel) == ctx.inf
+    # Declaring a non-sensitive item sensitive breaks the invertibility condition.
+    broken = spec.uldp(channel, ["hiv", "cancer", "flu"], ["hiv", "cancer"], 1)
+    assert not broken and broken.witness.condition == "invertible output" and broken.witness.output == "flu"
+
+
+def test_identity_channel_is_uldp_with_everything_invertible():
+    channel = spec.Channel("abc", "abc", [[1, 0, 0], [0, 1, 0], [0, 0, 1]])
+    assert spec.uldp(channel, [], [], 0).holds
+    assert not spec.uldp(channel, ["a"], [], 0).holds  # "a" is invertible but sensitive
+
+
+def iprr_channel(budgets: dict, non_sensitive: list):
+    """IPRR (IPLDP preprint Def. 5) in its compact form Q(y|x) = S (1[y = x] + r_y)."""
+    r = {x: 1 / (ctx.exp(mpf(e)) - 1) for x, e in budgets.items()}
+    S = 1 / (1 + sum(r.values()))
+    items = list(budgets) + list(non_sensitive)
+    return spec.Channel(items, items, [[S * ((1 if y == x else 0) + r.get(y, 0)) for y in items] for x in items])
+
+
+def test_iprr_satisfies_ipldp_with_each_output_tight():
+    budgets = {"x1": "0.1", "x2": "0.5", "x3": "1.0"}
+    channel = iprr_channel(budgets, ["x4", "x5"])
+    verdict = spec.ipldp(channel, budgets)
+    assert verdict.holds and abs(verdict.margin) < spec.RESOLUTION
+    losses = spec.output_loss(channel)
+    for item, eps in budgets.items():
+        assert abs(losses[item][0] - mpf(eps)) < spec.RESOLUTION
+    tighter = dict(budgets, x3="0.999")
+    failing = spec.ipldp(channel, tighter)
+    assert not failing and failing.witness.output == "x3"
+    # Treating a sensitive item as non-sensitive breaks condition 2.
+    assert spec.ipldp(channel, {"x1": "0.1", "x2": "0.5"}).witness.condition == "non-sensitive item"
+
+
+def test_the_three_suldp_readings_differ():
+    """m = 2, X_sen = {a, b}, X_non = {u}. The marginal of y0 is constant, the unrevealed outputs stay
+    within e^1, but the output revealing u differs by a factor 4 between (a, u) and (b, u)."""
+    inputs = [("a", "u"), ("b", "u"), ("a", "b")]
+    outputs = [("s", ()), ("s", ("u",))]
+    rows = [["0.6", "0.4"], ["0.9", "0.1"], ["1", "0"]]
+    channel = spec.Channel(inputs, outputs, rows)
+    arguments = (channel, ["a", "b"], ["u"], ["s"], 1)
+    assert spec.suldp_marginal(*arguments).holds
+    assert spec.suldp_joint_unrevealed(*arguments).holds
+    joint = spec.suldp_joint(*arguments)
+    assert not joint and joint.witness.output == ("s", ("u",))
+    assert abs(joint.witness.log_ratio - ctx.log(4)) < spec.RESOLUTION
+
+
+def test_suldp_conditions_9_and_10():
+    inputs = [("a",), ("u",)]
+    outputs = [("s", ()), ("s", ("u",))]
+    # (10): input ("a",) reveals u, which it does not hold.
+    leaking = spec.Channel(inputs, outputs, [["0.5", "0.5"], ["0.5", "0.5"]])
+    verdict = spec.suldp_marginal(leaking, ["a"], ["u"], ["s"], 5)
+    assert not verdict and verdict.witness.condition == "condition (10)"
+    # (9): u is a revealable output, but its holder never reveals it.
+    silent = spec.Channel(inputs, outputs, [["1", "0"], ["1", "0"]])
+    verdict = spec.suldp_joint(silent, ["a"], ["u"], ["s"], 5)
+    assert not verdict and verdict.witness.condition == "condition (9)"
+
+
+def test_graded_ldp_with_each_pair_function():
+    """Two levels: [0, 1) with budget 1, [1, 2] with budget 3; inputs 0, 1, 2. Inputs 0 and 2 differ by
+    ln-ratio 2: within max (3) and avg (2), not within min (1)."""
+    E = ctx.e
+    rows = [[E * E / (E * E + 1), 1 / (E * E + 1)], [mpf(1) / 2, mpf(1) / 2], [1 / (E * E + 1), E * E / (E * E + 1)]]
+    channel = spec.Channel([0, 1, 2], ["lo", "hi"], rows)
+    assert spec.graded_ldp(channel, [0, 1, 2], [1, 3], "max").holds
+    assert spec.graded_ldp(channel, [0, 1, 2], [1, 3], "avg").holds
+    assert not spec.graded_ldp(channel, [0, 1, 2], [1, 3], "min").holds
+
+
+def test_ldp_on_structured_and_explicit_unary_agree():
+    from ldpspec.reference.shared.unary import oue_channel, sue_channel
+
+    for build in (sue_channel, oue_channel):
+        structured = build("1.5", 4)
+        explicit = structured.explicit()
+        for eps in ("1.5", "1.49"):
+            assert spec.ldp(structured, eps).holds == spec.ldp(explicit, eps).holds
+        assert abs(spec.ldp_epsilon(structured) - spec.ldp_epsilon(explicit)) < spec.RESOLUTION
+
+
+def test_explicit_refuses_too_many_outputs():
+    from ldpspec.reference.shared.unary import oue_channel
+
+    with pytest.raises(spec.InvalidParameter, match="max_outputs"):
+        oue_channel(1, 20).explicit()
+
+
+def test_a_policy_graph_protects_only_its_pairs():
+    """Gu et al. Sec. VIII: with an incomplete policy graph the gain can exceed 2 min E."""
+    channel = spec.Channel(["flu", "cold", "hiv"], ["a", "b", "z"], [["0.99", "0.01", "0"], ["0.01", "0.99", "0"], ["0", "0", "1"]])
+    budgets = {"flu": 5, "cold": 5, "hiv": 1}
+    assert not spec.min_id_ldp(channel, budgets)                             # the complete graph protects hiv too
+    assert spec.min_id_ldp(channel, budgets, policy=[("flu", "cold")]).holds  # only flu-cold is protected
+    assert spec.ldp_epsilon(channel) == ctx.inf                             # gain beyond any 2 min E
+    with pytest.raises(spec.InvalidParameter, match="unknown label 'x'"):
+        spec.min_id_ldp(channel, budgets, policy=[("flu", "x")])

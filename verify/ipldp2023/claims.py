@@ -1,0 +1,140 @@
+"""Claims of the IPLDP preprint (2023, v1): the relations between IPLDP and LDP (Sec. 4.2).
+
+Formula sheet: ``ipldp2023.md`` (claims §5). Sec. 4.2 assumes ``D = D_S``:
+every item is sensitive, so IPLDP is a bound per output column, and the
+channels searched map the domain to itself.
+"""
+
+from __future__ import annotations
+
+import z3
+from hypothesis import strategies as st
+
+from ldpspec.spec.channel import Channel
+from ldpspec.spec.loss import ldp_epsilon, output_loss
+from ldpspec.spec.notions import ipldp, ldp
+from ldpspec.spec.numbers import INF, ctx, mpf, to_decimal_string
+from ldpspec.verify.common import ALL_ENTRIES, pointwise
+from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide
+from ldpspec.verify.search import budget_increments, find_counterexample, random_channels, search_step
+from ldpspec.verify.symbolic import proof_step
+
+
+def _domain_channels(settings: AuditSettings):
+    """Random exact channels from a domain D to itself, with random budget increments per item."""
+    return st.integers(1, settings.max_inputs).flatmap(lambda n: st.tuples(
+        random_channels(inputs=tuple(range(n)), outputs=tuple(range(n))),
+        st.lists(budget_increments, min_size=n, max_size=n)))
+
+
+def _describe(example, budgets) -> dict:
+    return {"channel": example[0].to_json(),
+            "budgets": {str(x): to_decimal_string(e) for x, e in budgets.items()}}
+
+
+@claim("ipldp2023.sec4.2-equal-budgets", location="Sec. 4.2 (assuming D = D_S)",
+       statement="When all the privacy budgets are identical, i.e. eps_x = eps for all x in D, IPLDP becomes the general eps-LDP.",
+       methods=("z3", "hypothesis"), recorded="verified")
+def equal_budgets(settings: AuditSettings):
+    a, b, E, Ey = z3.Reals("Q(y|x) Q(y|x') E_eps E_y")
+    ipldp_condition, ldp_condition = a <= Ey * b, a <= E * b
+    steps = [proof_step(f"with E_y = E: IPLDP condition <=> LDP condition, one output and one pair; {ALL_ENTRIES}",
+                        pointwise("equal budgets", [Ey == E],
+                                   z3.And(z3.Implies(ipldp_condition, ldp_condition), z3.Implies(ldp_condition, ipldp_condition)),
+                                   [a, b], [E, Ey]))]
+
+    def violates(example):
+        channel, eps = example[0].channel, mpf(example[1][0])
+        return bool(ipldp(channel, {x: eps for x in channel.inputs})) != bool(ldp(channel, eps))
+
+    example = find_counterexample(_domain_channels(settings), violates, settings)
+    steps.append(search_step("random exact channels D -> D, one random budget for every item; kernel: ipldp == ldp",
+                             example, lambda ex: {"channel": ex[0].to_json(), "epsilon": str(ex[1][0])}, settings))
+    return decide(steps, "With equal budgets the IPLDP conditions are exactly the LDP conditions.",
+                  "IPLDP with equal budgets and LDP disagree on a channel.")
+
+
+@claim("ipldp2023.sec4.2-ldp-implies-ipldp", location="Sec. 4.2 (assuming D = D_S)",
+       statement="If a mechanism satisfies eps-LDP, it also satisfies (D, E)-IPLDP for all E with min{E} = eps.",
+       methods=("z3", "hypothesis"), recorded="verified")
+def ldp_implies_ipldp(settings: AuditSettings):
+    a, b, E, Ey = z3.Reals("Q(y|x) Q(y|x') E_eps E_y")
+    steps = [proof_step(f"one output y with E_y >= E, one pair; {ALL_ENTRIES}",
+                        pointwise("LDP implies IPLDP", [a <= E * b, Ey >= E], a <= Ey * b, [a, b], [E, Ey]))]
+
+    def budgets_of(example):
+        channel = example[0].channel
+        eps = ldp_epsilon(channel)
+        if eps == INF:
+            return None
+        increments = example[1]
+        raised = {x: eps + mpf(increments[k]) for k, x in enumerate(channel.inputs)}
+        raised[channel.inputs[0]] = eps  # min E = eps exactly
+        return raised
+
+    def violates(example):
+        budgets = budgets_of(example)
+        return budgets is not None and not ipldp(example[0].channel, budgets)
+
+    example = find_counterexample(_domain_channels(settings), violates, settings)
+    steps.append(search_step("random exact channels D -> D at their tightest eps; budgets with min exactly eps; "
+                             "kernel: ipldp", example, lambda ex: _describe(ex, budgets_of(ex)), settings))
+    return decide(steps, "Each output's IPLDP bound is at least the LDP bound.",
+                  "An eps-LDP channel violates IPLDP with min E = eps.")
+
+
+@claim("ipldp2023.sec4.2-ipldp-implies-ldp", location="Sec. 4.2 (assuming D = D_S)",
+       statement="If a mechanism satisfies (D, E)-IPLDP, it also satisfies max{E}-LDP. Therefore, IPLDP can be viewed "
+                 "as a relaxed version of LDP.",
+       methods=("z3", "hypothesis"), recorded="verified")
+def ipldp_implies_ldp(settings: AuditSettings):
+    a, b, Ey, Emax = z3.Reals("Q(y|x) Q(y|x') E_y E_max")
+    steps = [proof_step(f"one output y with E_y <= E_max, one pair; {ALL_ENTRIES}",
+                        pointwise("IPLDP implies LDP", [a <= Ey * b, Ey <= Emax], a <= Emax * b, [a, b], [Ey, Emax]))]
+
+    def budgets_of(example):
+        losses = output_loss(example[0].channel)
+        if any(loss == INF for loss, _ in losses.values()):
+            return None
+        return {y: loss + mpf(example[1][k]) for k, (y, (loss, _)) in enumerate(losses.items())}
+
+    def violates(example):
+        budgets = budgets_of(example)
+        return budgets is not None and not ldp(example[0].channel, max(budgets.values()))
+
+    example = find_counterexample(_domain_channels(settings), violates, settings)
+    steps.append(search_step("random exact channels D -> D, budgets at least each output's loss; kernel: ldp at max E",
+                             example, lambda ex: _describe(ex, budgets_of(ex)), settings))
+    return decide(steps, "Every output's ratio is within e^{max E}.", "An IPLDP channel needs more than max E for LDP.")
+
+
+def _strictly_relaxed_channel() -> tuple[Channel, dict]:
+    """Items 0, 1 with budgets 0.1 and 5: output 0 has ratio exactly e^0.1, output 1 a ratio near e^0.62.
+
+    Rows: x1 outputs 0 with probability 9/10, x0 with 9/10 e^-0.1. So the channel
+    is (D, E)-IPLDP but not 0.1-LDP.
+    """
+    b = mpf(9) / 10
+    a = b * ctx.exp(mpf("-0.1"))
+    return Channel((0, 1), (0, 1), [[a, 1 - a], [b, 1 - b]]), {0: mpf("0.1"), 1: mpf(5)}
+
+
+@claim("ipldp2023.sec4.2-not-weaker", location="Sec. 4.2",
+       statement="The relaxation does not mean that IPLDP is weaker than LDP in terms of the privacy protection, but "
+                 "LDP is too strong for items with different privacy needs. IPLDP has the ability to guarantee the "
+                 "personalized privacy for each item.",
+       methods=("exact example",), recorded="open",
+       reading="A judgement about what protection users need, not a property of channels. What can be computed is "
+               "recorded as evidence: as a requirement, (D, E)-IPLDP is strictly weaker than (min E)-LDP.")
+def not_weaker(settings: AuditSettings):
+    channel, budgets = _strictly_relaxed_channel()
+    satisfied = bool(ipldp(channel, budgets))
+    needed = ldp_epsilon(channel)
+    evidence = Evidence("exact example", "two items, E = {0.1, 5}",
+                        f"(D, E)-IPLDP: {satisfied}; (min E = 0.1)-LDP: {bool(ldp(channel, '0.1'))}; "
+                        f"tightest LDP budget {to_decimal_string(needed, 20)}")
+    step = Step(evidence, inconclusive=True)
+    if not satisfied or needed <= mpf("0.1"):
+        evidence.result += " (the example did not behave as constructed)"
+    return decide([step], "", "", "Normative statement; no channel property to decide. The exact example shows that "
+                  "IPLDP admits channels that (min E)-LDP rules out, i.e. it is a weaker requirement.")
