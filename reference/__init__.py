@@ -2,5 +2,5 @@
 
 Each mechanism's probabilities are plain arithmetic over ``E = e^eps`` (or
 ``s = e^{eps/2}``), so one function yields exact kernel numbers, floats, and
-symbolic z3 terms (DESIGN principle 4).
+symbolic z3 terms.
 """

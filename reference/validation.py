@@ -1,19 +1,73 @@
-"""Validation shared by the mechanisms: domain sizes and items."""
+"""Checks of the mechanisms' inputs, shared by every mechanism: domains, items, item sets, and users' data.
+
+Each check returns the value in canonical form or raises ``InvalidParameter`` naming the parameter and what is
+allowed.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import numpy as np
 
 from ldpspec.spec.errors import InvalidParameter
 
 
 def domain_size(d, name: str = "d (domain size)") -> int:
     """An integer >= 2."""
-    if not isinstance(d, int) or isinstance(d, bool) or d < 2:
+    if not isinstance(d, (int, np.integer)) or isinstance(d, bool) or d < 2:
         raise InvalidParameter(f"{name} must be an integer >= 2, got {d!r}")
-    return d
+    return int(d)
+
+
+def positive_integer(value, name: str) -> int:
+    """An integer >= 1."""
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+        raise InvalidParameter(f"{name} must be an integer >= 1, got {value!r}")
+    return int(value)
 
 
 def item_index(item, d: int, name: str = "item") -> int:
     """An item of the domain ``0 .. d-1``."""
-    if not isinstance(item, int) or isinstance(item, bool) or not 0 <= item < d:
+    if not isinstance(item, (int, np.integer)) or isinstance(item, bool) or not 0 <= item < d:
         raise InvalidParameter(f"{name} must be an integer in [0, {d - 1}], got {item!r}")
-    return item
+    return int(item)
+
+
+def item_set(items: Iterable, m: int, name: str = "an item set") -> tuple:
+    """A set of items of ``0 .. m-1`` without repeats, returned sorted."""
+    items = tuple(items)
+    if any(not isinstance(i, (int, np.integer)) or isinstance(i, bool) or not 0 <= i < m for i in items):
+        raise InvalidParameter(f"{name} must hold integers in [0, {m - 1}], got {items!r}")
+    if len(set(items)) != len(items):
+        raise InvalidParameter(f"{name} must not repeat items, got {items!r}")
+    return tuple(sorted(int(i) for i in items))
+
+
+def item_array(items, d: int, name: str = "items") -> np.ndarray:
+    """Many users' items: a one-dimensional integer array with values in ``0 .. d-1``."""
+    items = np.asarray(items)
+    if items.ndim != 1 or not (items.size == 0 or np.issubdtype(items.dtype, np.integer)) or (
+            items.size and (items.min() < 0 or items.max() >= d)):
+        raise InvalidParameter(f"{name} must be a one-dimensional integer array with values in [0, {d - 1}]")
+    return items.astype(np.int64, copy=False)
+
+
+def count_array(counts, d: int, name: str = "true_counts") -> np.ndarray:
+    """One non-negative integer count per item: an array of length ``d``, or a mapping ``{item: count}``."""
+    if isinstance(counts, Mapping):
+        array = np.zeros(d, dtype=np.int64)
+        for item, count in counts.items():
+            array[item_index(item, d, f"an item of {name}")] = user_count(count, f"{name}[{item!r}]")
+        return array
+    counts = np.asarray(counts)
+    if counts.shape != (d,) or not np.issubdtype(counts.dtype, np.integer) or np.any(counts < 0):
+        raise InvalidParameter(f"{name} must be {d} non-negative integers (one per item), or a mapping item -> count")
+    return counts.astype(np.int64, copy=False)
+
+
+def user_count(value, name: str) -> int:
+    """A number of users: an integer >= 0."""
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
+        raise InvalidParameter(f"{name} (a number of users) must be a non-negative integer, got {value!r}")
+    return int(value)

@@ -5,7 +5,13 @@ precision policy.
 """
 
 from ldpspec.spec.channel import Channel, compose, map_outputs, postprocess
-from ldpspec.spec.channelfile import ChannelFile, channel_file_text, parse_channel_file, read_channel_file, write_channel_file
+from ldpspec.spec.channelfile import (
+    ChannelFile,
+    channel_file_text,
+    parse_channel_file,
+    read_channel_file,
+    write_channel_file,
+)
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter, SpecError
 from ldpspec.spec.loss import (
     invertible_outputs,
@@ -17,8 +23,10 @@ from ldpspec.spec.loss import (
     posterior_leakage_range,
 )
 from ldpspec.spec.notions import (
+    NOTIONS,
     PAIR_FUNCTIONS,
     SULDP_READINGS,
+    Notion,
     avg_id_ldp,
     graded_ldp,
     id_ldp,
@@ -31,6 +39,7 @@ from ldpspec.spec.notions import (
     uldp,
 )
 from ldpspec.spec.numbers import RESOLUTION, WORKING_DIGITS
+from ldpspec.spec.parameters import Parameter
 from ldpspec.spec.structured import IndependentBits, StructuredChannel
 from ldpspec.spec.verdict import Verdict, Witness
 
@@ -40,7 +49,8 @@ __all__ = [
     "InvalidChannel", "InvalidParameter", "SpecError",
     "invertible_outputs", "ldp_epsilon", "loss_profile", "output_loss", "pair_loss", "pairwise_loss",
     "posterior_leakage_range",
-    "PAIR_FUNCTIONS", "SULDP_READINGS", "avg_id_ldp", "graded_ldp", "id_ldp", "ipldp", "ldp", "min_id_ldp",
+    "NOTIONS", "Notion", "Parameter", "PAIR_FUNCTIONS", "SULDP_READINGS",
+    "avg_id_ldp", "graded_ldp", "id_ldp", "ipldp", "ldp", "min_id_ldp",
     "suldp_joint", "suldp_joint_unrevealed", "suldp_marginal", "uldp",
     "RESOLUTION", "WORKING_DIGITS",
     "IndependentBits", "StructuredChannel",

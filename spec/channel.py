@@ -78,7 +78,8 @@ class Channel:
         for x, row in zip(self.inputs, probabilities):
             if len(row) != len(self.outputs):
                 raise InvalidChannel(
-                    f"row of input {x!r} must have one entry per output: {len(self.outputs)} outputs, {len(row)} entries")
+                    f"row of input {x!r} must have one entry per output: {len(self.outputs)} outputs, {len(row)} "
+                    "entries")
             entries = []
             for y, value in zip(self.outputs, row):
                 try:
@@ -86,7 +87,8 @@ class Channel:
                 except ValueError as error:
                     raise InvalidChannel(str(error)) from None
                 if p < 0 or p > 1 + RESOLUTION:
-                    raise InvalidChannel(f"P[{y!r}|{x!r}] must be a probability in [0, 1], got {to_decimal_string(p, 20)}")
+                    raise InvalidChannel(f"P[{y!r}|{x!r}] must be a probability in [0, 1], got "
+                                         f"{to_decimal_string(p, 20)}")
                 entries.append(p)
             total = ctx.fsum(entries)
             if abs(total - 1) > RESOLUTION:
@@ -99,7 +101,7 @@ class Channel:
         self._output_index = {y: j for j, y in enumerate(self.outputs)}
 
     @classmethod
-    def from_function(cls, inputs: Iterable, outputs: Iterable, probability: Callable) -> "Channel":
+    def from_function(cls, inputs: Iterable, outputs: Iterable, probability: Callable) -> Channel:
         """Build a channel from ``probability(x, y)``."""
         inputs, outputs = tuple(inputs), tuple(outputs)
         return cls(inputs, outputs, [[probability(x, y) for y in outputs] for x in inputs])

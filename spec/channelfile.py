@@ -1,6 +1,6 @@
 """The channel file: a channel and its privacy parameters as JSON.
 
-Format (documented on the site, page "Channel file"):
+Format (documented on the site, page "Channel file format"):
 
 ```json
 {
@@ -11,9 +11,7 @@ Format (documented on the site, page "Channel file"):
   "probabilities": [["0.5", "0.25", "0.25"], ["0.25", "0.5", "0.25"], ["0.25", "0.25", "0.5"]],
   "privacy": {
     "epsilon": "0.6931471805599453094172321214581765680755",
-    "budgets": ["0.7", null, "1.5"],
-    "sensitive_inputs": ["a"],
-    "protected_outputs": ["a", "b", "c"]
+    "budgets": ["0.7", null, "1.5"]
   }
 }
 ```
@@ -26,10 +24,11 @@ Format (documented on the site, page "Channel file"):
   Files written by the kernel carry 50 significant digits; rows must sum to 1
   within 1e-36, so an entry that is not an exact decimal needs at least about
   40 significant digits.
-* ``privacy`` (optional): ``epsilon`` (one budget), ``budgets`` (one per input,
-  in input order, ``null`` for an input without a budget, such as a
-  non-sensitive item in IPLDP), ``sensitive_inputs``, ``protected_outputs``.
-  The command line uses them as defaults for ``ldpspec check``.
+* ``privacy`` (optional): the parameters of the notions, under the keys the notions declare
+  (``ldpspec.spec.notions.PRIVACY_KEYS``): ``epsilon``, ``budgets`` (one per input, in input order, ``null`` for an
+  input without a budget), ``pair_function``, ``policy``, ``sensitive_inputs``, ``protected_outputs``,
+  ``sensitive_items``, ``non_sensitive_items``, ``boundaries``, ``interval_budgets``. The command line uses them
+  when an option is not given.
 * ``description`` (optional): free text. ``metadata`` (optional): any JSON object.
 """
 
@@ -39,42 +38,35 @@ import json
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from ldpspec.spec.channel import Channel, normalize_label
+from ldpspec.spec.channel import Channel
 from ldpspec.spec.errors import InvalidChannel, SpecError
+from ldpspec.spec.notions import PRIVACY_KEYS
 from ldpspec.spec.numbers import budget, to_decimal_string
+from ldpspec.spec.parameters import input_budgets, label_from_json
 
 FORMAT = "ldpspec-channel/1"
 _TOP_LEVEL = {"format", "description", "metadata", "inputs", "outputs", "probabilities", "privacy"}
-_PRIVACY = {"epsilon", "budgets", "sensitive_inputs", "protected_outputs"}
 
 
 @dataclass(frozen=True)
 class ChannelFile:
-    """A channel with the privacy parameters stored beside it."""
+    """A channel with the privacy parameters stored beside it.
+
+    ``privacy`` maps keys of the file's privacy section to values as the notions take them: budgets are exact
+    numbers, ``budgets`` is ``{input: budget}`` (inputs without a budget left out), lists of labels are tuples.
+    """
 
     channel: Channel
-    epsilon: object = None
-    budgets: dict = field(default_factory=dict)
-    sensitive_inputs: tuple | None = None
-    protected_outputs: tuple | None = None
+    privacy: dict = field(default_factory=dict)
     description: str = ""
     metadata: dict = field(default_factory=dict)
-
-
-def _label_from_json(value, where: str):
-    """JSON integers stay integers; other JSON numbers (parsed as Decimal) become floats."""
-    if isinstance(value, Decimal):
-        return normalize_label(float(value), where)
-    if isinstance(value, list):
-        return tuple(_label_from_json(part, where) for part in value)
-    return normalize_label(value, where)
 
 
 def _labels(document: dict, key: str) -> list:
     value = document.get(key)
     if not isinstance(value, list):
         raise InvalidChannel(f"channel file: '{key}' must be a list of labels")
-    return [_label_from_json(label, f"channel file: {key}[{k}]") for k, label in enumerate(value)]
+    return [label_from_json(label, f"channel file: {key}[{k}]") for k, label in enumerate(value)]
 
 
 def _number_text(value, where: str) -> str:
@@ -104,36 +96,26 @@ def parse_channel_file(text: str) -> ChannelFile:
                for i, row in enumerate(rows)]
     channel = Channel(inputs, outputs, entries)
 
-    privacy = document.get("privacy", {})
-    if not isinstance(privacy, dict):
+    section = document.get("privacy", {})
+    if not isinstance(section, dict):
         raise InvalidChannel("channel file: 'privacy' must be an object")
-    unknown = set(privacy) - _PRIVACY
+    unknown = set(section) - set(PRIVACY_KEYS)
     if unknown:
-        raise InvalidChannel(f"channel file: 'privacy' has unknown keys {sorted(unknown)}; allowed: {sorted(_PRIVACY)}")
-    epsilon = None
-    if privacy.get("epsilon") is not None:
-        epsilon = budget(_number_text(privacy["epsilon"], "privacy.epsilon"), "privacy.epsilon")
-    budgets = {}
-    if "budgets" in privacy:
-        values = privacy["budgets"]
-        if not isinstance(values, list) or len(values) != len(channel.inputs):
-            raise InvalidChannel(
-                f"channel file: privacy.budgets must be a list with one entry per input ({len(channel.inputs)}), "
-                "null for an input without a budget")
-        for x, value in zip(channel.inputs, values):
-            if value is not None:
-                budgets[x] = budget(_number_text(value, f"privacy.budgets[{x!r}]"), f"privacy.budgets[{x!r}]")
-    sensitive = protected = None
-    if "sensitive_inputs" in privacy:
-        sensitive = tuple(_labels(privacy, "sensitive_inputs"))
-    if "protected_outputs" in privacy:
-        protected = tuple(_labels(privacy, "protected_outputs"))
+        raise InvalidChannel(f"channel file: 'privacy' has unknown keys {sorted(unknown)}; "
+                             f"allowed: {sorted(PRIVACY_KEYS)}")
+    privacy = {}
+    for key, value in section.items():
+        if value is None:
+            continue
+        parameter = PRIVACY_KEYS[key]
+        parsed = parameter.parse(value, f"privacy.{key}")
+        privacy[key] = input_budgets(channel.inputs, parsed, f"privacy.{key}") if parameter.kind == "input-budgets" \
+            else parsed
     description = document.get("description", "")
     metadata = document.get("metadata", {})
     if not isinstance(description, str) or not isinstance(metadata, dict):
         raise InvalidChannel("channel file: 'description' must be a string and 'metadata' an object")
-    return ChannelFile(channel, epsilon, budgets, sensitive, protected, description,
-                       json.loads(json.dumps(metadata, default=str)))
+    return ChannelFile(channel, privacy, description, json.loads(json.dumps(metadata, default=str)))
 
 
 def read_channel_file(path) -> ChannelFile:
@@ -150,9 +132,35 @@ def _label_to_json(label):
     return list(map(_label_to_json, label)) if isinstance(label, tuple) else label
 
 
-def channel_file_text(channel: Channel, *, epsilon=None, budgets=None, sensitive_inputs=None,
-                      protected_outputs=None, description: str = "", metadata=None) -> str:
-    """The JSON text of a channel file for ``channel`` and the given privacy parameters."""
+def _privacy_to_json(channel: Channel, key: str, value):
+    if key not in PRIVACY_KEYS:
+        raise InvalidChannel(f"privacy has unknown key {key!r}; allowed: {sorted(PRIVACY_KEYS)}")
+    parameter = PRIVACY_KEYS[key]
+    parsed = parameter.parse(value, f"privacy.{key}") if parameter.kind != "input-budgets" else value
+    if parameter.kind in ("budget", "number"):
+        return to_decimal_string(parsed)
+    if parameter.kind == "input-budgets":  # a mapping {input: budget}, which may compute its values when asked
+        if isinstance(value, dict):
+            unknown = [x for x in value if x not in set(channel.inputs)]
+            if unknown:
+                raise InvalidChannel(f"privacy.{key} names unknown inputs {unknown!r}")
+        budgets = [value.get(x) for x in channel.inputs]
+        return [None if b is None else to_decimal_string(budget(b, f"privacy.{key}[{x!r}]"))
+                for x, b in zip(channel.inputs, budgets)]
+    if parameter.kind in ("budgets", "numbers"):
+        return [to_decimal_string(v) for v in parsed]
+    if parameter.kind in ("labels", "label-pairs"):
+        return [_label_to_json(v) for v in parsed]
+    return parsed
+
+
+def channel_file_text(channel: Channel, *, privacy: dict | None = None, description: str = "",
+                      metadata: dict | None = None) -> str:
+    """The JSON text of a channel file for ``channel``, with ``privacy`` keyed as the file's privacy section.
+
+    Values are given as the code takes them: budgets as numbers or exact strings, ``budgets`` as
+    ``{input: budget}``, labels as lists or tuples.
+    """
     document = {"format": FORMAT}
     if description:
         document["description"] = description
@@ -161,18 +169,10 @@ def channel_file_text(channel: Channel, *, epsilon=None, budgets=None, sensitive
     document["inputs"] = [_label_to_json(x) for x in channel.inputs]
     document["outputs"] = [_label_to_json(y) for y in channel.outputs]
     document["probabilities"] = [[to_decimal_string(p) for p in row] for row in channel.rows]
-    privacy = {}
-    if epsilon is not None:
-        privacy["epsilon"] = to_decimal_string(budget(epsilon))
-    if budgets:
-        privacy["budgets"] = [None if budgets.get(x) is None else to_decimal_string(budget(budgets[x], f"budgets[{x!r}]"))
-                              for x in channel.inputs]
-    if sensitive_inputs is not None:
-        privacy["sensitive_inputs"] = [_label_to_json(normalize_label(x)) for x in sensitive_inputs]
-    if protected_outputs is not None:
-        privacy["protected_outputs"] = [_label_to_json(normalize_label(y)) for y in protected_outputs]
-    if privacy:
-        document["privacy"] = privacy
+    section = {key: _privacy_to_json(channel, key, value) for key, value in (privacy or {}).items()
+               if value is not None}
+    if section:
+        document["privacy"] = section
     # One line per key and one line per row, so that files stay readable and diffable.
     lines = []
     for key, value in document.items():
@@ -184,7 +184,7 @@ def channel_file_text(channel: Channel, *, epsilon=None, budgets=None, sensitive
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
-def write_channel_file(path, channel: Channel, **privacy) -> None:
-    """Write ``channel`` (and privacy parameters, see ``channel_file_text``) to ``path``."""
+def write_channel_file(path, channel: Channel, **options) -> None:
+    """Write ``channel`` (with ``privacy``, ``description`` and ``metadata``, see ``channel_file_text``) to ``path``."""
     with open(path, "w", encoding="utf-8") as handle:
-        handle.write(channel_file_text(channel, **privacy))
+        handle.write(channel_file_text(channel, **options))

@@ -6,10 +6,10 @@ so the channel must describe everything a user releases, jointly.
 
 | predicate | definition |
 |---|---|
-| ``ldp`` | ``P[y|x] <= e^eps P[y|x']`` for all ``x, x', y`` (common sheet §3) |
+| ``ldp`` | ``P[y|x] <= e^eps P[y|x']`` for all ``x, x', y`` (Gu et al. Def. 1) |
 | ``id_ldp`` | ``P[y|x] <= e^{r(eps_x, eps_x')} P[y|x']`` (Gu et al. Def. 2); ``min_id_ldp``, ``avg_id_ldp`` |
 | ``uldp`` | Murakami and Kawamoto, as printed in Cao et al. Def. 2, eqs. (2)-(4) |
-| ``suldp_marginal``, ``suldp_joint_unrevealed``, ``suldp_joint`` | Cao et al. Def. 3 under the three readings of its condition (11) |
+| ``suldp_marginal``, ``suldp_joint_unrevealed``, ``suldp_joint`` | Cao et al. Def. 3, three readings of (11) |
 | ``ipldp`` | IPLDP preprint Def. 3 |
 | ``graded_ldp`` | Hao et al. Def. 2 on a finite set of input values |
 """
@@ -17,11 +17,13 @@ so the channel must describe everything a user releases, jointly.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 from ldpspec.spec.channel import Channel, label_map, label_subset, map_outputs, normalize_label
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.loss import column_loss, output_loss, pairwise_loss
 from ldpspec.spec.numbers import budget, ctx, exact, to_decimal_string
+from ldpspec.spec.parameters import Parameter, input_budgets
 from ldpspec.spec.structured import StructuredChannel
 from ldpspec.spec.verdict import Verdict, WorstCase
 
@@ -124,9 +126,10 @@ def min_id_ldp(channel, budgets: Mapping, policy: Iterable | None = None) -> Ver
     return _id_ldp(channel, budgets, "min", "minid-ldp", policy)
 
 
-def avg_id_ldp(channel, budgets: Mapping) -> Verdict:
-    """``E``-AvgID-LDP (Gu et al. Sec. VIII): ID-LDP with ``r = (eps_x + eps_x') / 2``."""
-    return _id_ldp(channel, budgets, "avg", "avgid-ldp")
+def avg_id_ldp(channel, budgets: Mapping, policy: Iterable | None = None) -> Verdict:
+    """``E``-AvgID-LDP (Gu et al. Sec. VIII): ID-LDP with ``r = (eps_x + eps_x') / 2`` (optionally on a policy
+    graph)."""
+    return _id_ldp(channel, budgets, "avg", "avgid-ldp", policy)
 
 
 # --- ULDP --------------------------------------------------------------------------------------
@@ -169,10 +172,13 @@ class _SetValued:
 
     def __init__(self, channel: Channel, sensitive_items, non_sensitive_items, protected_outputs):
         self.sensitive = frozenset(normalize_label(x, "sensitive item") for x in sensitive_items)
+        if non_sensitive_items is None:  # every other item of the input sets
+            non_sensitive_items = {item for s in channel.inputs if isinstance(s, tuple) for item in s} - self.sensitive
         self.non_sensitive = frozenset(normalize_label(x, "non-sensitive item") for x in non_sensitive_items)
         overlap = self.sensitive & self.non_sensitive
         if overlap:
-            raise InvalidParameter(f"sensitive_items and non_sensitive_items must be disjoint; both contain {sorted(overlap, key=repr)!r}")
+            raise InvalidParameter("sensitive_items and non_sensitive_items must be disjoint; both contain "
+                                   f"{sorted(overlap, key=repr)!r}")
         items = self.sensitive | self.non_sensitive
         self.sets = {}
         sizes = set()
@@ -181,20 +187,23 @@ class _SetValued:
                 raise InvalidParameter(f"every input must be a set of items (a list without repeats), got {s!r}")
             unknown = [x for x in s if x not in items]
             if unknown:
-                raise InvalidParameter(f"input {s!r} has items {unknown!r} outside sensitive_items and non_sensitive_items")
+                raise InvalidParameter(f"input {s!r} has items {unknown!r} outside sensitive_items and "
+                                       "non_sensitive_items")
             as_set = frozenset(s)
             if as_set in self.sets.values():
                 raise InvalidParameter(f"input {s!r} repeats another input as a set")
             self.sets[s] = as_set
             sizes.add(len(s))
         if len(sizes) != 1:
-            raise InvalidParameter(f"every input set must have the same size m (Cao et al. Def. 3); got sizes {sorted(sizes)}")
+            raise InvalidParameter("every input set must have the same size m (Cao et al. Def. 3); got sizes "
+                                   f"{sorted(sizes)}")
         self.protected = frozenset(normalize_label(y0, "protected output") for y0 in protected_outputs)
         self.parts = {}
         for y in channel.outputs:
             if not (isinstance(y, tuple) and len(y) == 2 and isinstance(y[1], tuple) and len(set(y[1])) == len(y[1])):
                 raise InvalidParameter(
-                    f"every output must be a pair [protected part y0, list of revealed items without repeats]; got {y!r}")
+                    "every output must be a pair [protected part y0, list of revealed items without repeats]; got "
+                    f"{y!r}")
             parts = (y[0], frozenset(y[1]))
             if parts in self.parts.values():
                 raise InvalidParameter(f"output {y!r} repeats another output (the revealed items form a set)")
@@ -217,11 +226,14 @@ class _SetValued:
             outside = revealed - self.non_sensitive
             if outside:
                 worst.structural_failure("invertible output", (), y,
-                                         f"output {y!r} reveals {sorted(outside, key=repr)!r}, which are not non-sensitive items")
+                                         f"output {y!r} reveals {sorted(outside, key=repr)!r}, which are not "
+                                         "non-sensitive items")
             if y0 is None and not revealed:
-                worst.structural_failure("output space", (), y, f"output {y!r} has neither a protected part nor a revealed item")
+                worst.structural_failure("output space", (), y, f"output {y!r} has neither a protected part nor a "
+                                                                "revealed item")
             if y0 is not None and y0 not in self.protected:
-                worst.structural_failure("output space", (), y, f"protected part of output {y!r} is not in protected_outputs")
+                worst.structural_failure("output space", (), y, f"protected part of output {y!r} is not in "
+                                                                "protected_outputs")
             for s, row in zip(channel.inputs, channel.rows):
                 if row[j] > 0 and not revealed <= self.sets[s]:
                     worst.structural_failure(
@@ -238,7 +250,8 @@ class _SetValued:
                             f"input {s!r} contains the revealable item {x!r} but never reveals it")
 
 
-def _suldp_check(channel, sensitive_items, non_sensitive_items, protected_outputs, epsilon, notion, ratio_check) -> Verdict:
+def _suldp_check(channel, sensitive_items, non_sensitive_items, protected_outputs, epsilon, notion,
+                 ratio_check) -> Verdict:
     channel = _explicit(channel)
     eps = budget(epsilon, "epsilon")
     structure = _SetValued(channel, sensitive_items, non_sensitive_items, protected_outputs)
@@ -261,6 +274,7 @@ def suldp_marginal(channel, sensitive_items, non_sensitive_items, protected_outp
     ``P[y0|s] <= e^eps P[y0|s']`` for all input sets and every ``y0`` in
     ``protected_outputs``, where ``P[y0|s]`` sums over the revealed items.
     Outputs are pairs ``(y0, revealed items)``; conditions (9)-(10) as in all readings.
+    ``non_sensitive_items=None`` means every item of the input sets that is not sensitive (in every reading).
     """
     def ratio_check(channel, structure, eps, worst):
         marginal = map_outputs(channel, lambda y: y[0])
@@ -309,7 +323,7 @@ SULDP_READINGS: dict[str, Callable] = {
     "suldp-joint-unrevealed": suldp_joint_unrevealed,
     "suldp-joint": suldp_joint,
 }
-"""The readings of Cao et al. condition (11), by name (ambiguity B1 of the sheet)."""
+"""The three readings of Cao et al.'s condition (11), by name: which part of the release it bounds (page "SULDP")."""
 
 
 # --- IPLDP -------------------------------------------------------------------------------------
@@ -378,7 +392,8 @@ def graded_ldp(channel, boundaries: Sequence, budgets: Sequence, r: str | Callab
     if len(bounds) < 2 or any(a >= b for a, b in zip(bounds, bounds[1:])):
         raise InvalidParameter(f"boundaries must be at least two strictly increasing numbers, got {list(boundaries)!r}")
     if len(budgets) != len(bounds) - 1:
-        raise InvalidParameter(f"budgets must give one budget per interval: {len(bounds) - 1} intervals, {len(budgets)} budgets")
+        raise InvalidParameter(f"budgets must give one budget per interval: {len(bounds) - 1} intervals, "
+                               f"{len(budgets)} budgets")
     level_budgets = [budget(value, f"budgets[{j}]") for j, value in enumerate(budgets)]
     values = {}
     for x in channel.inputs:
@@ -395,3 +410,94 @@ def graded_ldp(channel, boundaries: Sequence, budgets: Sequence, r: str | Callab
         "boundaries": [to_decimal_string(b) for b in bounds],
         "budgets": [to_decimal_string(e) for e in level_budgets],
     })
+
+
+# --- The notions, declared once --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Notion:
+    """A privacy notion as the command line, channel files and listings see it.
+
+    Attributes:
+        name: the name of ``ldpspec check --notion``.
+        predicate: the function that decides it.
+        parameters: what the predicate takes besides the channel, in order.
+        definition: where the notion is defined.
+        docs: its page in the documentation (relative to ``docs/``).
+    """
+
+    name: str
+    predicate: Callable
+    parameters: tuple
+    definition: str
+    docs: str
+
+    def check(self, channel, values: Mapping) -> Verdict:
+        """Decide the notion with ``values`` keyed by parameter keyword, as ``Parameter.parse`` returns them.
+
+        A list of input budgets is mapped onto the channel's inputs; an optional parameter without a value
+        gets the predicate's default.
+        """
+        arguments = {}
+        for parameter in self.parameters:
+            value = values.get(parameter.keyword)
+            if value is None and parameter.required:
+                raise InvalidParameter(
+                    f"notion {self.name} needs {parameter.option} ({parameter.help}): give it on the command line or "
+                    f"in the channel file's privacy section as {parameter.file_key!r}")
+            if value is not None and parameter.kind == "input-budgets" and not isinstance(value, Mapping):
+                value = input_budgets(channel.inputs, value, parameter.option)
+            arguments[parameter.keyword] = value
+        return self.predicate(channel, **arguments)
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "definition": self.definition,
+                "parameters": [parameter.to_json() for parameter in self.parameters]}
+
+
+EPSILON = Parameter("epsilon", "budget", "the budget eps", file_key="epsilon")
+INPUT_BUDGETS = Parameter("budgets", "input-budgets", "a budget eps_x for every input", file_key="budgets")
+PAIR_FUNCTION = Parameter("pair-function", "choice", "r(eps_x, eps_x'), the budget of a pair of inputs",
+                          keyword="r", choices=tuple(PAIR_FUNCTIONS), file_key="pair_function")
+POLICY = Parameter("policy", "label-pairs", "the pairs of inputs that must be indistinguishable (a policy graph); "
+                   "default: every pair", required=False, file_key="policy")
+SENSITIVE_INPUTS = Parameter("sensitive", "labels", "the sensitive inputs X_sen", keyword="sensitive_inputs",
+                             file_key="sensitive_inputs")
+PROTECTED_OUTPUTS = Parameter("protected", "labels", "the protected outputs Y_pro", keyword="protected_outputs",
+                              file_key="protected_outputs")
+SENSITIVE_ITEMS = Parameter("sensitive", "labels", "the sensitive items", keyword="sensitive_items",
+                            file_key="sensitive_items")
+NON_SENSITIVE_ITEMS = Parameter("non-sensitive", "labels", "the non-sensitive items; default: every other item of "
+                                "the input sets", keyword="non_sensitive_items", required=False,
+                                file_key="non_sensitive_items")
+PROTECTED_PARTS = Parameter("protected", "labels", "the protected parts y0 of the outputs",
+                            keyword="protected_outputs", file_key="protected_outputs")
+ITEM_BUDGETS = Parameter("budgets", "input-budgets", "a budget for every sensitive item, null for a non-sensitive "
+                         "item", file_key="budgets")
+BOUNDARIES = Parameter("boundaries", "numbers", "the interval end points b_0 < b_1 < ... < b_k",
+                       file_key="boundaries")
+INTERVAL_BUDGETS = Parameter("budgets", "budgets", "a budget for every interval", file_key="interval_budgets")
+
+_SULDP = (SENSITIVE_ITEMS, NON_SENSITIVE_ITEMS, PROTECTED_PARTS, EPSILON)
+NOTIONS: dict[str, Notion] = {notion.name: notion for notion in (
+    Notion("ldp", ldp, (EPSILON,), "LDP (Erlingsson et al. 2014; Gu et al. Def. 1)", "notions/ldp.md"),
+    Notion("id-ldp", id_ldp, (INPUT_BUDGETS, PAIR_FUNCTION, POLICY), "Gu et al. Def. 2", "notions/id-ldp.md"),
+    Notion("minid-ldp", min_id_ldp, (INPUT_BUDGETS, POLICY), "Gu et al. Def. 3", "notions/id-ldp.md"),
+    Notion("avgid-ldp", avg_id_ldp, (INPUT_BUDGETS, POLICY), "Gu et al. Sec. VIII", "notions/id-ldp.md"),
+    Notion("uldp", uldp, (SENSITIVE_INPUTS, PROTECTED_OUTPUTS, EPSILON),
+           "Murakami and Kawamoto 2019, as printed in Cao et al. Def. 2", "notions/uldp.md"),
+    Notion("suldp-marginal", suldp_marginal, _SULDP, "Cao et al. Def. 3, condition (11) read on y0 alone",
+           "notions/suldp.md"),
+    Notion("suldp-joint-unrevealed", suldp_joint_unrevealed, _SULDP,
+           "Cao et al. Def. 3, condition (11) read on outputs that reveal nothing", "notions/suldp.md"),
+    Notion("suldp-joint", suldp_joint, _SULDP, "Cao et al. Def. 3, condition (11) read on the whole release",
+           "notions/suldp.md"),
+    Notion("ipldp", ipldp, (ITEM_BUDGETS,), "IPLDP preprint Def. 3", "notions/ipldp.md"),
+    Notion("graded-ldp", graded_ldp, (BOUNDARIES, INTERVAL_BUDGETS, PAIR_FUNCTION), "Hao et al. Def. 2",
+           "notions/graded-ldp.md"),
+)}
+"""Every notion, by name: what ``ldpspec check``, channel files and ``ldpspec list`` read."""
+
+PRIVACY_KEYS: dict[str, Parameter] = {parameter.file_key: parameter for notion in NOTIONS.values()
+                                      for parameter in notion.parameters}
+"""The keys of a channel file's ``privacy`` section, each with the parameter that reads it."""

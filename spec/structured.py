@@ -71,7 +71,7 @@ def bit_vector_probability(bit_distributions: Sequence, bits: Sequence[int]):
     """``prod_k bit_distributions[k][bits[k]]``, each bit given as ``(P[bit = 0], P[bit = 1])``.
 
     Plain arithmetic, so it serves kernel numbers, floats and z3 terms alike
-    (DESIGN principle 4). Both probabilities of a bit are given, rather than
+    (each mechanism is written once). Both probabilities of a bit are given, rather than
     ``p`` and ``1 - p``, because ``1 - p`` loses every digit when ``p`` is
     within ``10^-60`` of 1 (basic RAPPOR at a budget of a few hundred).
     """
@@ -96,14 +96,16 @@ class IndependentBits(StructuredChannel):
             raise InvalidChannel("bit_distributions must give one list of bits per input, and only for the inputs")
         lengths = {len(bit_distributions[x]) for x in self.inputs}
         if len(lengths) != 1 or 0 in lengths:
-            raise InvalidChannel(f"every input must have the same, non-zero number of bits; got lengths {sorted(lengths)}")
+            raise InvalidChannel("every input must have the same, non-zero number of bits; got lengths "
+                                 f"{sorted(lengths)}")
         self.bit_count = lengths.pop()
         self._bits = {}
         for x in self.inputs:
             row = []
             for k, pair in enumerate(bit_distributions[x]):
                 if len(pair) != 2:
-                    raise InvalidChannel(f"bit {k} of input {x!r} must be a pair (P[bit = 0], P[bit = 1]), got {pair!r}")
+                    raise InvalidChannel(f"bit {k} of input {x!r} must be a pair (P[bit = 0], P[bit = 1]), "
+                                         f"got {pair!r}")
                 zero = probability(pair[0], f"P[bit {k} = 0 | {x!r}]")
                 one = probability(pair[1], f"P[bit {k} = 1 | {x!r}]")
                 if abs(zero + one - 1) > RESOLUTION:
@@ -112,9 +114,10 @@ class IndependentBits(StructuredChannel):
             self._bits[x] = tuple(row)
 
     @classmethod
-    def from_one_probabilities(cls, inputs, one_probabilities: Mapping) -> "IndependentBits":
+    def from_one_probabilities(cls, inputs, one_probabilities: Mapping) -> IndependentBits:
         """Bits given by ``P[bit = 1]`` alone (``P[bit = 0] = 1 - P[bit = 1]``)."""
-        return cls(inputs, {x: [(1 - exact(p, "P[bit = 1]"), p) for p in ones] for x, ones in one_probabilities.items()})
+        return cls(inputs, {x: [(1 - exact(p, "P[bit = 1]"), p) for p in ones]
+                            for x, ones in one_probabilities.items()})
 
     @property
     def output_count(self) -> int:
@@ -171,13 +174,15 @@ class SampledOneHot(StructuredChannel):
     def __init__(self, inputs, baseline: Sequence, hot: Sequence, weights: Mapping):
         self.inputs = _unique_labels(inputs, "input")
         if len(baseline) != len(hot) or not baseline:
-            raise InvalidChannel(f"baseline and hot must give one distribution per bit; got {len(baseline)} and {len(hot)}")
+            raise InvalidChannel(f"baseline and hot must give one distribution per bit; got {len(baseline)} and "
+                                 f"{len(hot)}")
         self.bit_count = len(baseline)
         self._baseline = self._distributions(baseline, "baseline")
         self._hot = self._distributions(hot, "hot")
         for k, (zero, one) in enumerate(self._baseline):
             if zero == 0 or one == 0:
-                raise InvalidChannel(f"baseline bit {k} must have 0 < P[1] < 1 for the structured loss; use an explicit channel")
+                raise InvalidChannel(f"baseline bit {k} must have 0 < P[1] < 1 for the structured loss; use an "
+                                     "explicit channel")
         if set(weights) != set(self.inputs):
             raise InvalidChannel("weights must give one distribution of the hot bit per input, and only for the inputs")
         self._weights = {}
@@ -185,7 +190,8 @@ class SampledOneHot(StructuredChannel):
             row = {}
             for v, w in weights[x].items():
                 if not isinstance(v, int) or not 0 <= v < self.bit_count:
-                    raise InvalidChannel(f"hot bit of input {x!r} must be a bit index in [0, {self.bit_count - 1}], got {v!r}")
+                    raise InvalidChannel(f"hot bit of input {x!r} must be a bit index in [0, {self.bit_count - 1}], "
+                                         f"got {v!r}")
                 w = probability(w, f"P[hot bit {v} | {x!r}]")
                 if w > 0:
                     row[v] = w

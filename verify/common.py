@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 import z3
 from hypothesis import strategies as st
 
@@ -82,20 +81,28 @@ def exact_moments(rows: list[dict], estimate) -> tuple:
     """Exact mean and variance of ``estimate(outputs)`` over every joint output of independent users.
 
     ``rows[u]`` is user ``u``'s output distribution ``{y: P[y]}``; the sum runs
-    over all combinations, so keep populations tiny.
+    over all combinations, so keep populations tiny. ``estimate`` returns one
+    number, or a list of them (then the means and variances are lists).
     """
     import itertools
 
     from ldpspec.spec.numbers import ctx
 
-    mean, second = 0, 0
+    means = seconds = None
+    scalar = False
     for outputs in itertools.product(*(list(row.items()) for row in rows)):
         p = ctx.fprod(q for _, q in outputs)
         if p == 0:
             continue
-        value = estimate([y for y, _ in outputs])
-        mean, second = mean + p * value, second + p * value * value
-    return mean, second - mean * mean
+        values = estimate([y for y, _ in outputs])
+        scalar = not isinstance(values, (list, tuple))
+        values = [values] if scalar else list(values)
+        if means is None:
+            means, seconds = [0] * len(values), [0] * len(values)
+        means = [m + p * v for m, v in zip(means, values)]
+        seconds = [s + p * v * v for s, v in zip(seconds, values)]
+    variances = [s - m * m for s, m in zip(seconds, means)]
+    return (means[0], variances[0]) if scalar else (means, variances)
 
 
 def prove_identity(description: str, left, right, assumptions: list):

@@ -3,7 +3,7 @@
 A budget ``eps`` enters a symbolic channel through a positive real variable
 ``t = e^{eps / divisor}`` (``divisor = 1`` gives ``E = e^eps``; ``divisor = 2``
 gives ``s = e^{eps/2}`` as in basic RAPPOR). Probabilities are the mechanism's
-own arithmetic applied to ``t`` (DESIGN principle 4), so they are rational
+own arithmetic applied to ``t`` (each mechanism is written once, over the exponentiated budgets), so they are rational
 functions that z3's nonlinear real arithmetic decides exactly.
 
 A range ``low <= eps <= high`` becomes ``t_low <= t <= t_high`` with rational
@@ -12,7 +12,7 @@ end points rounded outward (``t_low <= e^{low/divisor}``,
 the range. A counterexample is reported as budget values and is then checked by
 the exact kernel through the caller's ``confirm`` function; a counterexample
 the kernel does not confirm, or one outside the requested range, is reported as
-such and never as a refutation (DESIGN principle 6).
+such and never as a refutation (an untrusted solver, a trusted checker).
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ class SymbolicChannel:
     probability: Callable
 
     @classmethod
-    def from_matrix(cls, inputs: Sequence, outputs: Sequence, rows: Sequence[Sequence]) -> "SymbolicChannel":
+    def from_matrix(cls, inputs: Sequence, outputs: Sequence, rows: Sequence[Sequence]) -> SymbolicChannel:
         table = {(x, y): entry for x, row in zip(inputs, rows) for y, entry in zip(outputs, row)}
         return cls(tuple(inputs), tuple(outputs), lambda x, y: table[(x, y)])
 

@@ -25,7 +25,8 @@ def main() -> None:
         data = fig3(dataset, runs=10)
         for mechanism in MECHANISMS:
             axis.plot(EPSILON_GRID, data.series(mechanism, "plotted"), "--", color=COLOURS[mechanism])
-            axis.plot(EPSILON_GRID, data.series(mechanism, "empirical"), "-o", ms=3, color=COLOURS[mechanism], label=mechanism)
+            axis.plot(EPSILON_GRID, data.series(mechanism, "empirical"), "-o", ms=3, color=COLOURS[mechanism],
+                      label=mechanism)
         axis.set_yscale("log")
         axis.set_xlabel("eps (min E; levels eps, 1.2 eps, 2 eps)")
         axis.set_ylabel("total MSE / n")

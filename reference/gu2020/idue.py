@@ -1,4 +1,4 @@
-"""IDUE: input-discriminative unary encoding (Gu et al. Sec. V); formula sheet ``gu2020-idldp.md`` §4-§5.
+"""IDUE: input-discriminative unary encoding (Gu et al. Sec. V).
 
 Items are grouped into privacy levels (Sec. V-D): level ``t`` has budget
 ``eps_t`` and ``m_t`` items, and all its items share the perturbation
@@ -12,10 +12,13 @@ Privacy (eq. (6)): for items ``i != j``, the worst ratio over all outputs is
     a_s (1 - b_t) <= e^{min(eps_s, eps_t)} b_s (1 - a_t)
 
 for every ordered pair of levels ``(s, t)`` that has a pair of distinct items
-(``s = t`` only when ``m_t >= 2``). AvgID-LDP replaces ``min`` by the average.
+(``s = t`` only when ``m_t >= 2``; the paper leaves open whether a level of one
+item is constrained with itself, see the reading "self_pairs" on the page of Gu et al.).
+AvgID-LDP replaces ``min`` by the average.
 
 The objectives of the three optimisation models are here; the solvers are in
-``ldpspec.reference.gu2020.solvers``.
+``ldpspec.reference.gu2020.solvers``. The registered mechanism ``idue`` solves a
+model for the given levels and builds IDUE from the solution.
 """
 
 from __future__ import annotations
@@ -23,12 +26,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
+from ldpspec.reference.mechanism import Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import variance_terms
 from ldpspec.reference.shared.unary import UnaryEncoding, general_unary_probabilities
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.notions import PAIR_FUNCTIONS, id_ldp
 from ldpspec.spec.numbers import budget, ctx, exact
+from ldpspec.spec.parameters import Parameter
 from ldpspec.spec.verdict import Verdict
+
+SELF_PAIRS = ("all", "multi-item")
+"""Which levels eq. (6) constrains with themselves: every level (as the authors' code), or only levels with two or
+more items (as (6) over pairs of distinct items says)."""
+
+NOTIONS_BY_PAIR_FUNCTION = {"min": "minid-ldp", "avg": "avgid-ldp"}
 
 
 @dataclass(frozen=True)
@@ -44,7 +57,7 @@ class PrivacyLevels:
     item_levels: tuple
 
     @classmethod
-    def from_item_budgets(cls, item_budgets: Sequence) -> "PrivacyLevels":
+    def from_item_budgets(cls, item_budgets: Sequence) -> PrivacyLevels:
         values = [budget(value, f"budgets[{i}]") for i, value in enumerate(item_budgets)]
         if len(values) < 2:
             raise InvalidParameter(f"budgets must give one budget per item for at least 2 items, got {len(values)}")
@@ -55,7 +68,7 @@ class PrivacyLevels:
         return cls(tuple(distinct), sizes, item_levels)
 
     @classmethod
-    def from_sizes(cls, level_budgets: Sequence, sizes: Sequence[int]) -> "PrivacyLevels":
+    def from_sizes(cls, level_budgets: Sequence, sizes: Sequence[int]) -> PrivacyLevels:
         budgets = [budget(value, f"level budgets[{t}]") for t, value in enumerate(level_budgets)]
         if len(budgets) != len(sizes) or not budgets:
             raise InvalidParameter(f"give one size per level: {len(budgets)} budgets, {len(sizes)} sizes")
@@ -88,10 +101,10 @@ def level_pairs(levels: PrivacyLevels, *, self_pairs: str = "all") -> list[tuple
 
     ``self_pairs="all"`` includes ``s = t`` for every level, as the authors'
     code does; ``"multi-item"`` includes ``s = t`` only for levels with at least
-    two items, as eq. (6) over pairs ``i != j`` says (ambiguity A1).
+    two items, as eq. (6) over pairs ``i != j`` says.
     """
-    if self_pairs not in ("all", "multi-item"):
-        raise InvalidParameter(f"self_pairs must be 'all' or 'multi-item', got {self_pairs!r}")
+    if self_pairs not in SELF_PAIRS:
+        raise InvalidParameter(f"self_pairs must be one of {', '.join(SELF_PAIRS)}, got {self_pairs!r}")
     return [(s, t) for s in range(levels.count) for t in range(levels.count)
             if s != t or self_pairs == "all" or levels.sizes[t] >= 2]
 
@@ -103,12 +116,20 @@ def pair_budget(levels: PrivacyLevels, s: int, t: int, r: str):
     return PAIR_FUNCTIONS[r](levels.budgets[s], levels.budgets[t])
 
 
-def idue(levels: PrivacyLevels, a: Sequence, b: Sequence) -> UnaryEncoding:
-    """The IDUE mechanism with per-level ``(a_t, b_t)``, as unary encoding over all items."""
+def idue(levels: PrivacyLevels, a: Sequence, b: Sequence, r: str = "min",
+         metadata: dict | None = None) -> UnaryEncoding:
+    """The IDUE mechanism with per-level ``(a_t, b_t)``, as unary encoding over all items.
+
+    It claims MinID-LDP (``r="min"``) or AvgID-LDP (``r="avg"``) with each item's level budget; whether the
+    parameters achieve it is for the kernel to say (``verify_idue``).
+    """
     if len(a) != levels.count or len(b) != levels.count:
         raise InvalidParameter(f"give one a and one b per level ({levels.count}), got {len(a)} and {len(b)}")
+    if r not in NOTIONS_BY_PAIR_FUNCTION:
+        raise InvalidParameter(f"notion must be 'min' (MinID-LDP) or 'avg' (AvgID-LDP), got {r!r}")
     bits = [general_unary_probabilities(exact(a[t], f"a[{t}]"), exact(b[t], f"b[{t}]")) for t in range(levels.count)]
-    return UnaryEncoding([bits[t] for t in levels.item_levels])
+    guarantee = Guarantee(NOTIONS_BY_PAIR_FUNCTION[r], {"budgets": dict(enumerate(levels.item_budgets()))})
+    return UnaryEncoding([bits[t] for t in levels.item_levels], guarantee, metadata)
 
 
 def representative_levels(levels: PrivacyLevels) -> PrivacyLevels:
@@ -168,3 +189,102 @@ def opt2_objective(sizes: Sequence[int], b: Sequence):
     """opt2's objective (12): ``sum_t m_t b_t (1 - b_t) / (1/2 - b_t)^2`` (``a_t = 1/2``)."""
     return sum(m * b_t * (1 - b_t) / (0.5 - b_t) ** 2 for m, b_t in zip(sizes, b))  # 0.5 is exact in every type
 
+
+
+# --- The registered mechanism: IDUE solved by one of the models ------------------------------------------------
+
+MODELS = ("opt0", "opt1", "opt2")
+"""The optimisation models of Sec. V-D: (9), (10)-(11) and (12)."""
+
+BOXES = {"authors": ((0.5, 1.0), (0.0, 0.5)), "none": None}
+"""opt0's feasible box, by name. The prose of (9) states only ``a_t > b_t``; the authors' code (``min_opt0.m``) adds
+``1/2 <= a <= 1, 0 <= b <= 1/2``. ``"none"`` keeps only ``0 < b < a < 1``."""
+
+ITEM_BUDGETS = Parameter("budgets", "budgets", "one budget per item; items with equal budgets form a privacy level "
+                         "(give this or --levels)", required=False, example="[1, 1, 2]")
+LEVELS = Parameter("levels", "levels", "the privacy levels as [budget, number of items] pairs (give this or "
+                   "--budgets)", required=False)
+MODEL = Parameter("model", "choice", "the optimisation model: opt0 (9), opt1 (11) or opt2 (12)", choices=MODELS,
+                  required=False, default="opt0")
+PAIR_FUNCTION = Parameter("notion", "choice", "the notion solved for: MinID-LDP (min) or AvgID-LDP (avg)",
+                          keyword="r", choices=tuple(NOTIONS_BY_PAIR_FUNCTION), required=False, default="min")
+SELF_PAIRS_OPTION = Parameter(
+    "self-pairs", "choice", "constrain s = t for every level (all, as the authors' code) or only for levels with two "
+    "or more items (multi-item, as eq. (6) over i != j)", choices=SELF_PAIRS, required=False, default="all")
+BOX = Parameter("box", "choice", "opt0's feasible box: the authors' 1/2 <= a <= 1, 0 <= b <= 1/2, or none "
+                "(only 0 < b < a < 1)", choices=tuple(BOXES), required=False, default="authors")
+STARTS = Parameter("starts", "integer", "opt0: random starts besides OUE, RAPPOR, opt1 and opt2", required=False,
+                   default="8")
+SEED = Parameter("seed", "integer", "opt0: the seed of the random starts", required=False, default="0")
+SOLVER_PARAMETERS = (ITEM_BUDGETS, LEVELS, MODEL, PAIR_FUNCTION, SELF_PAIRS_OPTION, BOX, STARTS, SEED)
+"""The parameters of ``ldpspec idue solve``, and of every mechanism built from a solved IDUE."""
+
+
+def levels_of(budgets: Sequence | None = None, levels: Sequence | None = None) -> PrivacyLevels:
+    """The privacy levels from one budget per item, or from ``[budget, number of items]`` pairs (exactly one)."""
+    if (budgets is None) == (levels is None):
+        raise InvalidParameter("give exactly one of --budgets (one budget per item) and --levels "
+                               "([[budget, number of items], ...])")
+    if budgets is not None:
+        return PrivacyLevels.from_item_budgets(budgets)
+    return PrivacyLevels.from_sizes([level[0] for level in levels], [level[1] for level in levels])
+
+
+def with_dummies(levels: PrivacyLevels, padding: int, dummy_level: int = 0) -> PrivacyLevels:
+    """The extended domain of IDUE-PS (Sec. VI): the items, then ``padding`` dummies in level ``dummy_level``."""
+    if not isinstance(dummy_level, int) or isinstance(dummy_level, bool) or not 0 <= dummy_level < levels.count:
+        raise InvalidParameter(f"dummy_level must be a level index in [0, {levels.count - 1}], got {dummy_level!r}")
+    if not isinstance(padding, int) or isinstance(padding, bool) or padding < 1:
+        raise InvalidParameter(f"padding_length must be an integer >= 1, got {padding!r}")
+    return PrivacyLevels(levels.budgets, tuple(size + (padding if t == dummy_level else 0)
+                                               for t, size in enumerate(levels.sizes)),
+                         levels.item_levels + (dummy_level,) * padding)
+
+
+def solve_levels(levels: PrivacyLevels, model: str = "opt0", r: str = "min", self_pairs: str = "all",
+                 box: str = "authors", starts: int = 8, seed: int = 0, extended: PrivacyLevels | None = None):
+    """The kernel-verified solution of one model (``reference.gu2020.solvers``), with the options by name.
+
+    ``extended`` (IDUE-PS) is the domain with the dummies: its pairs are constrained, (17), while the objective counts
+    the original items only.
+    """
+    from ldpspec.reference.gu2020.solvers import solve  # the solvers build on this module
+
+    if box not in BOXES:
+        raise InvalidParameter(f"box must be one of {', '.join(BOXES)}, got {box!r}")
+    options = {"self_pairs": self_pairs, "extended": extended}
+    if model == "opt0":
+        options.update(box=BOXES[box], random_starts=starts, seed=seed)
+    return solve(levels, model, r, **options)
+
+
+def solved_idue(budgets: Sequence | None = None, levels: Sequence | None = None, model: str = "opt0", r: str = "min",
+                self_pairs: str = "all", box: str = "authors", starts: int = 8, seed: int = 0) -> UnaryEncoding:
+    """IDUE with the parameters a model finds for the given levels (the mechanism ``idue``)."""
+    privacy_levels = levels_of(budgets, levels)
+    solution = solve_levels(privacy_levels, model, r, self_pairs, box, starts, seed)
+    return idue(privacy_levels, solution.a, solution.b, r,
+                metadata={"a": [repr(a) for a in solution.a], "b": [repr(b) for b in solution.b]})
+
+
+def benchmark_levels(d: int) -> PrivacyLevels:
+    """Three levels ``{1, 1.2, 2}`` holding 5%, 5% and 90% of ``d`` items (Fig. 3's levels at eps = 1)."""
+    sizes = [max(1, round(0.05 * d)), max(1, round(0.05 * d))]
+    return PrivacyLevels.from_sizes([1, "1.2", 2], sizes + [d - sum(sizes)])
+
+
+def _workload(n: int, d: int, rng: np.random.Generator):
+    levels = benchmark_levels(d)
+    solution = solve_levels(levels)
+    return idue(levels, solution.a, solution.b), rng.integers(0, d, n)
+
+
+MECHANISMS = (
+    Mechanism(
+        name="idue", title="Input-discriminative unary encoding, solved by opt0, opt1 or opt2", home="gu2020",
+        source="Gu et al. Sec. V", notion="minid-ldp", parameters=SOLVER_PARAMETERS, build=solved_idue,
+        claims=("gu2020.eq6", "gu2020.theorem3", "gu2020.eq8", "gu2020.opt0-bound", "gu2020.opt0-vs-baselines",
+                "gu2020.opt0-nonconvex", "gu2020.opt1-opt2-convex", "gu2020.table2-toy",
+                "gu2020.sec8-avgid.applicable"),
+        docs="mechanisms/idue.md", workload=_workload),
+)

@@ -1,14 +1,13 @@
 """IDUE-PS: IDUE for item sets with Padding-and-Sampling (Gu et al. Sec. VI, Algorithm 2).
 
-1. ``v = PS(x, l)``: one item of the padded set (``ldpspec.reference.shared.ps``);
+1. ``v = PS(x, l)``: one item of the padded set (``reference.shared.ps``);
 2. encode ``v`` as a one-hot vector over the ``m`` items and ``l`` dummies;
 3. perturb every bit with its IDUE probabilities ``(a_k, b_k)``; the dummies use
    the parameters of the level whose budget is ``eps_d``.
 
-Which bits the user releases is ambiguity A3 of the formula sheet, so it is a
-parameter: ``release="all"`` sends all ``m + l`` bits (reading (i)),
-``release="real"`` only the ``m`` real bits (reading (ii); the authors'
-simulation generates only these).
+Which bits the user releases the paper leaves open (the reading "release" on the
+page of Gu et al.), so it is a parameter: ``release="all"`` sends all ``m + l`` bits,
+``release="real"`` only the ``m`` real bits (the authors' simulation generates only these).
 
 The server estimates real items only, scaled by ``l`` (Sec. VI-B):
 ``c_hat_i = l (C_i - n b_i) / (a_i - b_i)``. The scaling is exact when every set
@@ -16,25 +15,72 @@ has at most ``l`` items; a larger set samples each of its items with probability
 ``1/|x| < 1/l``, so its items are under-counted. ``estimate_moments`` gives the
 exact mean and variance of every estimate for given data, bias included.
 
-OUE-PS and RAPPOR-PS (the paper's baselines) use the OUE and SUE parameters on
-every bit.
+IDUE-PS claims MinID-LDP (or AvgID-LDP) with the item-set budgets of eq. (16) (Theorem 4).
+OUE-PS and RAPPOR-PS, the paper's baselines, use the OUE and SUE parameters on every bit
+and are eps-LDP.
 """
 
 from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import replace
+from functools import cached_property
 
+import numpy as np
+
+from ldpspec.reference.gu2020.idue import (
+    NOTIONS_BY_PAIR_FUNCTION,
+    SOLVER_PARAMETERS,
+    PrivacyLevels,
+    benchmark_levels,
+    idue,
+    levels_of,
+    solve_levels,
+    with_dummies,
+)
+from ldpspec.reference.mechanism import EPSILON, Guarantee, Mechanism
+from ldpspec.reference.sampling import packed_bit_counts, unpacked_rows
 from ldpspec.reference.shared.estimators import count_estimate
-from ldpspec.reference.gu2020.idue import PrivacyLevels, idue
-from ldpspec.reference.shared.ps import item_set, padding_and_sampling, padding_length, ps_distribution
+from ldpspec.reference.shared.ps import padding_and_sampling, padding_and_sampling_many, padding_length, ps_distribution
 from ldpspec.reference.shared.unary import UnaryEncoding, oue_probabilities, sue_probabilities
+from ldpspec.reference.validation import item_set, positive_integer, user_count
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.numbers import budget, ctx, exact
+from ldpspec.spec.parameters import Parameter
 from ldpspec.spec.structured import SampledOneHot
 
 RELEASES = ("all", "real")
+"""Which bits an IDUE-PS user releases: all ``m + l``, or only the ``m`` real ones."""
+
+
+def itemset_budget(item_budgets: Sequence, items: Iterable, padding: int, dummy_budget):
+    """Eq. (16): ``eps_x = ln(eta_x / |x| * sum_{i in x} e^{eps_i} + (1 - eta_x) e^{eps_d})``,
+    ``eta_x = |x| / max(|x|, l)``."""
+    padding = padding_length(padding)
+    items = item_set(items, len(item_budgets))
+    size = len(items)
+    eta = ctx.mpf(size) / max(size, padding)
+    real = (eta / size) * sum(ctx.exp(exact(item_budgets[i], f"budgets[{i}]")) for i in items) if size else 0
+    return ctx.log(real + (1 - eta) * ctx.exp(budget(dummy_budget, "dummy_budget")))
+
+
+class ItemSetBudgets(Mapping):
+    """The budget (16) of every subset of the ``m`` items, computed when asked for."""
+
+    def __init__(self, item_budgets: Sequence, padding: int, dummy_budget):
+        self.item_budgets, self.padding, self.dummy_budget = tuple(item_budgets), padding, dummy_budget
+
+    def __getitem__(self, items):
+        return itemset_budget(self.item_budgets, items, self.padding, self.dummy_budget)
+
+    def __iter__(self) -> Iterator:
+        m = len(self.item_budgets)
+        return (s for size in range(m + 1) for s in itertools.combinations(range(m), size))
+
+    def __len__(self) -> int:
+        return 2 ** len(self.item_budgets)
 
 
 class IduePs:
@@ -45,24 +91,27 @@ class IduePs:
         m: the number of real items.
         padding: ``l``.
         release: ``"all"`` (every bit) or ``"real"`` (the ``m`` real bits only).
+        guarantee: the notion it claims; built by ``idue_ps``, ``oue_ps`` and ``rappor_ps``.
     """
 
-    def __init__(self, encoding: UnaryEncoding, m: int, padding: int, release: str = "all"):
+    # --- the plain reference ---
+
+    def __init__(self, encoding: UnaryEncoding, m: int, padding: int, release: str = "all",
+                 guarantee: Guarantee | None = None):
+        self.m = positive_integer(m, "m (the number of items)")
         self.padding = padding_length(padding)
-        if encoding.d != m + self.padding:
-            raise InvalidParameter(f"the encoding must have m + padding = {m + self.padding} bits, got {encoding.d}")
+        if encoding.d != self.m + self.padding:
+            raise InvalidParameter(f"the encoding must have m + padding = {self.m + self.padding} bits, got "
+                                   f"{encoding.d}")
         if release not in RELEASES:
-            raise InvalidParameter(f"release must be one of {RELEASES}, got {release!r}")
-        self.encoding, self.m, self.release = encoding, m, release
+            raise InvalidParameter(f"release must be one of {', '.join(RELEASES)}, got {release!r}")
+        self.encoding, self.release = encoding, release
+        self._guarantee = guarantee
+        self.metadata = dict(encoding.metadata)
 
     @property
     def released_bits(self) -> int:
         return self.encoding.d if self.release == "all" else self.m
-
-    def perturb(self, items: Iterable, rng: random.Random) -> tuple[int, ...]:
-        """One user's report: sample ``v`` by PS, perturb ``e_v`` bit by bit, release the chosen bits."""
-        v = padding_and_sampling(items, self.padding, self.m, rng)
-        return self.encoding.perturb(v, rng)[: self.released_bits]
 
     def channel(self, inputs: Sequence | None = None) -> SampledOneHot:
         """The exact channel on the given item sets (default: every subset of the ``m`` items)."""
@@ -76,11 +125,33 @@ class IduePs:
                    for s in inputs}
         return SampledOneHot(inputs, baseline, hot, weights)
 
-    def estimate(self, bit_counts: Sequence[int], n: int) -> list[float]:
-        """``c_hat_i = l (C_i - n b_i) / (a_i - b_i)`` for the ``m`` real items."""
-        if len(bit_counts) < self.m:
-            raise InvalidParameter(f"bit_counts must cover the {self.m} real items, got {len(bit_counts)}")
-        return [self.padding * count_estimate(c, n, float(bit.p), float(bit.q))
+    def guarantee(self) -> Guarantee:
+        if self._guarantee is None:
+            raise InvalidParameter("this IDUE-PS was built from a bare encoding and claims no notion; "
+                                   "build it with idue_ps, oue_ps or rappor_ps")
+        return self._guarantee
+
+    def perturb(self, items: Iterable, rng: random.Random) -> tuple[int, ...]:
+        """One user's report: sample ``v`` by PS, perturb ``e_v`` bit by bit, release the chosen bits."""
+        v = padding_and_sampling(items, self.padding, self.m, rng)
+        return self.encoding.perturb(v, rng)[: self.released_bits]
+
+    def counts(self, reports: Sequence[Sequence[int]]) -> list[int]:
+        """``C_k``: the number of reports with released bit ``k`` set."""
+        counts = [0] * self.released_bits
+        for report in reports:
+            if len(report) != self.released_bits or any(bit not in (0, 1) for bit in report):
+                raise InvalidParameter(f"a report must be {self.released_bits} bits (0 or 1), got {report!r}")
+            counts = [c + bit for c, bit in zip(counts, report)]
+        return counts
+
+    def estimate(self, bit_counts: Sequence[int], n: int) -> list:
+        """``c_hat_i = l (C_i - n b_i) / (a_i - b_i)`` for the ``m`` real items (exact)."""
+        if len(bit_counts) != self.released_bits:
+            raise InvalidParameter(f"bit_counts must have one entry per released bit ({self.released_bits}), "
+                                   f"got {len(bit_counts)}")
+        positive_integer(n, "n (the number of users)")
+        return [self.padding * count_estimate(c, n, bit.p, bit.q)
                 for c, bit in zip(bit_counts[: self.m], self.encoding.bits)]
 
     def estimate_moments(self, item_sets: Sequence[Iterable]) -> tuple[list, list]:
@@ -101,40 +172,144 @@ class IduePs:
             variances.append(self.padding ** 2 * sum(s * (1 - s) for s in probabilities) / (a - b) ** 2)
         return means, variances
 
+    @cached_property
+    def twin(self) -> IduePsTwin:
+        return IduePsTwin(self)
+
+
+class IduePsTwin:
+    """IDUE-PS for many users at once: packed reports of the released bits."""
+
+    def __init__(self, mechanism: IduePs):
+        self.mechanism = mechanism
+        self.released = mechanism.released_bits
+
+    def reports(self, item_sets: Sequence[Iterable], rng: np.random.Generator) -> np.ndarray:
+        """Packed reports (``ceil(released bits / 8)`` bytes per user)."""
+        mechanism = self.mechanism
+        hot = padding_and_sampling_many(item_sets, mechanism.padding, mechanism.m, rng)
+        return mechanism.encoding.twin.packed(hot, self.released, rng)
+
+    def outputs(self, reports: np.ndarray) -> list[tuple]:
+        return unpacked_rows(reports, self.released)
+
+    def counts(self, reports: np.ndarray) -> np.ndarray:
+        return packed_bit_counts(reports, self.released)
+
+    def simulate_counts(self, population: Mapping, rng: np.random.Generator) -> np.ndarray:
+        """The released bit counts of the users of ``population = {item set: number of users}``, drawn directly.
+
+        The hot bits are one multinomial per distinct item set; then ``C_k ~ Bin(H_k, a_k) + Bin(n - H_k, b_k)``.
+        """
+        mechanism = self.mechanism
+        hot = np.zeros(mechanism.encoding.d, dtype=np.int64)
+        n = 0
+        for items, users in population.items():
+            users = user_count(users, f"population[{items!r}]")
+            distribution = ps_distribution(items, mechanism.padding, mechanism.m)
+            support = sorted(distribution)
+            hot[support] += rng.multinomial(users, [float(distribution[v]) for v in support])
+            n += users
+        a, b = mechanism.encoding.twin.a[: self.released], mechanism.encoding.twin.b[: self.released]
+        return rng.binomial(hot[: self.released], a) + rng.binomial(n - hot[: self.released], b)
+
+    def estimate(self, bit_counts, n: int) -> np.ndarray:
+        """``c_hat_i = l (C_i - n b_i) / (a_i - b_i)`` for the real items, in floats."""
+        positive_integer(n, "n (the number of users)")
+        m, twin = self.mechanism.m, self.mechanism.encoding.twin
+        real_counts = np.asarray(bit_counts[:m], dtype=float)
+        return self.mechanism.padding * count_estimate(real_counts, n, twin.a[:m], twin.b[:m])
+
 
 def idue_ps(levels: PrivacyLevels, a: Sequence, b: Sequence, padding: int, *, dummy_level: int = 0,
-            release: str = "all") -> IduePs:
+            release: str = "all", r: str = "min", metadata: Mapping | None = None) -> IduePs:
     """IDUE-PS with per-level ``(a_t, b_t)``; the dummies use level ``dummy_level`` (default 0, the smallest budget).
 
-    ``PrivacyLevels`` sorts levels by budget, so level 0 has ``eps_d = min E``,
-    the sheet's reading of the paper's choice of the dummy budget.
+    ``PrivacyLevels`` sorts levels by budget, so level 0 has ``eps_d = min E``, the project's reading of the paper's
+    choice of the dummy budget (its value is lost in the extracted text; see the page of Gu et al.).
     """
-    if not isinstance(dummy_level, int) or not 0 <= dummy_level < levels.count:
-        raise InvalidParameter(f"dummy_level must be a level index in [0, {levels.count - 1}], got {dummy_level!r}")
     padding = padding_length(padding)
-    extended = PrivacyLevels(levels.budgets, tuple(size + (padding if t == dummy_level else 0)
-                                                   for t, size in enumerate(levels.sizes)),
-                             levels.item_levels + (dummy_level,) * padding)
-    return IduePs(idue(extended, a, b), levels.items, padding, release)
+    extended = with_dummies(levels, padding, dummy_level)
+    budgets = ItemSetBudgets(levels.item_budgets(), padding, levels.budgets[dummy_level])
+    guarantee = Guarantee(NOTIONS_BY_PAIR_FUNCTION[r], {"budgets": budgets})
+    return IduePs(idue(extended, a, b, r, metadata), levels.items, padding, release, guarantee)
 
 
 def oue_ps(epsilon, m: int, padding: int, release: str = "all") -> IduePs:
     """OUE-PS: OUE on every bit, with Padding-and-Sampling."""
-    bits = oue_probabilities(ctx.exp(budget(epsilon, "epsilon")))
-    return IduePs(UnaryEncoding.uniform(bits, m + padding_length(padding)), m, padding, release)
+    eps = budget(epsilon, "epsilon")
+    bits = oue_probabilities(ctx.exp(eps))
+    encoding = UnaryEncoding.uniform(bits, positive_integer(m, "m (the number of items)") + padding_length(padding))
+    return IduePs(encoding, m, padding, release, Guarantee("ldp", {"epsilon": eps}))
 
 
 def rappor_ps(epsilon, m: int, padding: int, release: str = "all") -> IduePs:
     """RAPPOR-PS: basic RAPPOR (SUE) on every bit, with Padding-and-Sampling."""
-    bits = sue_probabilities(ctx.exp(budget(epsilon, "epsilon") / 2))
-    return IduePs(UnaryEncoding.uniform(bits, m + padding_length(padding)), m, padding, release)
+    eps = budget(epsilon, "epsilon")
+    bits = sue_probabilities(ctx.exp(eps / 2))
+    encoding = UnaryEncoding.uniform(bits, positive_integer(m, "m (the number of items)") + padding_length(padding))
+    return IduePs(encoding, m, padding, release, Guarantee("ldp", {"epsilon": eps}))
 
 
-def itemset_budget(item_budgets: Sequence, items: Iterable, padding: int, dummy_budget):
-    """Eq. (16): ``eps_x = ln(eta_x / |x| * sum_{i in x} e^{eps_i} + (1 - eta_x) e^{eps_d})``, ``eta_x = |x| / max(|x|, l)``."""
-    padding = padding_length(padding)
-    items = item_set(items, len(item_budgets))
-    size = len(items)
-    eta = ctx.mpf(size) / max(size, padding)
-    real = (eta / size) * sum(ctx.exp(exact(item_budgets[i], f"budgets[{i}]")) for i in items) if size else 0
-    return ctx.log(real + (1 - eta) * ctx.exp(budget(dummy_budget, "dummy_budget")))
+def solved_idue_ps(budgets: Sequence | None = None, levels: Sequence | None = None, model: str = "opt0",
+                   r: str = "min", self_pairs: str = "all", box: str = "authors", starts: int = 8, seed: int = 0, *,
+                   padding: int, dummy_level: int = 0, release: str = "all") -> IduePs:
+    """IDUE-PS with the parameters a model finds for the items' levels (the mechanism ``idue-ps``).
+
+    As Gu et al. Sec. VI-B, the objective counts the original items, and the constraints are those of the extended
+    domain, (17): the dummies join level ``dummy_level``. With ``self_pairs="all"`` they add no constraint; with
+    ``"multi-item"`` they add one when they join a level of one item.
+    """
+    privacy_levels = levels_of(budgets, levels)
+    solution = solve_levels(privacy_levels, model, r, self_pairs, box, starts, seed,
+                            extended=with_dummies(privacy_levels, padding_length(padding), dummy_level))
+    return idue_ps(privacy_levels, solution.a, solution.b, padding, dummy_level=dummy_level, release=release, r=r,
+                   metadata={"a": [repr(a) for a in solution.a], "b": [repr(b) for b in solution.b]})
+
+
+# --- Declarations ----------------------------------------------------------------------------------------------
+
+ITEMS = Parameter("m", "integer", "the number of items m >= 1 (the items are 0 .. m-1; a user holds a set of them)",
+                  example="2")
+PADDING = Parameter("padding", "integer", "the padding length l >= 1", example="2")
+RELEASE = Parameter("release", "choice", "which bits the user releases: all m + l, or only the m real ones",
+                    choices=RELEASES, required=False, default="all")
+DUMMY_LEVEL = Parameter("dummy-level", "integer", "the privacy level whose parameters the dummies use, counted from "
+                        "the smallest budget (0: eps_d = min E)", required=False, default="0")
+
+_SET_CLAIMS = ("gu2020.lemma2", "gu2020.theorem4", "gu2020.ps-estimator")
+
+
+def _sets(n: int, d: int, rng: np.random.Generator) -> list[tuple]:
+    """``n`` users' item sets, drawn from a pool of 1000 random sets of 1 to 8 items of ``0 .. d-1``."""
+    pool = [tuple(sorted(set(rng.integers(0, d, rng.integers(1, 9)).tolist()))) for _ in range(1000)]
+    return [pool[k] for k in rng.integers(0, len(pool), n)]
+
+
+def _idue_ps_workload(n: int, d: int, rng: np.random.Generator):
+    levels = benchmark_levels(d)
+    solution = solve_levels(levels)
+    return idue_ps(levels, solution.a, solution.b, 4), _sets(n, d, rng)
+
+
+def _baseline_workload(build):
+    return lambda n, d, rng: (build(1, d, 4), _sets(n, d, rng))
+
+
+MECHANISMS = (
+    Mechanism(
+        name="idue-ps", title="IDUE for item sets, with Padding-and-Sampling", home="gu2020",
+        source="Gu et al. Sec. VI, Algorithm 2", notion="minid-ldp",
+        parameters=tuple(replace(p, example={"levels": "[[1, 1], [2, 1]]"}.get(p.name)) for p in SOLVER_PARAMETERS)
+        + (PADDING, DUMMY_LEVEL, RELEASE),
+        build=solved_idue_ps, claims=_SET_CLAIMS + ("gu2020.theorem4.avgid", "gu2020.sec8-avgid.applicable"),
+        docs="mechanisms/idue-ps.md", workload=_idue_ps_workload),
+    Mechanism(
+        name="oue-ps", title="OUE with Padding-and-Sampling (baseline)", home="gu2020",
+        source="Gu et al. Sec. VII-B (Wang et al. 2018)", notion="ldp", parameters=(EPSILON, ITEMS, PADDING, RELEASE),
+        build=oue_ps, claims=_SET_CLAIMS, docs="mechanisms/idue-ps.md", workload=_baseline_workload(oue_ps)),
+    Mechanism(
+        name="rappor-ps", title="Basic RAPPOR with Padding-and-Sampling (baseline)", home="gu2020",
+        source="Gu et al. Sec. VII-B (Wang et al. 2018)", notion="ldp", parameters=(EPSILON, ITEMS, PADDING, RELEASE),
+        build=rappor_ps, claims=_SET_CLAIMS, docs="mechanisms/idue-ps.md", workload=_baseline_workload(rappor_ps)),
+)

@@ -1,7 +1,8 @@
 """The IDUE optimisation models opt0, opt1, opt2 (Gu et al. Sec. V-D), for MinID-LDP and AvgID-LDP.
 
 An untrusted numerical method finds the parameters; the kernel accepts them
-(DESIGN principle 6). Every model works in the log-ratios of a level,
+(an untrusted solver, a trusted checker: the principles on the site's home page). Every model works in the
+log-ratios of a level,
 
     u_t = ln(a_t / b_t),    w_t = ln((1 - b_t) / (1 - a_t)),
 
@@ -13,7 +14,7 @@ iff ``u_s + w_t <= r_st``. For ``0 < b < a < 1`` the map is a bijection:
   over ``(a_t, b_t)``. Non-convex: SLSQP from several starts (OUE and RAPPOR at
   ``min E``, the opt1 and opt2 solutions, and random feasible points). The feasible
   box is configurable; the default is the authors' ``1/2 <= a <= 1, 0 <= b <= 1/2``
-  (ambiguity A2); ``box=None`` keeps only ``0 < b < a < 1``.
+  (the prose states only ``a > b``); ``box=None`` keeps only ``0 < b < a < 1``.
 * **opt1** (10)-(11): RAPPOR structure ``a_t + b_t = 1``, i.e. ``u_t = w_t = x_t``;
   minimise ``sum_t m_t e^{x_t} / (e^{x_t} - 1)^2`` subject to ``x_s + x_t <= r_st``.
 * **opt2** (12): OUE structure ``a_t = 1/2``; minimise ``sum_t m_t b_t(1-b_t)/(1/2-b_t)^2``
@@ -35,6 +36,8 @@ import numpy as np
 from scipy.optimize import minimize
 
 from ldpspec.reference.gu2020.idue import (
+    BOXES,
+    MODELS,
     PrivacyLevels,
     level_pairs,
     opt1_objective,
@@ -49,9 +52,8 @@ from ldpspec.spec.numbers import to_decimal_string
 SAFETY = 1e-9
 """Nats by which the solvers keep every privacy constraint strict."""
 
-MODELS = ("opt0", "opt1", "opt2")
-DEFAULT_BOX = ((0.5, 1.0), (0.0, 0.5))
-"""The authors' feasible box for opt0: ``1/2 <= a <= 1`` and ``0 <= b <= 1/2`` (``min_opt0.m``)."""
+DEFAULT_BOX = BOXES["authors"]
+"""The authors' feasible box for opt0: ``1/2 <= a <= 1`` and ``0 <= b <= 1/2`` (their code, ``min_opt0.m``)."""
 
 
 @dataclass
@@ -129,26 +131,36 @@ def _active(pairs, slack) -> list:
     return [{"levels": [s, t], "slack": float(value)} for (s, t), value in zip(pairs, slack) if value < 1e-6]
 
 
-def _check_levels(levels) -> PrivacyLevels:
+def _check_levels(levels, extended=None) -> tuple[PrivacyLevels, PrivacyLevels]:
+    """``(levels, constrained)``: the levels whose items the objective counts, and those whose pairs are constrained.
+
+    ``extended`` (IDUE-PS) is the domain of the items and the dummies: the same levels, each holding at least as many
+    members. Its pairs are the constraints (17); the objective still counts the original items only (Sec. VI-B).
+    """
     if not isinstance(levels, PrivacyLevels):
         raise InvalidParameter("levels must be a PrivacyLevels (from_item_budgets or from_sizes)")
     if min(levels.budgets) <= 0:
         raise InvalidParameter("every budget must be > 0 for IDUE: at 0 no a != b satisfies the constraints")
-    return levels
+    if extended is None:
+        return levels, levels
+    if extended.budgets != levels.budgets or any(e < s for e, s in zip(extended.sizes, levels.sizes)):
+        raise InvalidParameter("extended must have the same levels as levels, each with at least as many members")
+    return levels, extended
 
 
-def _finish(model, levels, r, self_pairs, a, b, objective, pairs, budgets, starts, details) -> IdueSolution:
+def _finish(model, levels, constrained, r, a, b, objective, pairs, budgets, starts, details) -> IdueSolution:
     a, b = [float(v) for v in a], [float(v) for v in b]
     u, w = _uw_from_ab(a, b)
-    verdict = verify_idue(levels, a, b, r)
+    verdict = verify_idue(constrained, a, b, r)
     return IdueSolution(model, r, levels, a, b, float(objective), float(worst_case_mse(levels.sizes, a, b)),
                         _active(pairs, _slack(pairs, budgets, u, w)), verdict.holds, verdict.margin, starts, details)
 
 
-def solve_opt1(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all") -> IdueSolution:
+def solve_opt1(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all",
+               extended: PrivacyLevels | None = None) -> IdueSolution:
     """opt1 (11): RAPPOR structure, convex in ``x``."""
-    levels = _check_levels(levels)
-    pairs, budgets = _budget_matrix(levels, r, self_pairs)
+    levels, constrained = _check_levels(levels, extended)
+    pairs, budgets = _budget_matrix(constrained, r, self_pairs)
     sizes = np.array(levels.sizes, float)
     start = np.full(levels.count, float(min(levels.budgets)) / 2 - SAFETY)
     constraints = [{"type": "ineq", "fun": lambda x, k=k, s=s, t=t: budgets[k] - x[s] - x[t]}
@@ -161,14 +173,15 @@ def solve_opt1(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
     excess = max(0.0, -_slack(pairs, budgets, x, x).min())
     x = x - excess / 2  # back inside every constraint, keeping a + b = 1
     a, b = np.exp(x) / (1 + np.exp(x)), 1 / (1 + np.exp(x))
-    return _finish("opt1", levels, r, self_pairs, a, b, opt1_objective(sizes, x, exp=np.exp), pairs, budgets, 1,
+    return _finish("opt1", levels, constrained, r, a, b, opt1_objective(sizes, x, exp=np.exp), pairs, budgets, 1,
                    {"x": x.tolist(), "scipy": result.message})
 
 
-def solve_opt2(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all") -> IdueSolution:
+def solve_opt2(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all",
+               extended: PrivacyLevels | None = None) -> IdueSolution:
     """opt2 (12): OUE structure ``a = 1/2``, convex in ``b``."""
-    levels = _check_levels(levels)
-    pairs, budgets = _budget_matrix(levels, r, self_pairs)
+    levels, constrained = _check_levels(levels, extended)
+    pairs, budgets = _budget_matrix(constrained, r, self_pairs)
     sizes = np.array(levels.sizes, float)
     multiplier = np.exp(budgets)
     start = np.full(levels.count, 1 / (math.exp(float(min(levels.budgets)) - SAFETY) + 1))
@@ -181,15 +194,15 @@ def solve_opt2(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
     shortfall = max(0.0, max(1 - multiplier[k] * b[s] - b[t] for k, (s, t) in enumerate(pairs)))
     b = b + max(shortfall / (1 + multiplier.min()), 0.0)  # back inside every constraint, keeping a = 1/2
     a = np.full(levels.count, 0.5)
-    return _finish("opt2", levels, r, self_pairs, a, b, opt2_objective(sizes, b), pairs, budgets, 1,
+    return _finish("opt2", levels, constrained, r, a, b, opt2_objective(sizes, b), pairs, budgets, 1,
                    {"scipy": result.message})
 
 
 def solve_opt0(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all", box=DEFAULT_BOX,
-               random_starts: int = 8, seed: int = 0) -> IdueSolution:
+               random_starts: int = 8, seed: int = 0, extended: PrivacyLevels | None = None) -> IdueSolution:
     """opt0 (9): the worst-case MSE over ``(a_t, b_t)``, from several starts; the best verified solution wins."""
-    levels = _check_levels(levels)
-    pairs, budgets = _budget_matrix(levels, r, self_pairs)
+    levels, constrained = _check_levels(levels, extended)
+    pairs, budgets = _budget_matrix(constrained, r, self_pairs)
     T, sizes = levels.count, np.array(levels.sizes, float)
 
     def objective(z):  # z = (u, w, m) with m >= the max term of (9)
@@ -217,7 +230,8 @@ def solve_opt0(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
     smallest = float(min(levels.budgets)) - SAFETY
     starts = [_uw_from_ab(np.full(T, 0.5), np.full(T, 1 / (math.exp(smallest) + 1))),            # OUE at min E
               (np.full(T, smallest / 2), np.full(T, smallest / 2))]                                  # RAPPOR at min E
-    for structured in (solve_opt1(levels, r, self_pairs=self_pairs), solve_opt2(levels, r, self_pairs=self_pairs)):
+    for structured in (solve_opt1(levels, r, self_pairs=self_pairs, extended=extended),
+                       solve_opt2(levels, r, self_pairs=self_pairs, extended=extended)):
         starts.append(_uw_from_ab(structured.a, structured.b))
     for _ in range(random_starts):  # u_s + w_t <= (row_min_s + col_min_t) / 2 <= r_st
         starts.append((rng.uniform(0.05, 1, T) * row_min / 2, rng.uniform(0.05, 1, T) * col_min / 2))
@@ -243,10 +257,10 @@ def solve_opt0(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
     if best is None:
         raise InvalidParameter("opt0 found no feasible point inside the box; try box=None")
     value, a, b = best
-    return _finish("opt0", levels, r, self_pairs, a, b, value, pairs, budgets, len(starts), {})
+    return _finish("opt0", levels, constrained, r, a, b, value, pairs, budgets, len(starts), {})
 
 
-SOLVERS = {"opt0": solve_opt0, "opt1": solve_opt1, "opt2": solve_opt2}
+SOLVERS = dict(zip(MODELS, (solve_opt0, solve_opt1, solve_opt2)))
 
 
 def solve(levels: PrivacyLevels, model: str = "opt0", r: str = "min", **options) -> IdueSolution:

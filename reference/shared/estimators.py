@@ -2,13 +2,14 @@
 
 A mechanism reports item ``i`` (GRR) or sets bit ``i`` (unary encoding) with
 probability ``p_i`` when ``i`` is the user's item and ``q_i`` otherwise. With
-``C_i`` the number of such reports among ``n`` users (formula sheet common §8;
-Gu et al. eq. (7)):
+``C_i`` the number of such reports among ``n`` users (Wang et al. 2017, cited by
+Gu et al. in Sec. III-C; Gu et al. eq. (7) for per-bit parameters):
 
     c_hat_i = (C_i - n q_i) / (p_i - q_i)
 
 In the fixed-population model ``C_i`` is a sum of ``c_i`` Bernoulli(``p_i``)
-and ``n - c_i`` Bernoulli(``q_i``) variables, so (common §8; Gu et al. eq. (8))
+and ``n - c_i`` Bernoulli(``q_i``) variables, so (Gu et al. eq. (8); the
+derivation is on the documentation's page "Unary encoding")
 
     Var[c_hat_i] = n q_i (1 - q_i) / (p_i - q_i)^2 + c_i (1 - p_i - q_i) / (p_i - q_i).
 

@@ -1,25 +1,30 @@
-"""Generalised randomised response (GRR, k-RR, direct encoding); formula sheet common §6.
+"""Generalised randomised response (GRR, k-RR, direct encoding), as Gu et al. use it in Sec. III-C.
 
-With ``d`` items and ``E = e^eps``, the user reports the true item with
-probability ``p = E / (E + d - 1)`` and each other item with ``q = 1 / (E + d - 1)``,
-so that ``p + (d - 1) q = 1`` and ``p / q = E``. The server counts the reports
-of each item and estimates with ``ldpspec.reference.shared.estimators``.
+With ``d`` items and ``E = e^eps``, the user reports the true item with probability ``p = E / (E + d - 1)`` and each
+other item with ``q = 1 / (E + d - 1)``, so that ``p + (d - 1) q = 1`` and ``p / q = E``. The user releases the one
+item. The server counts the reports ``C_i`` of each item and estimates the true counts with
+``reference.shared.estimators``: ``c_hat_i = (C_i - n q) / (p - q)``.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from functools import cached_property
 
-from ldpspec.reference.validation import domain_size, item_index
+import numpy as np
+
+from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
+from ldpspec.reference.sampling import CHUNK_BITS, ExactBernoulli
 from ldpspec.reference.shared.estimators import count_estimate, count_variance
+from ldpspec.reference.validation import count_array, domain_size, item_array, item_index, positive_integer
 from ldpspec.spec.channel import Channel
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.numbers import budget, ctx
 
 
 def grr_probabilities(E, d: int) -> tuple:
-    """``(p, q)`` of GRR over ``d`` items at ``E = e^eps`` (common §6)."""
+    """``(p, q)`` of GRR over ``d`` items at ``E = e^eps``. Plain arithmetic: exact numbers, floats or z3 terms."""
     return E / (E + d - 1), 1 / (E + d - 1)
 
 
@@ -29,48 +34,121 @@ def grr_rows(E, d: int) -> list:
     return [[p if x == y else q for y in range(d)] for x in range(d)]
 
 
-def grr_exact_probabilities(epsilon, d: int) -> tuple:
-    """``(p, q)`` as kernel numbers, for any budget (no overflow)."""
-    return grr_probabilities(ctx.exp(budget(epsilon, "epsilon")), domain_size(d))
+class Grr:
+    """GRR over the items ``0 .. d-1`` with budget ``epsilon``."""
+
+    # --- the plain reference ---
+
+    def __init__(self, epsilon, d: int):
+        self.epsilon = budget(epsilon, "epsilon")
+        self.d = domain_size(d)
+        self.p, self.q = grr_probabilities(ctx.exp(self.epsilon), self.d)
+
+    def channel(self) -> Channel:
+        """The exact channel: ``d`` inputs, ``d`` outputs."""
+        return Channel(range(self.d), range(self.d), grr_rows(ctx.exp(self.epsilon), self.d))
+
+    def guarantee(self) -> Guarantee:
+        return Guarantee("ldp", {"epsilon": self.epsilon})
+
+    def perturb(self, item: int, rng: random.Random) -> int:
+        """One user's report: the true item with probability ``p``, else one of the other ``d - 1`` uniformly."""
+        item_index(item, self.d)
+        if rng.random() < float(self.p):
+            return item
+        other = rng.randrange(self.d - 1)
+        return other + (other >= item)  # skip the true item
+
+    def counts(self, reports: Iterable[int]) -> list[int]:
+        """``C_i``: how many reports name item ``i``."""
+        counts = [0] * self.d
+        for report in reports:
+            counts[item_index(report, self.d, "a report")] += 1
+        return counts
+
+    def estimate(self, counts: Sequence[int], n: int) -> list:
+        """``c_hat_i = (C_i - n q) / (p - q)`` for every item (exact)."""
+        if len(counts) != self.d:
+            raise InvalidParameter(f"counts must have one entry per item ({self.d}), got {len(counts)}")
+        positive_integer(n, "n (the number of users)")
+        return [count_estimate(c, n, self.p, self.q) for c in counts]
+
+    def variance(self, true_counts: Sequence[int]) -> tuple[list, object]:
+        """Per-item variances of the estimates and their total, for the given true counts (exact)."""
+        if len(true_counts) != self.d:
+            raise InvalidParameter(f"true_counts must have one entry per item ({self.d}), got {len(true_counts)}")
+        n = sum(true_counts)
+        per_item = [count_variance(n, c, self.p, self.q) for c in true_counts]
+        return per_item, sum(per_item)
+
+    def estimate_moments(self, items: Sequence[int]) -> tuple[list, list]:
+        """Exact mean (the true counts: the estimator is unbiased) and variance of every estimate."""
+        true_counts = self.counts(items)
+        return [ctx.mpf(c) for c in true_counts], self.variance(true_counts)[0]
+
+    @cached_property
+    def twin(self) -> GrrTwin:
+        return GrrTwin(self)
 
 
-def grr_channel(epsilon, d: int) -> Channel:
-    """The exact GRR channel on items ``0 .. d-1``."""
-    eps = budget(epsilon, "epsilon")
-    return Channel(range(domain_size(d)), range(d), grr_rows(ctx.exp(eps), d))
+class GrrTwin:
+    """GRR for many users at once. Reports are one unsigned integer per user, of the smallest type that holds
+    ``d - 1``."""
+
+    def __init__(self, mechanism: Grr):
+        self.mechanism = mechanism
+        self.d = mechanism.d
+        self.dtype = np.min_scalar_type(self.d - 1)
+        self._keep = ExactBernoulli([float(mechanism.p)])
+
+    def reports(self, items, rng: np.random.Generator) -> np.ndarray:
+        """One report per user: the true item with probability ``p``, else one of the other items uniformly."""
+        items = item_array(items, self.d)
+        reports = np.empty(len(items), dtype=self.dtype)
+        users_per_chunk = CHUNK_BITS // 16  # keeps the temporaries well below the reports themselves
+        for start in range(0, len(items), users_per_chunk):
+            chunk = items[start:start + users_per_chunk].astype(self.dtype)
+            other = rng.integers(0, self.d - 1, size=len(chunk), dtype=self.dtype)
+            other += other >= chunk  # skip the true item
+            keep = self._keep.draw_columns(len(chunk), rng)[:, 0]
+            reports[start:start + len(chunk)] = np.where(keep, chunk, other)
+        return reports
+
+    def outputs(self, reports: np.ndarray) -> list[int]:
+        return np.asarray(reports).tolist()
+
+    def counts(self, reports: np.ndarray) -> np.ndarray:
+        """``C_i``: the number of reports naming item ``i``."""
+        return np.bincount(item_array(reports, self.d, "reports"), minlength=self.d)
+
+    def simulate_counts(self, true_counts, rng: np.random.Generator) -> np.ndarray:
+        """The report counts of ``sum(true_counts)`` users, drawn directly.
+
+        Users of item ``x`` keep it ``Bin(c_x, p)`` times and spread the rest uniformly over the other items.
+        """
+        counts = count_array(true_counts, self.d)
+        kept = rng.binomial(counts, float(self.mechanism.p))
+        spread = rng.multinomial(counts - kept, np.full(self.d - 1, 1 / (self.d - 1)))  # row x: the items other than x
+        received = np.zeros((self.d, self.d), dtype=np.int64)
+        received[~np.eye(self.d, dtype=bool)] = spread.ravel()  # row x, columns y != x in order
+        return kept + received.sum(axis=0)
+
+    def estimate(self, counts, n: int) -> np.ndarray:
+        """``c_hat_i = (C_i - n q) / (p - q)`` in floats."""
+        positive_integer(n, "n (the number of users)")
+        return count_estimate(np.asarray(counts, dtype=float), n, float(self.mechanism.p), float(self.mechanism.q))
 
 
-def grr_perturb(item: int, epsilon, d: int, rng: random.Random) -> int:
-    """One user's report: the true item with probability ``p``, else one of the other ``d - 1`` uniformly."""
-    p, _ = (float(v) for v in grr_exact_probabilities(epsilon, d))
-    item_index(item, d)
-    if rng.random() < p:
-        return item
-    other = rng.randrange(d - 1)
-    return other + (other >= item)  # skip the true item
+def _workload(n: int, d: int, rng: np.random.Generator):
+    return Grr(1, d), rng.integers(0, d, n)
 
 
-def grr_counts(reports: Iterable[int], d: int) -> list[int]:
-    """``C_i``: how many reports name item ``i``."""
-    counts = [0] * domain_size(d)
-    for report in reports:
-        counts[item_index(report, d, "report")] += 1
-    return counts
-
-
-def grr_estimate(counts: Sequence[int], n: int, epsilon, d: int) -> list[float]:
-    """``c_hat_i = (C_i - n q) / (p - q)`` for every item, from the report counts ``C``."""
-    p, q = (float(v) for v in grr_exact_probabilities(epsilon, d))
-    if len(counts) != d:
-        raise InvalidParameter(f"counts must have one entry per item ({d}), got {len(counts)}")
-    return [count_estimate(c, n, p, q) for c in counts]
-
-
-def grr_variance(true_counts: Sequence[int], epsilon, d: int) -> tuple[list, object]:
-    """Per-item variances of the estimates and their total, for the given true counts (exact numbers)."""
-    p, q = grr_exact_probabilities(epsilon, d)
-    if len(true_counts) != d:
-        raise InvalidParameter(f"true_counts must have one entry per item ({d}), got {len(true_counts)}")
-    n = sum(true_counts)
-    per_item = [count_variance(n, c, p, q) for c in true_counts]
-    return per_item, sum(per_item)
+MECHANISMS = (
+    Mechanism(
+        name="grr", title="Generalised randomised response (k-RR, direct encoding)", home="shared",
+        source="Kairouz, Oh, Viswanath 2014; Wang et al. 2017; Gu et al. Sec. III-C", notion="ldp",
+        parameters=(EPSILON, DOMAIN_SIZE), build=Grr,
+        claims=("gu2020.sec3c-baselines.grr-ldp", "gu2020.sec3c-baselines.estimator",
+                "gu2020.sec3c-baselines.grr-large-domain", "gu2020.sec5a-naive.grr-explicit-inverse"),
+        docs="mechanisms/grr.md", workload=_workload),
+)

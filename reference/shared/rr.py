@@ -1,16 +1,26 @@
-"""Binary randomised response (Warner); formula sheet common §5.
+"""Binary randomised response (Warner 1965), as Gu et al. use it in Sec. III-C.
 
-The user reports the true bit with probability ``p = e^eps / (1 + e^eps)`` and
-the opposite bit otherwise. With ``f`` the observed frequency of 1s, the
-frequency of true 1s is estimated by ``(f - (1 - p)) / (2p - 1)`` (as printed
-in the slides of Gu et al.).
+The user holds a bit and reports the true bit with probability ``p = e^eps / (1 + e^eps)``, the other bit otherwise.
+With ``f`` the observed frequency of 1s among ``n`` reports, ``E[f] = (2p - 1) f* + (1 - p)`` for the true
+frequency ``f*``, so the frequency of true 1s is estimated by (as printed in the slides of Gu et al.)
+
+    f_hat = (f - (1 - p)) / (2p - 1),
+
+with ``Var[f_hat] = p (1 - p) / (n (2p - 1)^2)`` (every report is 1 with probability ``p`` or ``1 - p``, and
+``p (1 - p)`` is the same for both). Binary RR is GRR on two items (``reference.shared.grr`` with ``d = 2``).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cached_property
 
+import numpy as np
+
+from ldpspec.reference.mechanism import EPSILON, Guarantee, Mechanism
+from ldpspec.reference.sampling import ExactBernoulli
+from ldpspec.reference.validation import count_array, positive_integer
 from ldpspec.spec.channel import Channel
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.numbers import budget, ctx
@@ -21,28 +31,108 @@ def rr_keep_probability(E):
     return E / (1 + E)
 
 
-def rr_channel(epsilon) -> Channel:
-    """The exact channel on the bits 0 and 1."""
-    E = ctx.exp(budget(epsilon, "epsilon"))
-    p, flip = rr_keep_probability(E), 1 / (1 + E)
-    return Channel((0, 1), (0, 1), [[p, flip], [flip, p]])
+class RandomizedResponse:
+    """Binary randomised response with budget ``epsilon``: inputs and outputs are the bits 0 and 1."""
+
+    # --- the plain reference ---
+
+    def __init__(self, epsilon):
+        self.epsilon = budget(epsilon, "epsilon")
+        E = ctx.exp(self.epsilon)
+        self.p = rr_keep_probability(E)
+        self.flip = 1 / (1 + E)  # 1 - p, without the subtraction that loses every digit at a large budget
+
+    def channel(self) -> Channel:
+        """The exact channel on the bits 0 and 1."""
+        return Channel((0, 1), (0, 1), [[self.p, self.flip], [self.flip, self.p]])
+
+    def guarantee(self) -> Guarantee:
+        return Guarantee("ldp", {"epsilon": self.epsilon})
+
+    def perturb(self, bit: int, rng: random.Random) -> int:
+        """One user's report: the true bit with probability ``p``, else the other bit."""
+        if bit not in (0, 1) or isinstance(bit, bool):
+            raise InvalidParameter(f"bit must be 0 or 1, got {bit!r}")
+        return bit if rng.random() < float(self.p) else 1 - bit
+
+    def counts(self, outputs: Sequence[int]) -> list[int]:
+        """``[number of 0s, number of 1s]`` among the reports."""
+        counts = [0, 0]
+        for bit in outputs:
+            if bit not in (0, 1) or isinstance(bit, bool):
+                raise InvalidParameter(f"a report must be 0 or 1, got {bit!r}")
+            counts[bit] += 1
+        return counts
+
+    def _check_estimable(self, n) -> None:
+        if self.epsilon == 0:
+            raise InvalidParameter("epsilon must be > 0 to estimate: at 0 the reports carry no information")
+        positive_integer(n, "n (the number of users)")
+
+    def estimate(self, counts: Sequence[int], n: int) -> list:
+        """``[f_hat]``, the estimated frequency of true 1s, from the counts of 0s and 1s (exact)."""
+        self._check_estimable(n)
+        if len(counts) != 2:
+            raise InvalidParameter(f"counts must be [number of 0s, number of 1s], got {list(counts)!r}")
+        f = ctx.mpf(counts[1]) / n
+        return [(f - self.flip) / (2 * self.p - 1)]
+
+    def estimate_moments(self, bits: Sequence[int]) -> tuple[list, list]:
+        """Exact mean and variance of ``f_hat`` for users holding ``bits``: ``f*`` and ``p(1-p)/(n(2p-1)^2)``."""
+        n = len(bits)
+        self._check_estimable(n)
+        true_frequency = ctx.mpf(sum(self.counts(bits)[1:])) / n
+        return [true_frequency], [self.p * self.flip / (n * (2 * self.p - 1) ** 2)]
+
+    @cached_property
+    def twin(self) -> RandomizedResponseTwin:
+        return RandomizedResponseTwin(self)
 
 
-def rr_perturb(bit: int, epsilon, rng: random.Random) -> int:
-    """One user's report: the true bit with probability ``p``, else the other bit."""
-    if bit not in (0, 1):
-        raise InvalidParameter(f"bit must be 0 or 1, got {bit!r}")
-    p = float(rr_keep_probability(ctx.exp(budget(epsilon, "epsilon"))))
-    return bit if rng.random() < p else 1 - bit
+class RandomizedResponseTwin:
+    """Binary randomised response for many users at once."""
+
+    def __init__(self, mechanism: RandomizedResponse):
+        self.mechanism = mechanism
+        self._keep = ExactBernoulli([float(mechanism.p)])
+
+    def reports(self, bits, rng: np.random.Generator) -> np.ndarray:
+        """One report per user, as ``uint8``: the true bit with probability ``p``, else the other."""
+        bits = np.asarray(bits)
+        if bits.ndim != 1 or (bits.size and (not np.issubdtype(bits.dtype, np.integer)
+                                             or not np.isin(bits, (0, 1)).all())):
+            raise InvalidParameter("bits must be a one-dimensional array of 0s and 1s")
+        keep = self._keep.draw_columns(len(bits), rng)[:, 0]
+        return np.where(keep, bits, 1 - bits).astype(np.uint8)
+
+    def outputs(self, reports: np.ndarray) -> list[int]:
+        return np.asarray(reports).tolist()
+
+    def counts(self, reports: np.ndarray) -> np.ndarray:
+        return np.bincount(np.asarray(reports, dtype=np.int64), minlength=2)
+
+    def simulate_counts(self, true_counts, rng: np.random.Generator) -> np.ndarray:
+        """``[C_0, C_1]`` of users holding ``true_counts = [c_0, c_1]``: each group keeps its bit ``Bin(c, p)``
+        times."""
+        c0, c1 = count_array(true_counts, 2)
+        kept0, kept1 = rng.binomial(c0, float(self.mechanism.p)), rng.binomial(c1, float(self.mechanism.p))
+        ones = kept1 + (c0 - kept0)
+        return np.array([c0 + c1 - ones, ones], dtype=np.int64)
+
+    def estimate(self, counts, n: int) -> np.ndarray:
+        """``[f_hat]`` in floats."""
+        self.mechanism._check_estimable(n)
+        p, flip = float(self.mechanism.p), float(self.mechanism.flip)
+        return np.array([(counts[1] / n - flip) / (2 * p - 1)])
 
 
-def rr_estimate(reports: Sequence[int], epsilon) -> float:
-    """The estimated frequency of true 1s: ``(f - (1 - p)) / (2p - 1)``, ``f`` the frequency of reported 1s."""
-    eps = budget(epsilon, "epsilon")
-    if eps == 0:
-        raise InvalidParameter("epsilon must be > 0 to estimate: at 0 the reports carry no information")
-    if not reports:
-        raise InvalidParameter("reports must not be empty")
-    p = float(rr_keep_probability(ctx.exp(eps)))
-    f = sum(reports) / len(reports)
-    return (f - (1 - p)) / (2 * p - 1)
+def _workload(n: int, d: int, rng: np.random.Generator):
+    return RandomizedResponse(1), rng.integers(0, 2, n)
+
+
+MECHANISMS = (
+    Mechanism(
+        name="rr", title="Binary randomised response", home="shared",
+        source="Warner 1965; Gu et al. Sec. III-C", notion="ldp", parameters=(EPSILON,), build=RandomizedResponse,
+        claims=(), docs="mechanisms/grr.md", workload=_workload),
+)

@@ -1,4 +1,4 @@
-"""Unary encoding with per-bit probabilities: UE, basic RAPPOR (SUE), OUE, and IDUE.
+"""Unary encoding with per-bit probabilities: UE, basic RAPPOR (SUE), OUE, and the base of IDUE.
 
 Item ``i`` of ``d`` becomes the one-hot vector ``e_i`` (Gu et al. eq. (5));
 every bit ``k`` is then perturbed independently (Gu et al. Sec. V-B):
@@ -6,11 +6,10 @@ every bit ``k`` is then perturbed independently (Gu et al. Sec. V-B):
     P[y_k = 1] = a_k   if k = i (the user's own bit),
     P[y_k = 1] = b_k   otherwise.
 
-The user releases the whole vector ``y``. Unary encoding (common §7) is the case
-``a_k = p``, ``b_k = q`` for every bit; IDUE gives the items of one privacy
-level the same ``(a, b)``. The server counts the 1s of each bit and estimates
-with Gu et al. eq. (7), ``c_hat_i = (C_i - n b_i) / (a_i - b_i)``; the variance
-is eq. (8) (``ldpspec.reference.shared.estimators``).
+The user releases the whole vector ``y``. Unary encoding (Wang et al. 2017, Gu et al. Sec. III-C) is the case
+``a_k = p``, ``b_k = q`` for every bit; IDUE (``reference.gu2020.idue``) gives the items of one privacy level the
+same ``(a, b)``. The server counts the 1s of each bit and estimates with Gu et al. eq. (7),
+``c_hat_i = (C_i - n b_i) / (a_i - b_i)``; the variance is eq. (8) (``reference.shared.estimators``).
 
 Probabilities are kept as exact kernel numbers with their complements
 ``1 - a_k``, ``1 - b_k`` written without a subtraction where the mechanism
@@ -20,14 +19,20 @@ allows it: ``1 - p`` rounds to 0 once ``p`` is within the working precision of 1
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from functools import cached_property
 from typing import NamedTuple
 
-from ldpspec.reference.validation import domain_size, item_index
+import numpy as np
+
+from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
+from ldpspec.reference.sampling import CHUNK_BITS, ExactBernoulli, packed_bit_counts, unpacked_rows
 from ldpspec.reference.shared.estimators import count_estimate, count_variance
+from ldpspec.reference.validation import count_array, domain_size, item_array, item_index, positive_integer
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.numbers import budget, ctx, probability
+from ldpspec.spec.parameters import Parameter
 from ldpspec.spec.structured import IndependentBits
 
 
@@ -68,24 +73,31 @@ class UnaryEncoding:
 
     Args:
         bits: one ``UnaryBits`` per item (``p`` is ``a_k``, ``q`` is ``b_k``).
+        guarantee: the notion it claims, with its parameters (``ue``, ``sue``, ``oue`` and IDUE set it).
+        metadata: facts a channel file records beside the channel (for example the parameters a solver found).
 
     The estimator needs ``a_k != b_k`` for every bit (Gu et al. Theorem 3);
     the paper assumes ``a_k > b_k``.
     """
 
-    def __init__(self, bits: Sequence[UnaryBits]):
+    # --- the plain reference ---
+
+    def __init__(self, bits: Sequence[UnaryBits], guarantee: Guarantee | None = None, metadata: Mapping | None = None):
         self.d = domain_size(len(bits), "the number of bits")
-        self.bits = tuple(UnaryBits(*(probability(value, f"{name} of bit {k}") for value, name in zip(bit, UnaryBits._fields)))
+        self.bits = tuple(UnaryBits(*(probability(value, f"{name} of bit {k}")
+                                      for value, name in zip(bit, UnaryBits._fields)))
                           for k, bit in enumerate(bits))
         for k, bit in enumerate(self.bits):
             for value, complement, name in ((bit.p, bit.not_p, "p"), (bit.q, bit.not_q, "q")):
                 if abs(value + complement - 1) > ctx.mpf("1e-30"):
                     raise InvalidParameter(f"bit {k}: {name} and 1 - {name} must sum to 1")
+        self._guarantee = guarantee
+        self.metadata = dict(metadata or {})
 
     @classmethod
-    def uniform(cls, bits: UnaryBits, d: int) -> "UnaryEncoding":
+    def uniform(cls, bits: UnaryBits, d: int, guarantee: Guarantee | None = None) -> UnaryEncoding:
         """The same ``(p, q)`` on every bit: plain unary encoding."""
-        return cls([bits] * domain_size(d))
+        return cls([bits] * domain_size(d), guarantee)
 
     @property
     def a(self) -> tuple:
@@ -105,16 +117,33 @@ class UnaryEncoding:
         """The exact channel: a product of independent bits, the whole vector released."""
         return IndependentBits(range(self.d), {i: self.bit_distributions(i) for i in range(self.d)})
 
+    def guarantee(self) -> Guarantee:
+        if self._guarantee is None:
+            raise InvalidParameter("this unary encoding was built from bare bit parameters and claims no notion; "
+                                   "build it with ue, sue, oue or idue")
+        return self._guarantee
+
     def perturb(self, item: int, rng: random.Random) -> tuple[int, ...]:
         """One user's report: bit ``k`` is 1 with probability ``a_k`` if ``k == item``, else ``b_k``."""
         item_index(item, self.d)
         return tuple(int(rng.random() < float(one)) for _, one in self.bit_distributions(item))
 
-    def estimate(self, bit_counts: Sequence[int], n: int) -> list[float]:
-        """``c_hat_i = (C_i - n b_i) / (a_i - b_i)`` (Gu et al. eq. (7)), from ``C_i``, the reports with bit ``i`` set."""
+    def counts(self, reports: Sequence[Sequence[int]]) -> list[int]:
+        """``C_i``: the number of reports with bit ``i`` set."""
+        counts = [0] * self.d
+        for report in reports:
+            if len(report) != self.d or any(bit not in (0, 1) for bit in report):
+                raise InvalidParameter(f"a report must be {self.d} bits (0 or 1), got {report!r}")
+            counts = [c + bit for c, bit in zip(counts, report)]
+        return counts
+
+    def estimate(self, bit_counts: Sequence[int], n: int) -> list:
+        """``c_hat_i = (C_i - n b_i) / (a_i - b_i)`` (Gu et al. eq. (7)), from ``C_i``, the reports with bit ``i``
+        set."""
         if len(bit_counts) != self.d:
             raise InvalidParameter(f"bit_counts must have one entry per item ({self.d}), got {len(bit_counts)}")
-        return [count_estimate(c, n, float(bit.p), float(bit.q)) for c, bit in zip(bit_counts, self.bits)]
+        positive_integer(n, "n (the number of users)")
+        return [count_estimate(c, n, bit.p, bit.q) for c, bit in zip(bit_counts, self.bits)]
 
     def variance(self, true_counts: Sequence[int]) -> tuple[list, object]:
         """Per-item variances (Gu et al. eq. (8)) and their total, exactly, for the given true counts."""
@@ -124,27 +153,123 @@ class UnaryEncoding:
         per_item = [count_variance(n, c, bit.p, bit.q) for c, bit in zip(true_counts, self.bits)]
         return per_item, sum(per_item)
 
+    def estimate_moments(self, items: Sequence[int]) -> tuple[list, list]:
+        """Exact mean (the true counts: the estimator is unbiased) and variance of every estimate."""
+        true_counts = [0] * self.d
+        for item in items:
+            true_counts[item_index(item, self.d)] += 1
+        return [ctx.mpf(c) for c in true_counts], self.variance(true_counts)[0]
 
-def unary_encoding(p, q, d: int) -> UnaryEncoding:
-    """Plain unary encoding with any keep probability ``p`` and flip-on probability ``q``."""
-    return UnaryEncoding.uniform(general_unary_probabilities(probability(p, "p"), probability(q, "q")), d)
+    @cached_property
+    def twin(self) -> UnaryEncodingTwin:
+        return UnaryEncodingTwin(self)
+
+
+class UnaryEncodingTwin:
+    """Unary encoding for many users at once. Reports are bit vectors packed eight to a byte
+    (``n x ceil(d / 8)`` bytes, ``reference.sampling``)."""
+
+    def __init__(self, encoding: UnaryEncoding):
+        self.encoding = encoding
+        self.d = encoding.d
+        self.a = np.array([float(bit.p) for bit in encoding.bits])
+        self.b = np.array([float(bit.q) for bit in encoding.bits])
+
+    def packed(self, hot: np.ndarray, released: int, rng: np.random.Generator) -> np.ndarray:
+        """Packed reports of the first ``released`` bits: row ``r`` has bit ``hot[r]`` drawn with ``a``, every
+        other bit with ``b``. ``hot[r] >= released`` means no released bit is hot (IDUE-PS: a dummy not released).
+        """
+        n = len(hot)
+        baseline = ExactBernoulli(self.b[:released])
+        hot_bits = ExactBernoulli(self.a)
+        packed = np.empty((n, (released + 7) // 8), dtype=np.uint8)
+        rows_per_chunk = max(1, CHUNK_BITS // released)
+        for start in range(0, n, rows_per_chunk):
+            stop = min(n, start + rows_per_chunk)
+            bits = baseline.draw_columns(stop - start, rng)
+            chunk_hot = hot[start:stop]
+            shown = np.flatnonzero(chunk_hot < released)
+            bits[shown, chunk_hot[shown]] = hot_bits.draw(chunk_hot[shown], rng)
+            packed[start:stop] = np.packbits(bits, axis=1)
+        return packed
+
+    def reports(self, items, rng: np.random.Generator) -> np.ndarray:
+        """Packed reports, one row of ``ceil(d / 8)`` bytes per user."""
+        return self.packed(item_array(items, self.d), self.d, rng)
+
+    def outputs(self, reports: np.ndarray) -> list[tuple]:
+        return unpacked_rows(reports, self.d)
+
+    def counts(self, reports: np.ndarray) -> np.ndarray:
+        """``C_i``: the number of reports with bit ``i`` set."""
+        return packed_bit_counts(reports, self.d)
+
+    def simulate_counts(self, true_counts, rng: np.random.Generator) -> np.ndarray:
+        """``C_i ~ Bin(c_i, a_i) + Bin(n - c_i, b_i)``, independently for every item (the bits of different items
+        are independent)."""
+        counts = count_array(true_counts, self.d)
+        n = counts.sum()
+        return rng.binomial(counts, self.a) + rng.binomial(n - counts, self.b)
+
+    def estimate(self, bit_counts, n: int) -> np.ndarray:
+        """``c_hat_i = (C_i - n b_i) / (a_i - b_i)`` in floats."""
+        positive_integer(n, "n (the number of users)")
+        return count_estimate(np.asarray(bit_counts, dtype=float), n, self.a, self.b)
+
+
+def ue(p, q, d: int) -> UnaryEncoding:
+    """Plain unary encoding with any keep probability ``p`` and flip-on probability ``q``.
+
+    It is eps-LDP with ``eps = |ln(p (1 - q) / ((1 - p) q))|`` (Wang et al. 2017), attained at ``y_i = 1, y_j = 0``
+    (or the reverse when ``p < q``); with ``p`` or ``q`` equal to 0 or 1 no finite budget holds and it claims none.
+    """
+    p, q = probability(p, "p"), probability(q, "q")
+    bits = general_unary_probabilities(p, q)
+    parameters = {}
+    if 0 < p < 1 and 0 < q < 1:
+        parameters["epsilon"] = abs(ctx.log(p) + ctx.log(bits.not_q) - ctx.log(q) - ctx.log(bits.not_p))
+    return UnaryEncoding.uniform(bits, d, Guarantee("ldp", parameters))
 
 
 def sue(epsilon, d: int) -> UnaryEncoding:
     """Basic RAPPOR / SUE over ``d`` items: eps-LDP."""
-    return UnaryEncoding.uniform(sue_probabilities(ctx.exp(budget(epsilon, "epsilon") / 2)), d)
+    eps = budget(epsilon, "epsilon")
+    return UnaryEncoding.uniform(sue_probabilities(ctx.exp(eps / 2)), d, Guarantee("ldp", {"epsilon": eps}))
 
 
 def oue(epsilon, d: int) -> UnaryEncoding:
     """OUE over ``d`` items: eps-LDP."""
-    return UnaryEncoding.uniform(oue_probabilities(ctx.exp(budget(epsilon, "epsilon"))), d)
+    eps = budget(epsilon, "epsilon")
+    return UnaryEncoding.uniform(oue_probabilities(ctx.exp(eps)), d, Guarantee("ldp", {"epsilon": eps}))
 
 
-def sue_channel(epsilon, d: int) -> IndependentBits:
-    """The exact channel of basic RAPPOR / SUE."""
-    return sue(epsilon, d).channel()
+def _ue_workload(n: int, d: int, rng: np.random.Generator):
+    return ue("0.75", "0.25", d), rng.integers(0, d, n)
 
 
-def oue_channel(epsilon, d: int) -> IndependentBits:
-    """The exact channel of OUE."""
-    return oue(epsilon, d).channel()
+def _workload(build):
+    return lambda n, d, rng: (build(1, d), rng.integers(0, d, n))
+
+
+_SOURCE = "Wang, Blocki, Li, Jha, USENIX Security 2017; Gu et al. Sec. III-C"
+MECHANISMS = (
+    Mechanism(
+        name="ue", title="Unary encoding with any p and q", home="shared", source=_SOURCE, notion="ldp",
+        parameters=(Parameter("p", "number", "P[a bit is 1 | it is the user's item], in [0, 1]", example="3/4"),
+                    Parameter("q", "number", "P[a bit is 1 | it is not the user's item], in [0, 1]", example="1/4"),
+                    DOMAIN_SIZE),
+        build=ue, claims=("gu2020.sec3c-baselines.ue-ldp", "gu2020.sec3c-baselines.estimator"),
+        docs="mechanisms/unary.md", workload=_ue_workload),
+    Mechanism(
+        name="sue", title="Basic RAPPOR (symmetric unary encoding)", home="shared",
+        source="Erlingsson, Pihur, Korolova, CCS 2014; " + _SOURCE, notion="ldp", parameters=(EPSILON, DOMAIN_SIZE),
+        build=sue, claims=("gu2020.sec3c-baselines.sue-ldp", "gu2020.sec3c-baselines.estimator",
+                           "gu2020.sec3c-baselines.oue-beats-rappor"),
+        docs="mechanisms/unary.md", workload=_workload(sue)),
+    Mechanism(
+        name="oue", title="Optimised unary encoding", home="shared", source=_SOURCE, notion="ldp",
+        parameters=(EPSILON, DOMAIN_SIZE), build=oue,
+        claims=("gu2020.sec3c-baselines.oue-ldp", "gu2020.sec3c-baselines.estimator",
+                "gu2020.sec3c-baselines.oue-optimal", "gu2020.sec3c-baselines.oue-beats-rappor"),
+        docs="mechanisms/unary.md", workload=_workload(oue)),
+)

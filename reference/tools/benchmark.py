@@ -1,13 +1,15 @@
-"""Benchmark: time and peak memory of GRR, OUE, SUE and IDUE, beside multi-freq-ldpy and pure-ldp.
+"""Benchmark: time and peak memory of every registered mechanism's twin, beside multi-freq-ldpy and pure-ldp.
 
     pip install -e '.[bench]'
     python -m ldpspec.reference.tools.benchmark
 
-Sizes are pinned: (n, d) = (1e5, 100), (1e6, 100), (1e6, 1000), at eps = 1 (IDUE: three levels
-{1, 1.2, 2} holding 5%, 5% and 90% of the items, solved by opt0 before timing). Two operations:
+Sizes are pinned: (n, d) = (1e5, 100), (1e6, 100), (1e6, 1000). Each registered mechanism brings its workload
+(``Mechanism.workload``): the mechanism at eps = 1 over about ``d`` items (IDUE and IDUE-PS: three levels
+{1, 1.2, 2} holding 5%, 5% and 90% of the items, solved by opt0 before timing; the set mechanisms: padding
+length 4 and sets of 1 to 8 items) and ``n`` users' inputs. Two operations:
 
-* **reports**: every user's report, kept in memory (ours: the NumPy twin, bit vectors packed
-  eight to a byte; the peers: their per-user client called once per user, the reports kept in a list);
+* **reports**: every user's report, kept in memory (ours: the twin's arrays, bit vectors packed eight to a byte;
+  the peers: their per-user client called once per user, the reports kept in a list);
 * **simulation**: the server's counts drawn directly (ours only; the peers have no such operation).
 
 Each measurement runs in a fresh subprocess. Time is wall-clock time of the operation alone (data
@@ -25,12 +27,13 @@ import platform
 import subprocess
 import sys
 import time
+from collections import Counter
 
-EPSILON = 1.0
 SIZES = ((100_000, 100), (1_000_000, 100), (1_000_000, 1000))
-MECHANISMS = ("GRR", "OUE", "SUE", "IDUE")
 LIBRARIES = ("ldpspec", "multi-freq-ldpy", "pure-ldp")
-PEER_MECHANISMS = {"multi-freq-ldpy": ("GRR", "OUE", "SUE"), "pure-ldp": ("GRR", "OUE", "SUE")}
+PEER_MECHANISMS = {"multi-freq-ldpy": ("grr", "oue", "sue"), "pure-ldp": ("grr", "oue", "sue")}
+"""The registered mechanisms each peer library implements."""
+EPSILON = 1.0  # the peers' budget, as in every workload
 
 
 def _memory_kib(field: str) -> int:
@@ -46,57 +49,57 @@ def _reset_peak() -> None:
         handle.write("5")  # resets VmHWM to the current resident set
 
 
-def _operation(library: str, mechanism: str, mode: str, n: int, d: int):
-    """Prepare data and parameters; return the operation to time."""
-    import numpy as np
-
-    items = np.random.default_rng(1).integers(0, d, n)
-    if library == "ldpspec":
-        from ldpspec.reference import sampling as twin
-        from ldpspec.reference.gu2020.idue import PrivacyLevels, idue
-        from ldpspec.reference.gu2020.solvers import solve
-        from ldpspec.reference.shared.unary import oue, sue
-
-        rng = np.random.default_rng(2)
-        if mechanism == "GRR":
-            if mode == "reports":
-                return lambda: twin.grr_reports(items, EPSILON, d, rng)
-            true_counts = np.bincount(items, minlength=d)
-            return lambda: twin.grr_simulate_counts(true_counts, EPSILON, d, rng)
-        if mechanism == "IDUE":
-            sizes = [max(1, round(0.05 * d)), max(1, round(0.05 * d))]
-            levels = PrivacyLevels.from_sizes([EPSILON, 1.2 * EPSILON, 2 * EPSILON], sizes + [d - sum(sizes)])
-            solution = solve(levels, "opt0")
-            encoding = idue(levels, solution.a, solution.b)
-        else:
-            encoding = (oue if mechanism == "OUE" else sue)(EPSILON, d)
-        if mode == "reports":
-            return lambda: twin.unary_reports(items, encoding, rng)
-        true_counts = np.bincount(items, minlength=d)
-        return lambda: twin.unary_simulate_counts(true_counts, encoding, rng)
-    values = items.tolist()
+def _peer(library: str, name: str, d: int, values: list):
+    """The peer's per-user client for mechanism ``name``, or ``None`` when the peer has no such mechanism."""
     if library == "multi-freq-ldpy":
         from multi_freq_ldpy.pure_frequency_oracles.GRR import GRR_Client
         from multi_freq_ldpy.pure_frequency_oracles.UE import UE_Client
 
-        if mechanism == "GRR":
+        if name == "grr":
             GRR_Client(0, d, EPSILON)  # compile (numba) before timing
             return lambda: [GRR_Client(x, d, EPSILON) for x in values]
-        optimal = mechanism == "OUE"
-        UE_Client(0, d, EPSILON, optimal)
-        return lambda: [UE_Client(x, d, EPSILON, optimal) for x in values]
+        if name in ("oue", "sue"):
+            optimal = name == "oue"
+            UE_Client(0, d, EPSILON, optimal)
+            return lambda: [UE_Client(x, d, EPSILON, optimal) for x in values]
+        return None
     if library == "pure-ldp":
         from pure_ldp.frequency_oracles.direct_encoding import DEClient
         from pure_ldp.frequency_oracles.unary_encoding import UEClient
 
-        client = DEClient(EPSILON, d) if mechanism == "GRR" else UEClient(EPSILON, d, use_oue=mechanism == "OUE")
+        if name == "grr":
+            client = DEClient(EPSILON, d)
+        elif name in ("oue", "sue"):
+            client = UEClient(EPSILON, d, use_oue=name == "oue")
+        else:
+            return None
         return lambda: [client.privatise(x + 1) for x in values]  # pure-ldp numbers items from 1
     raise ValueError(library)
 
 
-def measure(library: str, mechanism: str, mode: str, n: int, d: int) -> dict:
+def _operation(library: str, name: str, mode: str, n: int, d: int):
+    """Prepare data and parameters; return the operation to time (``None`` if the library lacks it)."""
+    import numpy as np
+
+    from ldpspec.reference.registry import MECHANISMS
+
+    if library != "ldpspec" and (mode != "reports" or name not in PEER_MECHANISMS[library]):
+        return None
+    mechanism, inputs = MECHANISMS[name].workload(n, d, np.random.default_rng(1))
+    if library != "ldpspec":
+        return _peer(library, name, d, np.asarray(inputs).tolist())
+    rng = np.random.default_rng(2)
+    if mode == "reports":
+        return lambda: mechanism.twin.reports(inputs, rng)
+    population = Counter(inputs if isinstance(inputs, list) else inputs.tolist())  # the number of users of each input
+    return lambda: mechanism.twin.simulate_counts(population, rng)
+
+
+def measure(library: str, name: str, mode: str, n: int, d: int) -> dict | None:
     """One measurement, in this process."""
-    operation = _operation(library, mechanism, mode, n, d)
+    operation = _operation(library, name, mode, n, d)
+    if operation is None:
+        return None
     before = _memory_kib("VmRSS")
     _reset_peak()
     start = time.perf_counter()
@@ -119,29 +122,36 @@ def _versions() -> dict:
     return found
 
 
-def _run(library, mechanism, mode, n, d) -> dict | None:
-    command = [sys.executable, "-m", "ldpspec.reference.tools.benchmark", "--one", library, mechanism, mode, str(n), str(d)]
+def _run(library, name, mode, n, d) -> dict | None:
+    command = [sys.executable, "-m", "ldpspec.reference.tools.benchmark", "--one", library, name, mode, str(n), str(d)]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
-        print(f"  {library} {mechanism} {mode} n={n} d={d} failed: {result.stderr.strip().splitlines()[-1:]}", file=sys.stderr)
+        print(f"  {library} {name} {mode} n={n} d={d} failed: {result.stderr.strip().splitlines()[-1:]}",
+              file=sys.stderr)
         return None
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
 def main(argv=None) -> int:
+    from ldpspec.reference.registry import MECHANISMS
+
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--one", nargs=5, metavar=("LIBRARY", "MECHANISM", "MODE", "N", "D"), help=argparse.SUPPRESS)
     parser.add_argument("--sizes", default=",".join(f"{n}x{d}" for n, d in SIZES),
                         help="comma-separated NxD (default: the pinned sizes)")
-    parser.add_argument("--libraries", default=",".join(LIBRARIES), help="comma-separated, from " + ", ".join(LIBRARIES))
+    parser.add_argument("--libraries", default=",".join(LIBRARIES),
+                        help="comma-separated, from " + ", ".join(LIBRARIES))
+    parser.add_argument("--mechanisms", default=",".join(MECHANISMS),
+                        help="comma-separated registered mechanisms (default: all)")
     arguments = parser.parse_args(argv)
     if arguments.one:
-        library, mechanism, mode, n, d = arguments.one
-        print(json.dumps(measure(library, mechanism, mode, int(n), int(d))))
+        library, name, mode, n, d = arguments.one
+        print(json.dumps(measure(library, name, mode, int(n), int(d))))
         return 0
 
     sizes = [tuple(int(v) for v in size.split("x")) for size in arguments.sizes.split(",")]
     libraries = arguments.libraries.split(",")
+    names = arguments.mechanisms.split(",")
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
           + ", ".join(f"{k} {v}" for k, v in _versions().items()))
     print(f"eps = {EPSILON}; time in seconds, peak memory in MiB\n")
@@ -149,30 +159,30 @@ def main(argv=None) -> int:
     print("|---|---|---|---|---|---|---|")
     rows = []
     for n, d in sizes:
-        for mechanism in MECHANISMS:
+        for name in names:
             for library in libraries:
-                modes = ("reports", "simulation") if library == "ldpspec" else ("reports",)
-                if library != "ldpspec" and mechanism not in PEER_MECHANISMS.get(library, ()):
+                if library != "ldpspec" and name not in PEER_MECHANISMS[library]:
                     continue
-                for mode in modes:
-                    result = _run(library, mechanism, mode, n, d)
+                for mode in ("reports", "simulation") if library == "ldpspec" else ("reports",):
+                    result = _run(library, name, mode, n, d)
                     if result is None:
                         continue
-                    rows.append((mechanism, n, d, mode, library, result))
-                    print(f"| {mechanism} | {n:,} | {d} | {mode} | {library} | {result['seconds']:.3f} | "
+                    rows.append((name, n, d, mode, library, result))
+                    print(f"| {name} | {n:,} | {d} | {mode} | {library} | {result['seconds']:.3f} | "
                           f"{result['peak_mib']:.1f} |", flush=True)
     print()
     for n, d in sizes:
-        for mechanism in MECHANISMS:
-            ours = [r for (m, nn, dd, mode, lib, r) in rows if (m, nn, dd, mode, lib) == (mechanism, n, d, "reports", "ldpspec")]
+        for name in names:
+            ours = [r for (m, nn, dd, mode, lib, r) in rows
+                    if (m, nn, dd, mode, lib) == (name, n, d, "reports", "ldpspec")]
             peers = [(lib, r) for (m, nn, dd, mode, lib, r) in rows
-                     if (m, nn, dd, mode) == (mechanism, n, d, "reports") and lib != "ldpspec"]
+                     if (m, nn, dd, mode) == (name, n, d, "reports") and lib != "ldpspec"]
             if ours and peers:
                 fastest_library, fastest = min(peers, key=lambda item: item[1]["seconds"])
                 memory = (f"{ours[0]['peak_mib'] / fastest['peak_mib']:.4f} of its peak memory"
                           if fastest["peak_mib"] >= 1 else "its peak memory is under 1 MiB (no ratio)")
-                print(f"{mechanism} reports at n={n:,}, d={d}: {fastest['seconds'] / ours[0]['seconds']:.1f}x faster than "
-                      f"the fastest peer ({fastest_library}), using {memory}")
+                print(f"- {name} reports at n={n:,}, d={d}: {fastest['seconds'] / ours[0]['seconds']:.1f}x faster "
+                      f"than the fastest peer ({fastest_library}), using {memory}")
     return 0
 
 

@@ -10,8 +10,11 @@ from ldpspec import spec
 from ldpspec.verify.common import channel_with_budgets, describe_channel_budgets, raised_budgets
 from ldpspec.verify.gu2020.notions import _lemma1b_proof
 from ldpspec.verify.ledger import (
+    CHOICES,
+    DEPENDS,
     REGISTRY,
     AuditSettings,
+    Choice,
     Evidence,
     Outcome,
     Step,
@@ -45,8 +48,9 @@ def false_relaxation_check(settings):
 def registered():
     added = []
 
-    def register(id, check, recorded):
-        claim(id, location="test", statement="test statement", methods=("z3", "hypothesis"), recorded=recorded)(check)
+    def register(id, check, recorded, choices=()):
+        claim(id, location="test", statement="test statement", methods=("z3", "hypothesis"), recorded=recorded,
+              choices=choices)(check)
         added.append(id)
         return REGISTRY[id]
 
@@ -59,8 +63,9 @@ def test_a_false_claim_is_refuted_with_a_shrunk_counterexample(registered):
     entry = run_claim(registered("gu2020.test-false-relaxation", false_relaxation_check, "refuted"), SETTINGS)
     assert entry.verdict == "refuted" and entry.matches
     # z3's model is not a channel, so it is inconclusive on its own; the kernel-checked search refutes.
-    assert entry.evidence[0]["result"].startswith("inconclusive")
-    counterexample = entry.counterexample
+    (result,) = entry.verdicts_by_reading
+    assert result.reading == {} and result.evidence[0]["result"].startswith("inconclusive")
+    counterexample = result.counterexample
     assert counterexample["method"] == "hypothesis"
     channel = counterexample["channel"]
     # Two inputs cannot violate it (both budgets cover the pair); shrinking reaches three.
@@ -81,7 +86,7 @@ def test_the_ledger_files_show_the_counterexample(registered, tmp_path):
     json_path, markdown_path = write_ledger([entry], tmp_path, complete=False, settings=SETTINGS)
     document = json.loads(json_path.read_text())
     assert document["complete"] is False and document["counts"]["refuted"] == 1
-    assert document["claims"][0]["counterexample"]["channel"]["inputs"]
+    assert document["claims"][0]["verdicts_by_reading"][0]["counterexample"]["channel"]["inputs"]
     markdown = markdown_path.read_text()
     assert "## gu2020.test-ledger" in markdown and "**Counterexample:**" in markdown
     assert "Partial run" in markdown
@@ -94,7 +99,8 @@ def test_claim_registration_rejects_bad_ids_and_verdicts(registered):
         claim("gu2020.x", location="", statement="", methods=(), recorded="true")
     registered("gu2020.test-duplicate", false_relaxation_check, "refuted")
     with pytest.raises(ValueError, match="registered twice"):
-        claim("gu2020.test-duplicate", location="", statement="", methods=(), recorded="refuted")(false_relaxation_check)
+        claim("gu2020.test-duplicate", location="", statement="", methods=(),
+              recorded="refuted")(false_relaxation_check)
 
 
 def test_outcomes_and_decisions():
@@ -119,4 +125,38 @@ def test_every_registered_claim_is_well_formed():
         if ".test-" in claim_id:
             continue
         assert registered_claim.statement and registered_claim.location and registered_claim.methods
-        assert registered_claim.recorded in ("verified", "refuted", "open")
+        for reading in registered_claim.readings():
+            assert registered_claim.recorded_verdict(reading) in ("verified", "refuted", "open")
+        for choice in registered_claim.choices:
+            assert CHOICES[registered_claim.paper][choice.name] is choice
+
+
+def test_a_claim_is_checked_under_every_reading_of_its_choices(registered):
+    release = CHOICES["gu2020"]["release"]
+    seen = []
+
+    def check(settings, *, release):
+        seen.append(release)
+        if release == "all":
+            return decide([Step(Evidence("z3", "s", "proved"))], "holds", "")
+        return decide([Step(Evidence("z3", "s", "found"), counterexample={"release": release})], "", "fails")
+
+    entry = run_claim(registered("gu2020.test-readings", check, {"release=all": "verified", "release=real": "refuted"},
+                                 (release,)), SETTINGS)
+    assert seen == ["all", "real"] and entry.matches
+    assert entry.verdict == DEPENDS and entry.recorded == DEPENDS
+    assert "verified under release=all" in entry.summary and "refuted under release=real" in entry.summary
+    assert [(r.reading, r.verdict) for r in entry.verdicts_by_reading] == [({"release": "all"}, "verified"),
+                                                                          ({"release": "real"}, "refuted")]
+
+
+def test_choices_must_be_declared_for_the_paper_and_recorded_per_reading(registered):
+    stray = Choice("stray", ("a", "b"), "nowhere", {"a": "one", "b": "other"})
+    with pytest.raises(ValueError, match="not one of the choices declared for gu2020"):
+        claim("gu2020.test-stray", location="", statement="", methods=(), recorded="verified", choices=(stray,))
+    release = CHOICES["gu2020"]["release"]
+    with pytest.raises(ValueError, match="for each reading"):
+        claim("gu2020.test-partial", location="", statement="", methods=(), recorded={"release=all": "verified"},
+              choices=(release,))
+    with pytest.raises(ValueError, match="say what"):
+        Choice("vague", ("a", "b"), "somewhere", {"a": "one"})

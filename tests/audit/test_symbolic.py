@@ -5,15 +5,17 @@ from __future__ import annotations
 from fractions import Fraction
 
 import z3
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ldpspec import spec
 from ldpspec.reference.shared.grr import grr_rows
-from ldpspec.reference.shared.unary import oue_channel, oue_probabilities, sue_channel, sue_probabilities
+from ldpspec.reference.shared.unary import oue, oue_probabilities, sue, sue_probabilities
 from ldpspec.spec.numbers import ctx, mpf
 from ldpspec.verify.gu2020.baselines import _symbolic_unary
 from ldpspec.verify.search import random_channels
 from ldpspec.verify.symbolic import SymbolicBudget, SymbolicChannel, id_ldp_conditions, ldp_conditions, prove
+from tests.support import examples
 
 
 def test_grr_is_proved_ldp_for_every_budget():
@@ -27,7 +29,7 @@ def test_sue_at_half_its_budget_gets_a_counterexample_the_kernel_confirms():
     channel = _symbolic_unary(sue_probabilities(budget.variable), 3)
     # Claim under test (false): SUE is (eps/2)-LDP, i.e. ratio <= s = e^{eps/2}.
     result = prove(ldp_conditions(channel, budget.variable), [budget],
-                   confirm=lambda b: not spec.ldp(sue_channel(b["eps"], 3), b["eps"] / 2))
+                   confirm=lambda b: not spec.ldp(sue(b["eps"], 3).channel(), b["eps"] / 2))
     assert result.status == "counterexample"
     assert result.budgets["eps"] > 0
     x, x2 = result.failing.inputs
@@ -46,7 +48,7 @@ def test_budget_ranges_are_respected():
     # OUE(eps) against (eps/2)-LDP: false for every eps > 0; the counterexample must lie in (1, 3].
     channel = _symbolic_unary(oue_probabilities(budget.exponentiated), 2)
     result = prove(ldp_conditions(channel, budget.variable), [budget],
-                   confirm=lambda b: not spec.ldp(oue_channel(b["eps"], 2), b["eps"] / 2))
+                   confirm=lambda b: not spec.ldp(oue(b["eps"], 2).channel(), b["eps"] / 2))
     assert result.status == "counterexample"
     assert 1 <= result.budgets["eps"] <= 3
     # The rational end points enclose the range: nothing with eps < 1 - 1e-30 is admitted.
@@ -62,7 +64,7 @@ def _rational_channel(rc):
                                        [[z3.RealVal(str(p)) for p in row] for row in rc.fractions])
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(random_channels(max_inputs=3, max_outputs=3), st.lists(st.integers(0, 12), min_size=3, max_size=3),
        st.sampled_from(["min", "max", "avg"]))
 def test_id_ldp_conditions_agree_with_the_kernel(rc, steps, r):
@@ -74,7 +76,7 @@ def test_id_ldp_conditions_agree_with_the_kernel(rc, steps, r):
     assert proved == spec.id_ldp(rc.channel, budgets, r).holds
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=examples(120), deadline=None)
 @given(random_channels(max_inputs=3, max_outputs=3), st.integers(0, 12))
 def test_ldp_conditions_agree_with_the_kernel(rc, step):
     E = Fraction(4 + step, 4)

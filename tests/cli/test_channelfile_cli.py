@@ -5,15 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from ldpspec import spec
+from ldpspec.reference.shared.grr import Grr
+from ldpspec.reference.shared.unary import oue
 from ldpspec.reference.tools.cli import main
-from ldpspec.reference.shared.grr import grr_channel
-from ldpspec.reference.shared.unary import oue_channel
-
 from tests.support import EXAMPLES
 
 
@@ -24,18 +22,18 @@ def run(capsys, *argv):
 
 
 def test_round_trip_keeps_every_digit(tmp_path):
-    channel = oue_channel("1.25", 3).explicit()
+    channel = oue("1.25", 3).channel().explicit()
     path = tmp_path / "oue.json"
-    spec.write_channel_file(path, channel, epsilon="1.25", budgets={0: 1, 2: "0.5"},
-                            sensitive_inputs=[0], protected_outputs=[(0, 0, 0)])
+    spec.write_channel_file(path, channel, privacy={"epsilon": "1.25", "budgets": {0: 1, 2: "0.5"},
+                                                    "sensitive_inputs": [0], "protected_outputs": [(0, 0, 0)]})
     stored = spec.read_channel_file(path)
     assert stored.channel.inputs == channel.inputs and stored.channel.outputs == channel.outputs
     for row, stored_row in zip(channel.rows, stored.channel.rows):
         for p, s in zip(row, stored_row):
             assert abs(p - s) <= abs(p) * spec.numbers.mpf("1e-49")
-    assert stored.epsilon == spec.numbers.mpf("1.25")
-    assert stored.budgets == {0: 1, 2: spec.numbers.mpf("0.5")}
-    assert stored.protected_outputs == ((0, 0, 0),)
+    assert stored.privacy["epsilon"] == spec.numbers.mpf("1.25")
+    assert stored.privacy["budgets"] == {0: 1, 2: spec.numbers.mpf("0.5")}
+    assert stored.privacy["protected_outputs"] == ((0, 0, 0),)
     # The rounded file still decides ties the same way as the exact channel.
     assert spec.ldp(stored.channel, "1.25").holds and not spec.ldp(stored.channel, "1.2499")
 
@@ -131,7 +129,7 @@ def test_corrupted_files_exit_2_with_a_clear_message(tmp_path, capsys, corrupt, 
     (["--notion", "uldp"], "needs --sensitive"),
     (["--notion", "graded-ldp", "--boundaries", "[0, 1]", "--budgets", "[1]", "--pair-function", "max"],
      "must be a decimal number"),
-    (["--notion", "ipldp", "--budgets", "[1, nope]"], "must be JSON"),
+    (["--notion", "ipldp", "--budgets", "[1, nope]"], "must be a JSON list"),
     (["--notion", "ldp", "--epsilon", "nan"], "NaN"),
 ])
 def test_bad_parameters_exit_2(capsys, arguments, message):
@@ -146,8 +144,9 @@ def test_missing_file_exits_2(capsys, tmp_path):
 
 def test_the_installed_entry_point_runs(tmp_path):
     path = tmp_path / "grr.json"
-    spec.write_channel_file(path, grr_channel(1, 3), epsilon=1)
-    result = subprocess.run([sys.executable, "-m", "ldpspec.reference.tools.cli", "check", str(path), "--notion", "ldp"],
+    spec.write_channel_file(path, Grr(1, 3).channel(), privacy={"epsilon": 1})
+    result = subprocess.run([sys.executable, "-m", "ldpspec.reference.tools.cli", "check", str(path),
+                             "--notion", "ldp"],
                             capture_output=True, text=True)
     assert result.returncode == 0 and json.loads(result.stdout)["holds"] is True
 
@@ -168,7 +167,8 @@ def test_idue_solve_prints_verified_parameters(capsys):
 @pytest.mark.parametrize("model", ["opt0", "opt1", "opt2"])
 @pytest.mark.parametrize("notion", ["min", "avg"])
 def test_idue_solve_models_and_notions(capsys, model, notion):
-    status, out, err = run(capsys, "idue", "solve", "--budgets", "[1, 1, 2, 2, 2, 4]", "--model", model, "--notion", notion)
+    status, out, err = run(capsys, "idue", "solve", "--budgets", "[1, 1, 2, 2, 2, 4]", "--model", model,
+                           "--notion", notion)
     assert status == 0, err
     assert json.loads(out)["notion"] == {"min": "MinID-LDP", "avg": "AvgID-LDP"}[notion]
 
@@ -179,6 +179,7 @@ def test_idue_solve_models_and_notions(capsys, model, notion):
     (["idue", "solve", "--levels", "[[1, 0]]"], "must be an integer >= 1"),
     (["idue", "solve", "--budgets", "[0, 1]"], "every budget must be > 0"),
     (["channel", "grr", "--d", "3"], "needs --epsilon"),
+    (["channel", "idue-ps", "--levels", "[[1, 2]]", "--padding", "1", "--dummy-level", "3"], "dummy_level must be"),
     (["channel", "sue", "--epsilon", "1", "--d", "20"], "too many to write as a channel file"),
     (["channel", "oue-ps", "--epsilon", "1", "--m", "3"], "needs --padding"),
 ])

@@ -6,11 +6,13 @@ import itertools
 from fractions import Fraction
 
 import mpmath
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ldpspec import spec
 from ldpspec.spec.numbers import ctx
 from ldpspec.verify.search import random_channels
+from tests.support import examples
 
 channels = random_channels(max_inputs=4, max_outputs=4)
 
@@ -30,7 +32,7 @@ def close(kernel_value, brute_value) -> bool:
         return abs(mpmath.mpf(spec.numbers.to_decimal_string(kernel_value, 55)) - brute_value) < mpmath.mpf("1e-45")
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(channels)
 def test_pairwise_output_and_ldp_loss_match_brute_force(rc):
     rows = dict(zip(rc.inputs, rc.fractions))
@@ -60,7 +62,7 @@ def exact_mpf(value: Fraction):
     return ctx.mpf(value.numerator) / value.denominator
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(channels, st.data())
 def test_posterior_leakage_range_bounds_every_prior_and_is_attained(rc, data):
     weights = data.draw(st.lists(st.integers(0, 5), min_size=len(rc.inputs), max_size=len(rc.inputs))
@@ -87,7 +89,7 @@ def test_posterior_leakage_range_bounds_every_prior_and_is_attained(rc, data):
             assert close(high, max(extremes)) and close(low, min(extremes))
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(st.integers(1, 3).flatmap(lambda n: st.tuples(random_channels(inputs=tuple(range(n)), max_outputs=3),
                                                      random_channels(inputs=tuple(range(n)), max_outputs=3))))
 def test_composition_is_the_independent_product(pair):
@@ -100,7 +102,7 @@ def test_composition_is_the_independent_product(pair):
             assert abs(composed.probability(x, (y1, y2)) - exact_mpf(expected)) < ctx.mpf("1e-55")
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(channels, st.data())
 def test_postprocessing_is_the_matrix_product_and_never_increases_loss(rc, data):
     post = data.draw(random_channels(inputs=rc.outputs, max_outputs=3))
@@ -112,18 +114,19 @@ def test_postprocessing_is_the_matrix_product_and_never_increases_loss(rc, data)
     assert spec.ldp_epsilon(result) <= spec.ldp_epsilon(rc.channel) + spec.RESOLUTION
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(channels)
 def test_map_outputs_merges_probabilities(rc):
     merged = spec.map_outputs(rc.channel, lambda y: "even" if y in ("y0", "y2") else "odd")
     for i, x in enumerate(rc.inputs):
         for image in merged.outputs:
-            expected = sum((p for p, y in zip(rc.fractions[i], rc.outputs) if ("even" if y in ("y0", "y2") else "odd") == image),
+            expected = sum((p for p, y in zip(rc.fractions[i], rc.outputs)
+                            if ("even" if y in ("y0", "y2") else "odd") == image),
                            start=Fraction(0))
             assert abs(merged.probability(x, image) - exact_mpf(expected)) < ctx.mpf("1e-55")
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.integers(1, 4).flatmap(lambda n: st.tuples(
     st.just(n), st.integers(1, 4).flatmap(lambda bits: st.lists(
         st.lists(st.integers(0, 8), min_size=bits, max_size=bits), min_size=n, max_size=n)))))
@@ -142,13 +145,16 @@ def test_independent_bits_structured_loss_equals_explicit(case):
         attained = spec.numbers.log_ratio(structured.probability(x, y), structured.probability(x2, y))
         assert attained == loss if loss == ctx.inf else abs(attained - loss) < spec.RESOLUTION
     structured_eps, explicit_eps = spec.ldp_epsilon(structured), spec.ldp_epsilon(explicit)
-    assert structured_eps == explicit_eps if explicit_eps == ctx.inf else abs(structured_eps - explicit_eps) < spec.RESOLUTION
+    if explicit_eps == ctx.inf:
+        assert structured_eps == explicit_eps
+    else:
+        assert abs(structured_eps - explicit_eps) < spec.RESOLUTION
 
 
 def test_unary_encoding_at_a_large_budget_keeps_its_precision():
     """1 - p rounds to 0 at eps = 1000 for SUE; the complements are given exactly instead."""
-    from ldpspec.reference.shared.unary import sue_channel
+    from ldpspec.reference.shared.unary import sue
 
-    channel = sue_channel(1000, 3)
+    channel = sue(1000, 3).channel()
     assert abs(spec.ldp_epsilon(channel) - 1000) < spec.RESOLUTION
     assert spec.ldp(channel, 1000).holds and not spec.ldp(channel, 999).holds

@@ -5,17 +5,19 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ldpspec import spec
-from tests.support import brute
 from ldpspec.verify.search import budget_values, fractions_from_weights, random_channels
+from tests.support import brute, examples
 
 PAIR_FUNCTIONS = {"min": min, "max": max, "avg": lambda a, b: (a + b) / 2}
 
 
 def table(random_channel) -> dict:
-    return {x: dict(zip(random_channel.outputs, row)) for x, row in zip(random_channel.inputs, random_channel.fractions)}
+    return {x: dict(zip(random_channel.outputs, row))
+            for x, row in zip(random_channel.inputs, random_channel.fractions)}
 
 
 def check_witness(verdict, P):
@@ -31,7 +33,7 @@ def check_witness(verdict, P):
 channels = random_channels(max_inputs=4, max_outputs=4)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(channels, budget_values)
 def test_ldp_matches_definition(random_channel, eps):
     P = table(random_channel)
@@ -40,7 +42,7 @@ def test_ldp_matches_definition(random_channel, eps):
     check_witness(verdict, P)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(channels, st.lists(budget_values, min_size=4, max_size=4), st.sampled_from(sorted(PAIR_FUNCTIONS)))
 def test_id_ldp_matches_definition(random_channel, values, r):
     P = table(random_channel)
@@ -76,7 +78,7 @@ def uldp_cases(draw):
     return inputs, outputs, P, sensitive, frozenset(protected), draw(budget_values)
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(uldp_cases())
 def test_uldp_matches_definition(case):
     inputs, outputs, rows, sensitive, protected, eps = case
@@ -107,7 +109,7 @@ def ipldp_cases(draw):
     return domain, fractions_from_weights(weights), budgets
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(ipldp_cases())
 def test_ipldp_matches_definition(case):
     domain, rows, budgets = case
@@ -140,7 +142,7 @@ def suldp_cases(draw):
         frozenset(protected[: draw(st.integers(1, 2))]), draw(budget_values)
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(suldp_cases(), st.sampled_from([("marginal", spec.suldp_marginal),
                                        ("joint-unrevealed", spec.suldp_joint_unrevealed),
                                        ("joint", spec.suldp_joint)]))
@@ -155,7 +157,7 @@ def test_suldp_readings_match_definition(case, reading):
 GRADED_INPUTS = (-1.0, -0.8, -0.6, -0.2, 0.0, 0.2, 0.6, 1.0)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(random_channels(inputs=GRADED_INPUTS, max_outputs=3),
        st.lists(budget_values, min_size=3, max_size=3), st.sampled_from(sorted(PAIR_FUNCTIONS)))
 def test_graded_ldp_matches_definition(random_channel, level_budgets, r):

@@ -6,12 +6,12 @@ import mpmath
 import pytest
 
 from ldpspec import spec
-from ldpspec.reference.shared.grr import grr_channel
+from ldpspec.reference.shared.grr import Grr
 from ldpspec.spec.numbers import ctx, mpf
 
 
 def test_tie_at_the_budget_holds_and_a_relative_excess_of_1e30_fails():
-    channel = grr_channel(1, 3)
+    channel = Grr(1, 3).channel()
     tie = spec.ldp(channel, 1)
     assert tie.holds and abs(tie.margin) < spec.RESOLUTION
     p = channel.probability(0, 0)
@@ -27,8 +27,8 @@ def test_a_caller_changing_global_mpmath_precision_does_not_change_verdicts():
     old = mpmath.mp.dps
     try:
         mpmath.mp.dps = 5
-        assert spec.ldp(grr_channel(1, 3), 1).holds
-        assert not spec.ldp(grr_channel(1, 3), "0.9999999999999999999999999")
+        assert spec.ldp(Grr(1, 3).channel(), 1).holds
+        assert not spec.ldp(Grr(1, 3).channel(), "0.9999999999999999999999999")
     finally:
         mpmath.mp.dps = old
 
@@ -48,14 +48,14 @@ def test_single_input_channel_is_0_ldp():
 
 def test_large_budgets_do_not_overflow():
     eps = 10**6
-    channel = grr_channel(eps, 4)
+    channel = Grr(eps, 4).channel()
     assert spec.ldp(channel, eps).holds
     assert not spec.ldp(channel, eps - 1).holds
     assert abs(spec.ldp_epsilon(channel) - eps) < spec.RESOLUTION
 
 
 def urr_channel(eps, sensitive, non_sensitive):
-    """uRR of common §13: c1 = e^eps/D, c2 = 1/D, c3 = (e^eps - 1)/D with D = k + e^eps - 1."""
+    """uRR (Murakami and Kawamoto 2019): c1 = e^eps/D, c2 = 1/D, c3 = (e^eps - 1)/D with D = k + e^eps - 1."""
     E = ctx.exp(mpf(eps))
     k = len(sensitive)
     D = k + E - 1
@@ -151,9 +151,9 @@ def test_graded_ldp_with_each_pair_function():
 
 
 def test_ldp_on_structured_and_explicit_unary_agree():
-    from ldpspec.reference.shared.unary import oue_channel, sue_channel
+    from ldpspec.reference.shared.unary import oue, sue
 
-    for build in (sue_channel, oue_channel):
+    for build in (lambda e, d: sue(e, d).channel(), lambda e, d: oue(e, d).channel()):
         structured = build("1.5", 4)
         explicit = structured.explicit()
         for eps in ("1.5", "1.49"):
@@ -162,15 +162,16 @@ def test_ldp_on_structured_and_explicit_unary_agree():
 
 
 def test_explicit_refuses_too_many_outputs():
-    from ldpspec.reference.shared.unary import oue_channel
+    from ldpspec.reference.shared.unary import oue
 
     with pytest.raises(spec.InvalidParameter, match="max_outputs"):
-        oue_channel(1, 20).explicit()
+        oue(1, 20).channel().explicit()
 
 
 def test_a_policy_graph_protects_only_its_pairs():
     """Gu et al. Sec. VIII: with an incomplete policy graph the gain can exceed 2 min E."""
-    channel = spec.Channel(["flu", "cold", "hiv"], ["a", "b", "z"], [["0.99", "0.01", "0"], ["0.01", "0.99", "0"], ["0", "0", "1"]])
+    channel = spec.Channel(["flu", "cold", "hiv"], ["a", "b", "z"],
+                           [["0.99", "0.01", "0"], ["0.01", "0.99", "0"], ["0", "0", "1"]])
     budgets = {"flu": 5, "cold": 5, "hiv": 1}
     assert not spec.min_id_ldp(channel, budgets)                             # the complete graph protects hiv too
     assert spec.min_id_ldp(channel, budgets, policy=[("flu", "cold")]).holds  # only flu-cold is protected

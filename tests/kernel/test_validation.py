@@ -7,10 +7,10 @@ import math
 import pytest
 
 from ldpspec import spec
-from ldpspec.reference.shared.grr import grr_channel
-from ldpspec.reference.shared.unary import oue_channel
+from ldpspec.reference.shared.grr import Grr
+from ldpspec.reference.shared.unary import oue
 
-GRR = grr_channel(1, 3)
+GRR = Grr(1, 3).channel()
 
 
 @pytest.mark.parametrize("rows, message", [
@@ -55,7 +55,7 @@ def test_bad_budgets(epsilon, message):
     with pytest.raises(spec.InvalidParameter, match=message):
         spec.ldp(GRR, epsilon)
     with pytest.raises(spec.InvalidParameter, match=message):
-        grr_channel(epsilon, 3)
+        Grr(epsilon, 3).channel()
 
 
 def test_unknown_and_missing_labels_in_parameters():
@@ -130,9 +130,9 @@ def test_composition_and_postprocessing_errors():
 
 def test_mechanism_parameter_errors():
     with pytest.raises(spec.InvalidParameter, match="d \\(domain size\\) must be an integer >= 2, got 1"):
-        grr_channel(1, 1)
+        Grr(1, 1).channel()
     with pytest.raises(spec.InvalidParameter, match="d \\(domain size\\) must be an integer >= 2"):
-        oue_channel(1, 2.5)
+        oue(1, 2.5).channel()
 
 
 def test_independent_bits_errors():

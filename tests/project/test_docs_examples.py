@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from tests.support import DOCS
+
 BLOCK = re.compile(r"^```python\n(.*?)^```", re.MULTILINE | re.DOTALL)
 
 EXAMPLES = [(page, index, code) for page in sorted(DOCS.rglob("*.md"))

@@ -6,3 +6,11 @@ ROOT = Path(__file__).resolve().parents[2]
 """The repository's root folder."""
 DOCS = ROOT / "docs"
 EXAMPLES = DOCS / "examples"
+
+DEEP = False
+"""Set by ``tests/conftest.py`` under ``pytest --deep``."""
+
+
+def examples(count: int) -> int:
+    """A property test's number of examples: ``count``, or ten times as many in the deep profile."""
+    return count * 10 if DEEP else count

@@ -27,7 +27,8 @@ def within(p: Fraction, bound, other: Fraction) -> bool:
     if other == 0:
         return False
     with mpmath.workdps(100):
-        return mpmath.mpf(p.numerator) / p.denominator <= exp(bound) * (mpmath.mpf(other.numerator) / other.denominator) * (1 + SLACK)
+        left = mpmath.mpf(p.numerator) / p.denominator
+        return left <= exp(bound) * (mpmath.mpf(other.numerator) / other.denominator) * (1 + SLACK)
 
 
 def ldp(inputs, outputs, P, eps) -> bool:

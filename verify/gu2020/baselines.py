@@ -1,4 +1,5 @@
-"""Gu et al. (ICDE 2020), Sec. III-C and V-A: the LDP baselines (GRR, unary encoding, SUE, OUE) and the matrix mechanism."""
+"""Gu et al. (ICDE 2020), Sec. III-C and V-A: the LDP baselines (GRR, unary encoding, SUE, OUE) and the matrix
+mechanism."""
 
 from __future__ import annotations
 
@@ -8,20 +9,21 @@ from fractions import Fraction
 import z3
 from hypothesis import strategies as st
 
-from ldpspec.reference.shared.grr import grr_channel, grr_rows
+from ldpspec.reference.shared.grr import Grr, grr_rows
 from ldpspec.reference.shared.unary import (
     general_unary_probabilities,
     one_hot_bit_distributions,
-    oue_channel,
+    oue,
     oue_probabilities,
-    sue_channel,
+    sue,
     sue_probabilities,
-    unary_encoding,
+    ue,
 )
 from ldpspec.spec.loss import ldp_epsilon
 from ldpspec.spec.notions import ldp
 from ldpspec.spec.numbers import RESOLUTION, ctx, mpf, to_decimal_string
 from ldpspec.spec.structured import bit_vector_probability
+from ldpspec.verify.gu2020.readings import UTILITY
 from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.search import find_counterexample, search_step
 from ldpspec.verify.symbolic import Condition, SymbolicBudget, SymbolicChannel, ldp_conditions, proof_step, prove
@@ -40,20 +42,20 @@ def _tightness_step(name: str, build, cases) -> Step:
 EPSILON_CASES = [("0.1", 2), ("1", 5), ("1.3862943611198906188344642429163531361510", 3), ("10", 4), ("1000", 3)]
 
 
-@claim("gu2020.sec3c-baselines.grr-ldp", location="Sec. III-C; formula sheet common §6",
+@claim("gu2020.sec3c-baselines.grr-ldp", location="Sec. III-C",
        statement="GRR, reporting the true item with p = e^eps/(e^eps + d - 1) and each other item with "
                  "q = 1/(e^eps + d - 1), satisfies eps-LDP.",
        methods=("z3", "exact kernel"), recorded="verified",
-       reading="Part of the compound claim gu2020.sec3c-baselines: the privacy of GRR.")
+       interpretation="Part of the compound claim gu2020.sec3c-baselines: the privacy of GRR.")
 def grr_ldp(settings: AuditSettings):
     steps = []
     for d in range(2, 13 if settings.deep else 9):
         budget = SymbolicBudget("eps")
         channel = SymbolicChannel.from_matrix(range(d), range(d), grr_rows(budget.variable, d))
         result = prove(ldp_conditions(channel, budget.exponentiated), [budget], description=f"GRR d={d}",
-                       confirm=lambda b, d=d: not ldp(grr_channel(b["eps"], d), b["eps"]))
+                       confirm=lambda b, d=d: not ldp(Grr(b["eps"], d).channel(), b["eps"]))
         steps.append(proof_step(f"d = {d}, every eps > 0, the whole output", result))
-    steps.append(_tightness_step("GRR", grr_channel, EPSILON_CASES))
+    steps.append(_tightness_step("GRR", lambda eps, d: Grr(eps, d).channel(), EPSILON_CASES))
     return decide(steps, "GRR is eps-LDP for every eps > 0, and eps is its tightest budget.", "GRR violates eps-LDP.")
 
 
@@ -62,11 +64,11 @@ def _symbolic_unary(bits, d: int) -> SymbolicChannel:
                            lambda x, y: bit_vector_probability(one_hot_bit_distributions([bits] * d, x), y))
 
 
-@claim("gu2020.sec3c-baselines.ue-ldp", location="Sec. III-C (citing Wang et al. 2017); formula sheet common §7",
+@claim("gu2020.sec3c-baselines.ue-ldp", location="Sec. III-C (citing Wang et al. 2017)",
        statement="Unary encoding with keep probability p and flip-on probability q satisfies eps-LDP with "
                  "eps = ln(p(1 - q) / ((1 - p) q)).",
        methods=("z3", "hypothesis"), recorded="verified",
-       reading="Part of gu2020.sec3c-baselines. Checked for 0 < q <= p < 1, where the formula is a budget "
+       interpretation="Part of gu2020.sec3c-baselines. Checked for 0 < q <= p < 1, where the formula is a budget "
                "(it is negative when p < q and infinite at q = 0 or p = 1). The whole bit vector is the output.")
 def ue_ldp(settings: AuditSettings):
     steps = []
@@ -74,7 +76,8 @@ def ue_ldp(settings: AuditSettings):
     for d in (2, 3, 4, 5) if settings.deep else (2, 3, 4):
         channel = _symbolic_unary(general_unary_probabilities(p, q), d)
         # P[y|i] <= (p(1-q) / ((1-p) q)) P[y|j], multiplied through by (1 - p) q > 0.
-        conditions = [Condition((i, j), y, (1 - p) * q * channel.probability(i, y) <= p * (1 - q) * channel.probability(j, y))
+        conditions = [Condition((i, j), y,
+                                (1 - p) * q * channel.probability(i, y) <= p * (1 - q) * channel.probability(j, y))
                       for i in range(d) for j in range(d) if i != j for y in channel.outputs]
         result = prove(conditions, assumptions=[q > 0, q <= p, p < 1], description=f"UE d={d}")
         steps.append(proof_step(f"d = {d}, every 0 < q <= p < 1, all 2^d outputs", result))
@@ -82,15 +85,17 @@ def ue_ldp(settings: AuditSettings):
     def violates(example):
         (p_weight, q_weight), d = example
         p_value, q_value = Fraction(max(p_weight, q_weight), 64), Fraction(min(p_weight, q_weight), 64)
-        channel = unary_encoding(p_value, q_value, d).channel()
+        channel = ue(p_value, q_value, d).channel()
         formula = ctx.log(mpf(p_value) * (1 - mpf(q_value)) / ((1 - mpf(p_value)) * mpf(q_value)))
-        return abs(ldp_epsilon(channel) - formula) > RESOLUTION or abs(ldp_epsilon(channel.explicit()) - formula) > RESOLUTION
+        return (abs(ldp_epsilon(channel) - formula) > RESOLUTION
+                or abs(ldp_epsilon(channel.explicit()) - formula) > RESOLUTION)
 
     strategy = st.tuples(st.tuples(st.integers(1, 63), st.integers(1, 63)), st.integers(2, 5))
     example = find_counterexample(strategy, violates, settings)
     steps.append(search_step("p, q in {1/64, ..., 63/64}, d <= 5: the kernel's tightest budget, from the bit structure "
                              "and from the explicit matrix, equals the formula", example,
-                             lambda ex: {"p": str(Fraction(max(ex[0]), 64)), "q": str(Fraction(min(ex[0]), 64)), "d": ex[1]},
+                             lambda ex: {"p": str(Fraction(max(ex[0]), 64)), "q": str(Fraction(min(ex[0]), 64)),
+                                         "d": ex[1]},
                              settings))
     return decide(steps, "UE is LDP with exactly that budget (the bound is attained at y_i = 1, y_j = 0).",
                   "UE's privacy differs from the formula.")
@@ -109,27 +114,29 @@ def _unary_claim(name: str, probabilities, divisor: int, build, settings: AuditS
                   f"{name} violates eps-LDP.")
 
 
-@claim("gu2020.sec3c-baselines.sue-ldp", location="Sec. III-C; formula sheet common §7",
+@claim("gu2020.sec3c-baselines.sue-ldp", location="Sec. III-C",
        statement="Basic RAPPOR (SUE) with p = e^{eps/2}/(e^{eps/2} + 1) and q = 1/(e^{eps/2} + 1) satisfies eps-LDP.",
-       methods=("z3", "exact kernel"), recorded="verified", reading="Part of gu2020.sec3c-baselines.")
+       methods=("z3", "exact kernel"), recorded="verified", interpretation="Part of gu2020.sec3c-baselines.")
 def sue_ldp(settings: AuditSettings):
-    return _unary_claim("SUE", sue_probabilities, 2, sue_channel, settings)
+    return _unary_claim("SUE", sue_probabilities, 2, lambda eps, d: sue(eps, d).channel(), settings)
 
 
-@claim("gu2020.sec3c-baselines.oue-ldp", location="Sec. III-C; slides 002; formula sheet common §7",
+@claim("gu2020.sec3c-baselines.oue-ldp", location="Sec. III-C; slides",
        statement="OUE with p = 1/2 and q = 1/(e^eps + 1) satisfies eps-LDP.",
-       methods=("z3", "exact kernel"), recorded="verified", reading="Part of gu2020.sec3c-baselines.")
+       methods=("z3", "exact kernel"), recorded="verified", interpretation="Part of gu2020.sec3c-baselines.")
 def oue_ldp(settings: AuditSettings):
-    return _unary_claim("OUE", oue_probabilities, 1, oue_channel, settings)
+    return _unary_claim("OUE", oue_probabilities, 1, lambda eps, d: oue(eps, d).channel(), settings)
 
 
 # --- Estimator, variance, and the utility comparisons of Sec. III-C --------------------------------
 
-@claim("gu2020.sec3c-baselines.estimator", location="Sec. III-C (citing Wang et al. 2017); formula sheet common §8",
+@claim("gu2020.sec3c-baselines.estimator", location="Sec. III-C (citing Wang et al. 2017)",
        statement="The estimator c_hat_i = (C_i - n q)/(p - q) of GRR, RAPPOR and OUE is unbiased and its MSE equals "
-                 "the variance n q(1-q)/(p-q)^2 + c_i (1-p-q)/(p-q), with the per-mechanism coefficients of common §8.",
+                 "the variance n q(1-q)/(p-q)^2 + c_i (1-p-q)/(p-q), with each mechanism's coefficients (Wang et al. "
+                 "2017, Table 1).",
        methods=("z3", "exhaustive"), recorded="verified",
-       reading="Part of gu2020.sec3c-baselines. C_i is a sum of c_i Bernoulli(p) and n - c_i Bernoulli(q) variables "
+       interpretation="Part of gu2020.sec3c-baselines. C_i is a sum of c_i Bernoulli(p) and n - c_i Bernoulli(q) "
+                      "variables "
                "(fixed population). z3 proves the algebra for all n, c, p != q and the table's coefficients for all "
                "budgets; exact enumeration of every joint output of three users checks the moments themselves.")
 def estimator(settings: AuditSettings):
@@ -156,7 +163,7 @@ def estimator(settings: AuditSettings):
     for name, d_value in (("GRR", 3), ("SUE", 2), ("OUE", 2)):
         for eps in ("0.5", "1.3862943611198906188344642429163531361510"):
             if name == "GRR":
-                channel = grr_channel(eps, d_value)
+                channel = Grr(eps, d_value).channel()
                 keep, other = channel.probability(0, 0), channel.probability(0, 1)
                 reports = lambda ys, i: sum(y == i for y in ys)  # noqa: E731
             else:
@@ -165,33 +172,38 @@ def estimator(settings: AuditSettings):
                 reports = lambda ys, i: sum(y[i] for y in ys)  # noqa: E731
             rows = [channel_row(channel, x) for x in items]
             for i in range(d_value):
-                mean, var = exact_moments(rows, lambda ys: (reports(ys, i) - 3 * other) / (keep - other))
-                formula = 3 * other * (1 - other) / (keep - other) ** 2 + items.count(i) * (1 - keep - other) / (keep - other)
+                mean, var = exact_moments(rows, lambda ys, i=i, keep=keep, other=other, reports=reports:
+                                          (reports(ys, i) - 3 * other) / (keep - other))
+                formula = (3 * other * (1 - other) / (keep - other) ** 2
+                           + items.count(i) * (1 - keep - other) / (keep - other))
                 worst = max(worst, abs(mean - items.count(i)), abs(var - formula))
-    step = Step(Evidence("exhaustive", "GRR (d = 3), SUE and OUE (d = 2), three users, eps in {0.5, ln 4}: every joint output",
-                         f"mean = true count and variance = formula (largest difference {to_decimal_string(worst, 3)})"))
+    step = Step(Evidence("exhaustive", "GRR (d = 3), SUE and OUE (d = 2), three users, eps in {0.5, ln 4}: every joint "
+                                       "output",
+                         "mean = true count and variance = formula (largest difference "
+                         f"{to_decimal_string(worst, 3)})"))
     step.inconclusive = worst > RESOLUTION
     steps.append(step)
-    return decide(steps, "Unbiased, with the variance of common §8 and the table's coefficients.", "")
+    return decide(steps, "Unbiased, with that variance and each mechanism's coefficients.", "")
 
 
 @claim("gu2020.sec3c-baselines.oue-optimal", location="Sec. III-C (citing Wang et al. 2017)",
        statement="The parameters of OUE are obtained by optimizing the approximate variance.",
        methods=("z3",), recorded="verified",
-       reading="Part of gu2020.sec3c-baselines. Among all unary encodings that are eps-LDP (0 < q < p < 1, "
+       interpretation="Part of gu2020.sec3c-baselines. Among all unary encodings that are eps-LDP (0 < q < p < 1, "
                "p(1-q) <= e^eps q(1-p)), OUE's p = 1/2, q = 1/(e^eps + 1) minimise the approximate variance "
                "q(1-q)/(p-q)^2 per item, for every eps > 0.")
 def oue_optimal(settings: AuditSettings):
     p, q, E = z3.Reals("p q E")
     goal = q * (1 - q) * (E - 1) ** 2 >= 4 * E * (p - q) ** 2  # q(1-q)/(p-q)^2 >= 4E/(E-1)^2 (OUE's value)
-    result = prove([Condition((), None, goal)], assumptions=[E > 1, q > 0, q < p, p < 1, p * (1 - q) <= E * q * (1 - p)],
+    result = prove([Condition((), None, goal)],
+                   assumptions=[E > 1, q > 0, q < p, p < 1, p * (1 - q) <= E * q * (1 - p)],
                    description="OUE minimises the approximate variance")
     return decide([proof_step("every eps > 0 and every eps-LDP (p, q)", result)],
                   "No eps-LDP unary encoding has a smaller approximate variance than OUE.", "")
 
 
 def _total_single_item(name: str, d, E, s):
-    """Total variance / n of single-item data (sum of c_i = n): common §8."""
+    """Total variance / n of single-item data (sum of c_i = n), from the variance above."""
     if name == "OUE":
         return d * 4 * E / (E - 1) ** 2 + 1
     return d * s / (s - 1) ** 2
@@ -199,27 +211,22 @@ def _total_single_item(name: str, d, E, s):
 
 @claim("gu2020.sec3c-baselines.oue-beats-rappor", location="Sec. III-C",
        statement="OUE can provide higher utility than RAPPOR for frequency estimation under the same eps.",
-       methods=("z3",), recorded="verified",
-       reading="Part of gu2020.sec3c-baselines, reading (a): the approximate variance n q(1-q)/(p-q)^2 of each item, "
-               "the quantity Wang et al. optimise: 4e^eps/(e^eps - 1)^2 < e^{eps/2}/(e^{eps/2} - 1)^2 for every eps > 0. "
-               "Reading (b), exact total MSE, is gu2020.sec3c-baselines.oue-beats-rappor-exact.")
-def oue_beats_rappor(settings: AuditSettings):
-    s = z3.Real("s")  # e^{eps/2}; e^eps = s^2
-    goal = 4 * s * s / (s * s - 1) ** 2 < s / (s - 1) ** 2
-    return decide([proof_step("every eps > 0", prove([Condition((), None, goal)], assumptions=[s > 1],
-                                                     description="approximate variance"))],
-                  "OUE's approximate variance is smaller for every eps > 0 (the difference is s(s-1)^2 > 0).", "")
-
-
-@claim("gu2020.sec3c-baselines.oue-beats-rappor-exact", location="Sec. III-C",
-       statement="OUE can provide higher utility than RAPPOR for frequency estimation under the same eps.",
-       methods=("z3", "exact kernel"), recorded="refuted",
-       reading="Part of gu2020.sec3c-baselines, reading (b): the exact total MSE of single-item data, for every domain "
-               "size d >= 2 and every eps > 0. OUE's variance has the extra count term c_i (1-p-q)/(p-q) = c_i, which "
-               "sums to n: OUE's total is smaller iff d e^{eps/2} > (e^{eps/2} + 1)^2.")
-def oue_beats_rappor_exact(settings: AuditSettings):
-    from ldpspec.reference.shared.unary import oue, sue
-
+       methods=("z3", "exact kernel"),
+       recorded={"utility=approximate-variance": "verified", "utility=exact-mse": "refuted"},
+       interpretation="Part of gu2020.sec3c-baselines. Checked for every eps > 0 and, for the exact MSE, every domain "
+                      "size d >= 2. Under the approximate variance n q(1-q)/(p-q)^2 of each item, 4e^eps/(e^eps - 1)^2 "
+                      "< "
+                      "e^{eps/2}/(e^{eps/2} - 1)^2. The exact total MSE of single-item data adds OUE's count term "
+                      "c_i (1-p-q)/(p-q) = c_i, which sums to n: OUE's total is smaller iff d e^{eps/2} > (e^{eps/2} + "
+                      "1)^2.",
+       choices=(UTILITY,))
+def oue_beats_rappor(settings: AuditSettings, *, utility: str):
+    if utility == "approximate-variance":
+        s = z3.Real("s")  # e^{eps/2}; e^eps = s^2
+        goal = 4 * s * s / (s * s - 1) ** 2 < s / (s - 1) ** 2
+        return decide([proof_step("every eps > 0", prove([Condition((), None, goal)], assumptions=[s > 1],
+                                                         description="approximate variance"))],
+                      "OUE's approximate variance is smaller for every eps > 0 (the difference is s(s-1)^2 > 0).", "")
     d, s = z3.Int("d"), z3.Real("s")
     goal = _total_single_item("OUE", d, s * s, s) <= _total_single_item("SUE", d, s * s, s)
     solver = z3.Solver()
@@ -252,7 +259,8 @@ def oue_beats_rappor_exact(settings: AuditSettings):
        statement="GRR's utility would be deteriorated much more than the other two mechanisms (RAPPOR, OUE) when the "
                  "domain size is large.",
        methods=("z3", "exact kernel"), recorded="verified",
-       reading="Part of gu2020.sec3c-baselines. Checked: for every eps > 0, GRR's total MSE of single-item data exceeds "
+       interpretation="Part of gu2020.sec3c-baselines. Checked: for every eps > 0, GRR's total MSE of single-item data "
+                      "exceeds "
                "both unary encodings' once d > s(s+1)^2 + 3e^eps + 2 (s = e^{eps/2}), and its ratio to them grows "
                "without bound in d (GRR's per-item variance grows linearly in d, the unary encodings' does not).")
 def grr_large_domain(settings: AuditSettings):
@@ -263,7 +271,8 @@ def grr_large_domain(settings: AuditSettings):
     steps = []
     for name in ("OUE", "SUE"):
         goal = grr_total > _total_single_item(name, d, E, s)
-        steps.append(proof_step(f"GRR vs {'RAPPOR' if name == 'SUE' else name}: every eps > 0, every d above the threshold",
+        steps.append(proof_step(f"GRR vs {'RAPPOR' if name == 'SUE' else name}: every eps > 0, every d above the "
+                                "threshold",
                                 prove([Condition((), None, goal)], assumptions=[s > 1, d > threshold],
                                       description=f"GRR vs {name}")))
     ratios = []
@@ -296,9 +305,11 @@ def _solve_fraction(matrix, vector):
 
 
 @claim("gu2020.sec5a-naive.unbiased", location="Sec. V-A (citing Huang and Du 2008)",
-       statement="For a direct perturbation matrix P, P^{-1} y_hat is the unbiased estimator of the true frequency vector.",
+       statement="For a direct perturbation matrix P, P^{-1} y_hat is the unbiased estimator of the true frequency "
+                 "vector.",
        methods=("hypothesis",), recorded="verified",
-       reading="Part of gu2020.sec5a-naive. Checked exactly: for random invertible square channels and random counts, "
+       interpretation="Part of gu2020.sec5a-naive. Checked exactly: for random invertible square channels and random "
+                      "counts, "
                "applying the inverse to the expected output counts gives the true counts.")
 def naive_unbiased(settings: AuditSettings):
     from ldpspec.verify.search import random_channels
@@ -322,8 +333,8 @@ def naive_unbiased(settings: AuditSettings):
 
 @claim("gu2020.sec5a-naive.no-closed-form", location="Sec. V-A",
        statement="The elements in the inversion matrix do not have closed-form expression in general.",
-       methods=("reading",), recorded="open",
-       reading="Part of gu2020.sec5a-naive. A remark about symbolic tractability, not a property of channels.")
+       methods=("none",), recorded="open",
+       interpretation="Part of gu2020.sec5a-naive. A remark about symbolic tractability, not a property of channels.")
 def naive_no_closed_form(settings: AuditSettings):
     return decide([Step(Evidence("none", "", "not a machine-decidable statement"), inconclusive=True)], "", "",
                   "A remark about symbolic tractability; nothing to compute.")
@@ -333,7 +344,8 @@ def naive_no_closed_form(settings: AuditSettings):
        statement="The MSE of this estimation is dependent on the unknown true frequencies, thus the objective function "
                  "of minimizing MSE cannot be directly evaluated.",
        methods=("exact example",), recorded="verified",
-       reading="Part of gu2020.sec5a-naive. Checked: a matrix whose total MSE differs between two count vectors with "
+       interpretation="Part of gu2020.sec5a-naive. Checked: a matrix whose total MSE differs between two count vectors "
+                      "with "
                "the same number of users (the covariance of multinomial counts, computed exactly).")
 def naive_mse_depends(settings: AuditSettings):
     from fractions import Fraction
@@ -344,7 +356,8 @@ def naive_mse_depends(settings: AuditSettings):
 
     def total_mse(counts):
         # Var[y_hat Q^{-1}] summed: sum_i e_i^T Q^{-T} Sigma Q^{-1} e_i with Sigma = sum_x c_x (diag(Q_x) - Q_x Q_x^T).
-        inverse_columns = [_solve_fraction(Q, [int(i == j) for i in range(size)]) for j in range(size)]  # rows of Q^{-1}
+        inverse_columns = [_solve_fraction(Q, [int(i == j) for i in range(size)])  # rows of Q^{-1}
+                           for j in range(size)]
         sigma = [[sum(counts[x] * ((Q[x][a] if a == b else 0) - Q[x][a] * Q[x][b]) for x in range(size))
                   for b in range(size)] for a in range(size)]
         inverse = [[inverse_columns[r][c] for c in range(size)] for r in range(size)]
@@ -361,9 +374,11 @@ def naive_mse_depends(settings: AuditSettings):
 
 
 @claim("gu2020.sec5a-naive.size", location="Sec. I; Sec. V-A; slides 002",
-       statement="The direct formulation has m^2 variables (all elements of P) and m^3 privacy constraints (for all x, x' and y).",
+       statement="The direct formulation has m^2 variables (all elements of P) and m^3 privacy constraints (for all x, "
+                 "x' and y).",
        methods=("count",), recorded="verified",
-       reading="Part of gu2020.sec5a-naive. Counted on the conditions the bridge builds: m^2(m - 1) conditions for "
+       interpretation="Part of gu2020.sec5a-naive. Counted on the conditions the bridge builds: m^2(m - 1) conditions "
+                      "for "
                "ordered pairs x != x', plus the m^2 trivial ones with x = x', m^3 in all.")
 def naive_size(settings: AuditSettings):
     results = []
@@ -383,7 +398,8 @@ def naive_size(settings: AuditSettings):
                  "very small because of sum_y P[y, x] = 1 for all x, which means the probability of reporting the true "
                  "value is low.",
        methods=("z3", "hypothesis"), recorded="verified",
-       reading="Part of gu2020.sec5a-naive. Checked: in every eps-LDP mechanism on m items, some item is reported "
+       interpretation="Part of gu2020.sec5a-naive. Checked: in every eps-LDP mechanism on m items, some item is "
+                      "reported "
                "truthfully with probability at most e^eps/(e^eps + m - 1), which tends to 0 as m grows.")
 def naive_small_probabilities(settings: AuditSettings):
     from ldpspec.spec.loss import ldp_epsilon as tightest
@@ -409,17 +425,20 @@ def naive_small_probabilities(settings: AuditSettings):
 
     strategy = st.integers(2, settings.max_inputs + 1).flatmap(
         lambda m: random_channels(inputs=tuple(range(m)), outputs=tuple(range(m))))
-    steps.append(search_step("random square channels at their tightest eps; kernel", find_counterexample(strategy, violates, settings),
+    steps.append(search_step("random square channels at their tightest eps; kernel",
+                             find_counterexample(strategy, violates, settings),
                              lambda ex: {"channel": ex.to_json()}, settings))
     return decide(steps, "min_x P[x|x] <= e^eps/(e^eps + m - 1).", "")
 
 
 @claim("gu2020.sec5a-naive.grr-explicit-inverse", location="Sec. V-A",
-       statement="The frequency estimator of the original GRR can be regarded as a special case of the matrix mechanism, "
+       statement="The frequency estimator of the original GRR can be regarded as a special case of the matrix "
+                 "mechanism, "
                  "where the inversion matrix can be explicitly calculated because there are only two different "
                  "perturbation probabilities.",
        methods=("z3",), recorded="verified",
-       reading="Part of gu2020.sec5a-naive. Checked: the GRR matrix Q = (p - q) I + q J has inverse (I - q J)/(p - q), "
+       interpretation="Part of gu2020.sec5a-naive. Checked: the GRR matrix Q = (p - q) I + q J has inverse (I - q "
+                      "J)/(p - q), "
                "so y_hat Q^{-1} = (y_hat - n q)/(p - q), the GRR estimator.")
 def naive_grr_inverse(settings: AuditSettings):
     steps = []
@@ -428,18 +447,23 @@ def naive_grr_inverse(settings: AuditSettings):
         rows = grr_rows(E, d)
         p, q = rows[0][0], rows[0][1]
         inverse = [[((1 if i == j else 0) - q) / (p - q) for j in range(d)] for i in range(d)]
-        conditions = [Condition((i, j), None, z3.Sum(*[rows[i][k] * inverse[k][j] for k in range(d)]) == (1 if i == j else 0))
+        conditions = [Condition((i, j), None,
+                                z3.Sum(*[rows[i][k] * inverse[k][j] for k in range(d)]) == (1 if i == j else 0))
                       for i in range(d) for j in range(d)]
-        steps.append(proof_step(f"d = {d}, every eps > 0", prove(conditions, assumptions=[E > 1], description=f"d={d}")))
+        steps.append(proof_step(f"d = {d}, every eps > 0",
+                                prove(conditions, assumptions=[E > 1], description=f"d={d}")))
     return decide(steps, "The inverse is explicit and reproduces the GRR estimator.", "")
 
 
 @claim("gu2020.sec5a-naive.grr-frequency-term", location="Sec. V-A",
-       statement="For GRR, the term that is related to the true frequencies only takes a small portion of MSE, thus the "
+       statement="For GRR, the term that is related to the true frequencies only takes a small portion of MSE, thus "
+                 "the "
                  "approximate MSE can be independent of the unknown true frequencies.",
        methods=("z3",), recorded="open",
-       reading="Part of gu2020.sec5a-naive. 'Small' is not defined. Computed: on single-item data the frequency term's "
-               "share of GRR's total MSE is (d-2)(e^eps-1) / (d(e^eps+d-2) + (d-2)(e^eps-1)), below 1/2 for every d and "
+       interpretation="Part of gu2020.sec5a-naive. 'Small' is not defined. Computed: on single-item data the frequency "
+                      "term's "
+               "share of GRR's total MSE is (d-2)(e^eps-1) / (d(e^eps+d-2) + (d-2)(e^eps-1)), below 1/2 for every d "
+               "and "
                "eps (proved) and approaching 1/2 as d and eps grow, so it can be close to half.")
 def naive_grr_frequency_term(settings: AuditSettings):
     d, E = z3.Reals("d E")

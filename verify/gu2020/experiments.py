@@ -1,17 +1,18 @@
 """Gu et al. Sec. VII on synthetic data the project generates itself: data, budgets, and the Fig. 3 comparison.
 
-Settings follow the formula sheet §9 (taken from the authors' public code where
-the paper's values are stripped):
+Settings follow the paper, and the authors' public code where the paper's values are lost in the extracted text
+(the page of Gu et al., "Experiments"):
 
 * **Power-law** (``generate_powlaw.m``): ``alpha = 2``, ``Z = (1 - U)^{-1/(alpha+1)} - 1``,
   item ``floor(Z (m - 1) / max(Z))`` (0-based), ``m = 100``, ``n = 100,000``.
 * **Uniform**: each user's item uniform over ``m = 1000`` items, ``n = 100,000``.
 * **Budgets** (``PG1.m``): three levels ``{eps, 1.2 eps, 2 eps}`` holding exactly
-  5%, 5% and 90% of the items, assigned by a random permutation (ambiguity A6:
-  the prose says the budgets are drawn at random; ``random_budget_shares`` does that).
+  5%, 5% and 90% of the items, assigned by a random permutation; or, as the prose
+  says, each item's budget drawn at random with those shares (the choice
+  ``budget_assignment``: ``exact_share_levels`` and ``random_budget_shares``).
 * **Curves**: RAPPOR and OUE at ``eps = min E``; IDUE solved by opt0, opt1, opt2.
   The *plotted* theoretical value of a mechanism is what the authors' code plots:
-  the common §8 totals for RAPPOR and OUE, the optimal objective of each model for
+  the totals of Sec. III-C for RAPPOR and OUE, the optimal objective of each model for
   IDUE (its worst case over the data). The *expected* value is the exact expected
   MSE of eq. (8) for the data at hand. The *empirical* value is
   ``sum_i (c_hat_i - c_i)^2 / n`` averaged over runs; the server counts are drawn
@@ -25,9 +26,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ldpspec.reference import sampling as twin
-from ldpspec.reference.gu2020.idue import PrivacyLevels, idue
-from ldpspec.reference.gu2020.solvers import solve
+from ldpspec.reference.gu2020.idue import PrivacyLevels, idue, solve_levels
 from ldpspec.reference.shared.unary import UnaryEncoding, oue, sue
 
 MECHANISMS = ("RAPPOR", "OUE", "IDUE-opt0", "IDUE-opt1", "IDUE-opt2")
@@ -46,7 +45,8 @@ def uniform_items(n: int, m: int, rng: np.random.Generator) -> np.ndarray:
     return rng.integers(0, m, n)
 
 
-def exact_share_levels(m: int, factors, shares, eps: float, rng: np.random.Generator) -> tuple[PrivacyLevels, np.ndarray]:
+def exact_share_levels(m: int, factors, shares, eps: float,
+                       rng: np.random.Generator) -> tuple[PrivacyLevels, np.ndarray]:
     """Exactly ``m * share`` items per level (the authors' code), placed by a random permutation.
 
     Returns the levels and ``item_level[i]``, the level of item ``i``.
@@ -62,14 +62,19 @@ def exact_share_levels(m: int, factors, shares, eps: float, rng: np.random.Gener
     return PrivacyLevels.from_sizes([factor * eps for factor in factors], sizes), item_level
 
 
-def random_budget_shares(m: int, factors, shares, eps: float, rng: np.random.Generator) -> tuple[PrivacyLevels, np.ndarray]:
-    """Each item's budget drawn at random with the level distribution (the paper's prose, ambiguity A6)."""
+def random_budget_shares(m: int, factors, shares, eps: float,
+                         rng: np.random.Generator) -> tuple[PrivacyLevels, np.ndarray]:
+    """Each item's budget drawn at random with the level distribution (the paper's prose)."""
     item_level = rng.choice(len(factors), size=m, p=shares)
     present = sorted(set(item_level.tolist()))
     renumber = {t: k for k, t in enumerate(present)}
     sizes = [int((item_level == t).sum()) for t in present]
     return (PrivacyLevels.from_sizes([factors[t] * eps for t in present], sizes),
             np.array([renumber[t] for t in item_level.tolist()]))
+
+
+ASSIGNMENTS = {"exact-shares": exact_share_levels, "random-draw": random_budget_shares}
+"""How the items get their budgets, by the values of the choice ``budget_assignment``."""
 
 
 def level_encoding(levels: PrivacyLevels, item_level: np.ndarray, a, b) -> UnaryEncoding:
@@ -103,10 +108,10 @@ class Fig3Data:
         return [getattr(point, value) for point in self.points if point.mechanism == mechanism]
 
 
-def _encodings(levels: PrivacyLevels, item_level: np.ndarray) -> dict:
+def _encodings(levels: PrivacyLevels, item_level: np.ndarray, box: str) -> dict:
     """``{mechanism: (encoding, plotted value)}``: the value the authors' code plots as the theoretical curve.
 
-    RAPPOR and OUE: the common §8 totals of single-item data. IDUE: the optimal value of each model, which is its
+    RAPPOR and OUE: the totals of single-item data (Sec. III-C). IDUE: the optimal value of each model, which is its
     worst-case MSE (for opt1 the count term is 0, for opt2 it is 1).
     """
     smallest = min(float(b) for b in levels.budgets)
@@ -118,31 +123,36 @@ def _encodings(levels: PrivacyLevels, item_level: np.ndarray) -> dict:
         second = float((1 - bit.p - bit.q) / (bit.p - bit.q))
         encodings[name] = (baseline, m * first + second)
     for model in ("opt0", "opt1", "opt2"):
-        solution = solve(levels, model)
-        encodings[f"IDUE-{model}"] = (level_encoding(levels, item_level, solution.a, solution.b), solution.worst_case_mse)
+        solution = solve_levels(levels, model, box=box)
+        encoding = level_encoding(levels, item_level, solution.a, solution.b)
+        encodings[f"IDUE-{model}"] = (encoding, solution.worst_case_mse)
     return encodings
 
 
-def fig3(dataset: str, *, n: int = 100_000, runs: int = 10, epsilons=EPSILON_GRID, seed: int = 2020) -> Fig3Data:
-    """The Fig. 3 comparison on ``dataset`` ("power-law", m = 100, or "uniform", m = 1000)."""
-    return _fig3_cached(dataset, n, runs, tuple(epsilons), seed)
+def fig3(dataset: str, *, n: int = 100_000, runs: int = 10, epsilons=EPSILON_GRID, seed: int = 2020,
+         box: str = "authors", assignment: str = "exact-shares") -> Fig3Data:
+    """The Fig. 3 comparison on ``dataset`` ("power-law", m = 100, or "uniform", m = 1000).
+
+    ``box`` is opt0's feasible box and ``assignment`` how the items get their budgets (``ASSIGNMENTS``).
+    """
+    return _fig3_cached(dataset, n, runs, tuple(epsilons), seed, box, assignment)
 
 
-@lru_cache(maxsize=8)
-def _fig3_cached(dataset: str, n: int, runs: int, epsilons: tuple, seed: int) -> Fig3Data:
+@lru_cache(maxsize=16)
+def _fig3_cached(dataset: str, n: int, runs: int, epsilons: tuple, seed: int, box: str, assignment: str) -> Fig3Data:
     m = {"power-law": 100, "uniform": 1000}[dataset]
     rng = np.random.default_rng(seed)
     items = (power_law_items if dataset == "power-law" else uniform_items)(n, m, rng)
     true_counts = np.bincount(items, minlength=m)
     data = Fig3Data(dataset, n, m)
     for eps in epsilons:
-        levels, item_level = exact_share_levels(m, LEVEL_FACTORS, LEVEL_SHARES, eps, rng)
-        for mechanism, (encoding, plotted) in _encodings(levels, item_level).items():
+        levels, item_level = ASSIGNMENTS[assignment](m, LEVEL_FACTORS, LEVEL_SHARES, eps, rng)
+        for mechanism, (encoding, plotted) in _encodings(levels, item_level, box).items():
             _, expected_total = encoding.variance(true_counts.tolist())
             errors = []
             for _ in range(runs):
-                counts = twin.unary_simulate_counts(true_counts, encoding, rng)
-                estimate = twin.unary_estimate(counts, n, encoding)
+                counts = encoding.twin.simulate_counts(true_counts, rng)
+                estimate = encoding.twin.estimate(counts, n)
                 errors.append(float(((estimate - true_counts) ** 2).sum()) / n)
             data.points.append(Fig3Point(mechanism, eps, plotted, float(expected_total) / n, float(np.mean(errors)),
                                          float(np.std(errors, ddof=1)), runs))
@@ -154,9 +164,9 @@ def _fig3_cached(dataset: str, n: int, runs: int, epsilons: tuple, seed: int) ->
 SHARE_GRID = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=16)
 def share_sweep(dataset: str, eps: float = 1.0, factor: float = 2.0, shares=SHARE_GRID, *, n: int = 100_000,
-                seed: int = 6) -> list[tuple]:
+                seed: int = 6, box: str = "authors", assignment: str = "exact-shares") -> list[tuple]:
     """``(share, OUE's expected MSE / n, IDUE-opt0's expected MSE / n)`` for budgets ``{eps, factor * eps}``.
 
     Exact expected MSE (eq. (8)) of the generated data; the share is that of the items with the smaller budget.
@@ -167,8 +177,8 @@ def share_sweep(dataset: str, eps: float = 1.0, factor: float = 2.0, shares=SHAR
     true_counts = np.bincount(items, minlength=m).tolist()
     rows = []
     for share in shares:
-        levels, item_level = exact_share_levels(m, (1.0, factor), (share, 1 - share), eps, rng)
-        solution = solve(levels, "opt0")
+        levels, item_level = ASSIGNMENTS[assignment](m, (1.0, factor), (share, 1 - share), eps, rng)
+        solution = solve_levels(levels, "opt0", box=box)
         idue_total = level_encoding(levels, item_level, solution.a, solution.b).variance(true_counts)[1]
         oue_total = oue(eps, m).variance(true_counts)[1]
         rows.append((share, float(oue_total) / n, float(idue_total) / n))

@@ -1,34 +1,28 @@
 """Gu et al. (ICDE 2020), Sec. VI: Padding-and-Sampling and IDUE-PS for item sets.
 
-Readings (formula sheet §10) are parameters of every check:
-
-* A3, the released output: ``"all"`` ``m + l`` bits, or ``"real"`` only the ``m`` real bits;
-* A4, the quantifier of (17): pairs ``i != j`` of the extended domain, or all pairs ``i, j``;
-* A5, the dummy budget: ``eps_d = min E`` (the sheet's reading), or any of the original budgets.
+The checks depend on three choices the paper leaves open (``readings``): which bits are released (``release``),
+whether (17) includes the pairs ``i = j`` (``self_pairs``), and the dummies' budget (``dummy_budget``).
 """
 
 from __future__ import annotations
 
-import itertools
 from dataclasses import replace
 from fractions import Fraction
 
 import z3
 from hypothesis import strategies as st
 
-from ldpspec.reference.gu2020.idue import PrivacyLevels, level_pairs
+from ldpspec.reference.gu2020.idue import PrivacyLevels, level_pairs, solve_levels, with_dummies
 from ldpspec.reference.gu2020.idue_ps import IduePs, itemset_budget
-from ldpspec.reference.gu2020.solvers import solve
 from ldpspec.reference.shared.unary import UnaryBits, UnaryEncoding
 from ldpspec.spec.loss import pairwise_loss
 from ldpspec.spec.notions import id_ldp
 from ldpspec.spec.numbers import INF, RESOLUTION, ctx, mpf, to_decimal_string
 from ldpspec.verify.common import channel_row, exact_moments
+from ldpspec.verify.gu2020.readings import DUMMY_BUDGET, RELEASE, SELF_PAIRS
 from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.search import find_counterexample, search_step
 from ldpspec.verify.symbolic import Condition, proof_step, prove
-
-RELEASES = ("all", "real")
 
 
 def _bits(parameters) -> list:
@@ -40,15 +34,18 @@ def _hundredths(pair) -> tuple:
     return Fraction(high, 100), Fraction(low, 100)
 
 
-distinct_hundredths = st.tuples(st.integers(1, 99), st.integers(1, 99)).filter(lambda xy: xy[0] != xy[1]).map(_hundredths)
+distinct_hundredths = (st.tuples(st.integers(1, 99), st.integers(1, 99))
+                       .filter(lambda xy: xy[0] != xy[1]).map(_hundredths))
 
 
 @claim("gu2020.ps-estimator", location="Sec. VI-B",
        statement="Since each item will be sampled with probability 1/l from the padded set, the result of frequency "
-                 "estimation needs to be multiplied by the factor l, i.e. c_hat_i = l (sum_u y_u[i] - n b_i)/(a_i - b_i).",
+                 "estimation needs to be multiplied by the factor l, i.e. c_hat_i = l (sum_u y_u[i] - n b_i)/(a_i - "
+                 "b_i).",
        methods=("exhaustive", "hypothesis"), recorded="refuted",
-       reading="The scaled estimator as an estimate of the true counts c_i* of the users' sets (eq. (1)). It is "
-               "unbiased when no set has more than l items; a set with more items is truncated, so each of its items is "
+       interpretation="The scaled estimator as an estimate of the true counts c_i* of the users' sets (eq. (1)). It is "
+               "unbiased when no set has more than l items; a set with more items is truncated, so each of its items "
+               "is "
                "sampled with probability 1/|x| < 1/l. (Sec. VII-B itself speaks of the bias of a small l.)")
 def ps_estimator(settings: AuditSettings):
     from ldpspec.reference.gu2020.idue_ps import oue_ps
@@ -59,8 +56,10 @@ def ps_estimator(settings: AuditSettings):
     rows = [channel_row(mechanism.channel(), s) for s in sets]
     bit = mechanism.encoding.bits[0]
     users = len(sets)
-    enumerated, _ = exact_moments(rows, lambda ys: mechanism.padding * (sum(y[0] for y in ys) - users * bit.q) / (bit.p - bit.q))
-    counterexample = {"mechanism": "OUE-PS, eps = 1, m = 2 items, l = 1", "users' sets": [[0, 1]], "true count of item 0": 1,
+    enumerated, _ = exact_moments(rows, lambda ys: mechanism.padding * (sum(y[0] for y in ys) - users * bit.q)
+                                  / (bit.p - bit.q))
+    counterexample = {"mechanism": "OUE-PS, eps = 1, m = 2 items, l = 1", "users' sets": [[0, 1]], "true count of item "
+                                                                                                   "0": 1,
                       "E[c_hat_0]": to_decimal_string(enumerated, 20)}
     steps = [Step(Evidence("exhaustive", "one user with the set {0, 1}, l = 1 (every joint output enumerated)",
                            f"E[c_hat_0] = {to_decimal_string(enumerated, 6)} (and {to_decimal_string(means[0], 6)} "
@@ -83,7 +82,8 @@ def ps_estimator(settings: AuditSettings):
 
 
 @claim("gu2020.eq13-order", location="Sec. VI-B, (13)",
-       statement="With p_k = a_k/b_k and q_k = (1-a_k)/(1-b_k): since a_k > b_k, p_k >= 1 >= q_k, with equality only when "
+       statement="With p_k = a_k/b_k and q_k = (1-a_k)/(1-b_k): since a_k > b_k, p_k >= 1 >= q_k, with equality only "
+                 "when "
                  "a_k = b_k.",
        methods=("z3",), recorded="verified")
 def eq13_order(settings: AuditSettings):
@@ -95,7 +95,8 @@ def eq13_order(settings: AuditSettings):
 
 
 def _lemma2_bound(mechanism: IduePs, first: tuple, second: tuple):
-    """(14): (eta_1/|x_1| sum_{x_1} p_i + (1-eta_1)/l sum_d p_d) / (eta_2/|x_2| sum_{x_2} q_j + (1-eta_2)/l sum_d q_d)."""
+    """(14): (eta_1/|x_1| sum_{x_1} p_i + (1-eta_1)/l sum_d p_d) / (eta_2/|x_2| sum_{x_2} q_j + (1-eta_2)/l sum_d q_d).
+    """
     bits = mechanism.encoding.bits
     p = [bit.p / bit.q for bit in bits]
     q = [bit.not_p / bit.not_q for bit in bits]
@@ -110,35 +111,39 @@ def _lemma2_bound(mechanism: IduePs, first: tuple, second: tuple):
 
 
 @claim("gu2020.lemma2", location="Sec. VI-B, Lemma 2, (14)",
-       statement="For any item-set inputs x_1, x_2 and any output y of IDUE-PS, Pr[y|x_1]/Pr[y|x_2] is bounded by (14).",
+       statement="For any item-set inputs x_1, x_2 and any output y of IDUE-PS, Pr[y|x_1]/Pr[y|x_2] is bounded by "
+                 "(14).",
        methods=("hypothesis", "exact kernel"), recorded="verified",
-       reading="Printed form lost; as reconstructed in the sheet, with any per-bit parameters a_k > b_k. Checked under "
-               "both readings of the released output (A3): the kernel's exact worst ratio over all outputs against (14).")
-def lemma2(settings: AuditSettings):
-    steps = []
-    for release in RELEASES:
-        def violates(example, release=release):
-            m, padding, parameters = example
-            mechanism = IduePs(UnaryEncoding(_bits(parameters[: m + padding])), m, padding, release)
-            channel = mechanism.channel()
-            for (x1, x2), (loss, _) in pairwise_loss(channel).items():
-                if loss == INF or loss > ctx.log(_lemma2_bound(mechanism, x1, x2)) + RESOLUTION:
-                    return True
-            return False
+       interpretation="The printed bound is lost; (14) is the project's reconstruction (page of Gu et al., "
+                      "'Reconstructions'), with any per-bit parameters a_k > b_k. Checked: the kernel's exact worst "
+                      "ratio "
+                      "over all outputs against (14).",
+       choices=(RELEASE,))
+def lemma2(settings: AuditSettings, *, release: str):
+    def violates(example):
+        m, padding, parameters = example
+        mechanism = IduePs(UnaryEncoding(_bits(parameters[: m + padding])), m, padding, release)
+        channel = mechanism.channel()
+        for (x1, x2), (loss, _) in pairwise_loss(channel).items():
+            if loss == INF or loss > ctx.log(_lemma2_bound(mechanism, x1, x2)) + RESOLUTION:
+                return True
+        return False
 
-        strategy = st.tuples(st.integers(1, 3), st.integers(1, 3), st.lists(distinct_hundredths, min_size=6, max_size=6))
-        steps.append(search_step(f"release = {release}: m, l <= 3, random a_k > b_k per bit, every pair of sets",
-                                 find_counterexample(strategy, violates, settings),
-                                 lambda ex: {"m": ex[0], "l": ex[1], "a_b": [[str(a), str(b)] for a, b in ex[2][: ex[0] + ex[1]]]},
-                                 settings))
-    return decide(steps, "The exact worst ratio never exceeds (14).", "")
+    strategy = st.tuples(st.integers(1, 3), st.integers(1, 3), st.lists(distinct_hundredths, min_size=6, max_size=6))
+    step = search_step("m, l <= 3, random a_k > b_k per bit, every pair of sets",
+                       find_counterexample(strategy, violates, settings),
+                       lambda ex: {"m": ex[0], "l": ex[1],
+                                   "a_b": [[str(a), str(b)] for a, b in ex[2][: ex[0] + ex[1]]]},
+                       settings)
+    return decide([step], "The exact worst ratio never exceeds (14).", "IDUE-PS exceeds the bound (14).")
 
 
 @claim("gu2020.eq16-jensen", location="Sec. VI-B, (16)",
        statement="The combined privacy budget (16) is larger than the averaged privacy budget because the exponential "
                  "function is convex.",
        methods=("hypothesis", "exact kernel"), recorded="verified",
-       reading="Averaged budget: eta_x/|x| sum_{i in x} eps_i + (1 - eta_x) eps_d (sheet §7). 'Larger' is checked as "
+       interpretation="Averaged budget: eta_x/|x| sum_{i in x} eps_i + (1 - eta_x) eps_d (the exponent-free form of "
+                      "(16)). 'Larger' is checked as "
                ">=, with equality exactly when the budgets involved are all equal.")
 def eq16_jensen(settings: AuditSettings):
     def violates(example):
@@ -153,12 +158,14 @@ def eq16_jensen(settings: AuditSettings):
         return not combined > average
 
     strategy = st.tuples(st.lists(st.integers(0, 40).map(lambda k: Fraction(k, 8)), min_size=1, max_size=4),
-                         st.lists(st.integers(0, 3), max_size=4), st.integers(1, 4), st.integers(0, 40).map(lambda k: Fraction(k, 8)))
+                         st.lists(st.integers(0, 3), max_size=4), st.integers(1, 4),
+                         st.integers(0, 40).map(lambda k: Fraction(k, 8)))
     return decide([search_step("random budgets in eighths, sets, padding lengths and dummy budgets",
                                find_counterexample(strategy, violates, settings),
                                lambda ex: {"budgets": [str(e) for e in ex[0]], "items": list(ex[1]), "l": ex[2],
                                            "eps_d": str(ex[3])}, settings)],
-                  "ln of a weighted mean of e^eps is at least the weighted mean of eps, strictly unless all are equal.", "")
+                  "ln of a weighted mean of e^eps is at least the weighted mean of eps, strictly unless all are "
+                  "equal.", "")
 
 
 # --- Theorem 4: IDUE-PS inherits MinID-LDP (and AvgID-LDP) from IDUE --------------------------------
@@ -188,17 +195,18 @@ def _tight_budgets(levels_of_items: list, parameters: dict, r: str, self_pairs_a
     return budgets
 
 
-def _theorem4_case(example, release: str, self_pairs_all: bool, dummy_minimum: bool, r: str):
+def _theorem4_case(example, release: str, self_pairs: str, dummy_budget: str, r: str):
     """Build the instance; return (premise holds, conclusion verdict, description)."""
     m, padding, item_levels, parameters, dummy_level, increments = example
     item_levels = [t % len(parameters) for t in item_levels[:m]]
     dummy_level %= len(parameters)
     extended = item_levels + [dummy_level] * padding
+    self_pairs_all = self_pairs == "all"
     budgets = _tight_budgets(extended, dict(enumerate(parameters)), r, self_pairs_all, increments)
-    if dummy_minimum:  # eps_d = min E: every other level at least the dummies' budget
+    if dummy_budget == "min":  # eps_d = min E: every other level at least the dummies' budget
         budgets = {t: max(value, budgets[dummy_level]) for t, value in budgets.items()}
     encoding = UnaryEncoding(_bits([parameters[t] for t in extended]))
-    # The premise (17), checked by the kernel on IDUE over the extended domain, plus i = j under reading (ii).
+    # The premise (17), checked by the kernel on IDUE over the extended domain, plus i = j when self_pairs = "all".
     premise = id_ldp(encoding.channel(), {k: budgets[t] for k, t in enumerate(extended)}, r).holds
     if self_pairs_all:
         premise = premise and all(ctx.log(bit.p / bit.q) - ctx.log(bit.not_p / bit.not_q) <= budgets[t] + RESOLUTION
@@ -216,76 +224,82 @@ def _theorem4_case(example, release: str, self_pairs_all: bool, dummy_minimum: b
     return premise, verdict, description
 
 
-def _theorem4_steps(settings: AuditSettings, r: str) -> list[Step]:
-    steps = []
+def _theorem4_step(settings: AuditSettings, r: str, release: str, self_pairs: str, dummy_budget: str) -> Step:
     strategy = st.tuples(st.integers(1, 4 if settings.deep else 3), st.integers(1, 4 if settings.deep else 3),
                          st.lists(st.integers(0, 2), min_size=4, max_size=4),
                          st.lists(distinct_hundredths, min_size=1, max_size=3), st.integers(0, 2),
                          st.lists(st.one_of(st.just(Fraction(0)), st.integers(0, 16).map(lambda k: Fraction(k, 8))),
                                   min_size=1, max_size=3))
     search = replace(settings, examples_factor=settings.examples_factor / 3)
-    for release, self_pairs_all, dummy_minimum in itertools.product(RELEASES, (False, True), (True, False)):
-        reading = (f"release = {release}; (17) over {'all i, j' if self_pairs_all else 'i != j'}; "
-                   f"eps_d = {'min E' if dummy_minimum else 'any budget in E'}")
 
-        def violates(example, release=release, self_pairs_all=self_pairs_all, dummy_minimum=dummy_minimum):
-            premise, verdict, _ = _theorem4_case(example, release, self_pairs_all, dummy_minimum, r)
-            return premise and not verdict.holds
+    def violates(example):
+        premise, verdict, _ = _theorem4_case(example, release, self_pairs, dummy_budget, r)
+        return premise and not verdict.holds
 
-        example = find_counterexample(strategy, violates, search)
-        steps.append(search_step(reading + "; m, l <= 3, every pair of subsets of the items", example,
-                                 lambda ex, release=release, self_pairs_all=self_pairs_all, dummy_minimum=dummy_minimum:
-                                 {"reading": reading, **_theorem4_case(ex, release, self_pairs_all, dummy_minimum, r)[2]},
-                                 search))
-    return steps
+    example = find_counterexample(strategy, violates, search)
+    return search_step("m, l <= 3, every pair of subsets of the items", example,
+                       lambda ex: _theorem4_case(ex, release, self_pairs, dummy_budget, r)[2], search)
 
 
 @claim("gu2020.theorem4", location="Sec. VI-B, Theorem 4, (17)-(18); Sec. VI opening",
-       statement="If mechanism IDUE with perturbation probabilities {(a_k, b_k)} satisfies MinID-LDP for single-item input "
+       statement="If mechanism IDUE with perturbation probabilities {(a_k, b_k)} satisfies MinID-LDP for single-item "
+                 "input "
                  "over the extended domain with budgets E and eps_d (17), then IDUE-PS with the same perturbation "
                  "probabilities satisfies MinID-LDP for item-set input (18), with the item-set budget eps_x of (16).",
        methods=("hypothesis", "exact kernel"), recorded="verified",
-       reading="Printed forms lost; as reconstructed in the sheet. Checked under every combination of the readings A3, "
-               "A4 and A5 (8 cases). IDUE parameters are random; the level budgets are the tightest that make (17) hold "
-               "(the premise is then confirmed by the kernel), plus random increments; the conclusion is the kernel's "
-               "exact check of MinID-LDP over every pair of item sets.")
-def theorem4(settings: AuditSettings):
-    return decide(_theorem4_steps(settings, "min"), "IDUE-PS is MinID-LDP with the budgets (16) in every reading.",
-                  "IDUE-PS violates MinID-LDP although IDUE satisfies (17).")
+       interpretation="The printed (16)-(18) are lost; the statement is the project's reconstruction (page of Gu et "
+                      "al., "
+                      "'Reconstructions'). IDUE parameters are random; the level budgets are the tightest that make "
+                      "(17) "
+                      "hold (the premise is then confirmed by the kernel), plus random increments; the conclusion is "
+                      "the "
+                      "kernel's exact check of MinID-LDP over every pair of item sets.",
+       choices=(RELEASE, SELF_PAIRS, DUMMY_BUDGET))
+def theorem4(settings: AuditSettings, *, release: str, self_pairs: str, dummy_budget: str):
+    return decide([_theorem4_step(settings, "min", release, self_pairs, dummy_budget)],
+                  "IDUE-PS is MinID-LDP with the budgets (16).", "IDUE-PS violates MinID-LDP although IDUE satisfies "
+                                                                 "(17).")
 
 
 @claim("gu2020.theorem4.avgid", location="Sec. VIII 'Other Instantiations of ID-LDP' with Sec. VI-B, Theorem 4",
-       statement="The perturbation mechanisms developed in Sec. V and Sec. VI are also applicable to AvgID-LDP: if IDUE "
-                 "satisfies AvgID-LDP over the extended domain, IDUE-PS with the same probabilities satisfies AvgID-LDP for "
+       statement="The perturbation mechanisms developed in Sec. V and Sec. VI are also applicable to AvgID-LDP: if "
+                 "IDUE "
+                 "satisfies AvgID-LDP over the extended domain, IDUE-PS with the same probabilities satisfies "
+                 "AvgID-LDP for "
                  "item-set input with the budgets (16).",
        methods=("hypothesis", "exact kernel"), recorded="verified",
-       reading="Theorem 4 with r = average in (17) and (18), under the same 8 reading combinations.")
-def theorem4_avgid(settings: AuditSettings):
-    return decide(_theorem4_steps(settings, "avg"), "IDUE-PS is AvgID-LDP with the budgets (16) in every reading.",
-                  "IDUE-PS violates AvgID-LDP although IDUE satisfies (17).")
+       interpretation="Theorem 4 with r = average in (17) and (18), checked as gu2020.theorem4.",
+       choices=(RELEASE, SELF_PAIRS, DUMMY_BUDGET))
+def theorem4_avgid(settings: AuditSettings, *, release: str, self_pairs: str, dummy_budget: str):
+    return decide([_theorem4_step(settings, "avg", release, self_pairs, dummy_budget)],
+                  "IDUE-PS is AvgID-LDP with the budgets (16).", "IDUE-PS violates AvgID-LDP although IDUE satisfies "
+                                                                 "(17).")
 
 
 @claim("gu2020.sec8-avgid.applicable", location="Sec. VIII 'Other Instantiations of ID-LDP'",
        statement="The perturbation mechanisms developed in Sec. V and Sec. VI are also applicable to AvgID-LDP.",
        methods=("solver", "exact kernel"), recorded="verified",
-       reading="Sec. V: opt0, opt1 and opt2 with r = average give parameters the kernel verifies as AvgID-LDP. Sec. VI: "
-               "IDUE-PS built from them is AvgID-LDP on item sets (the theorem itself is gu2020.theorem4.avgid).")
-def avgid_applicable(settings: AuditSettings):
+       interpretation="Sec. V: opt0, opt1 and opt2 with r = average give parameters the kernel verifies as AvgID-LDP. "
+                      "Sec. VI: "
+               "IDUE-PS built from them is AvgID-LDP on item sets (the theorem itself is gu2020.theorem4.avgid).",
+       choices=(RELEASE,))
+def avgid_applicable(settings: AuditSettings, *, release: str):
     results = []
     for budgets, sizes in (([1, 2], [1, 2]), ([0.5, 1, 3], [2, 1, 3]), ([2, 4], [3, 3])):
         levels = PrivacyLevels.from_sizes(budgets, sizes)
         for model in ("opt0", "opt1", "opt2"):
-            solution = solve(levels, model, "avg")
+            solution = solve_levels(levels, model, "avg")
             results.append(solution.verified)
     from ldpspec.reference.gu2020.idue_ps import idue_ps
 
     levels = PrivacyLevels.from_sizes([1, 2], [1, 2])
-    solution = solve(levels, "opt0", "avg")
-    mechanism = idue_ps(levels, solution.a, solution.b, 2)
+    solution = solve_levels(levels, "opt0", "avg")
+    mechanism = idue_ps(levels, solution.a, solution.b, 2, release=release)
     channel = mechanism.channel()
     item_budgets = levels.item_budgets()
     verdict = id_ldp(channel, {x: itemset_budget(item_budgets, x, 2, levels.budgets[0]) for x in channel.inputs}, "avg")
-    steps = [Step(Evidence("solver + exact kernel", "9 models x levels with r = average", f"verified: {sum(results)}/9"),
+    steps = [Step(Evidence("solver + exact kernel", "9 models x levels with r = average",
+                           f"verified: {sum(results)}/9"),
                   inconclusive=not all(results)),
              Step(Evidence("exact kernel", "IDUE-PS from opt0 (avg), levels {1, 2} with 1 and 2 items, l = 2",
                            f"AvgID-LDP on every pair of item sets: {verdict.holds}"), inconclusive=not verdict.holds)]
@@ -294,69 +308,55 @@ def avgid_applicable(settings: AuditSettings):
 
 @claim("gu2020.dummy-budget.range", location="Sec. VI-B, after Theorem 4",
        statement="Theoretically, we can select eps_d to be any value from [the range is lost in the extracted text].",
-       methods=("reading",), recorded="open",
-       reading="The admissible range is not in the seed text (ambiguity A5); Theorem 4 is checked with eps_d = min E and "
-               "with eps_d any of the original budgets.")
+       methods=("none",), recorded="open",
+       interpretation="The admissible range is lost in the extracted text; Theorem 4 is checked with eps_d = min E and "
+                      "with eps_d any of the original budgets (the choice dummy_budget).")
 def dummy_range(settings: AuditSettings):
     return decide([Step(Evidence("none", "", "the statement's range is lost"), inconclusive=True)], "", "",
                   "The statement's content is lost.")
 
 
-def _same_problem(self_pairs: str):
-    """The toy levels with l = 2 dummies joining the single-item level of HIV (eps_d = ln 4 = min E).
-
-    The objective counts the original items only (the paper), so the problem with dummies is the original one with
-    the constraint set of the extended domain: the level pairs of the levels with the dummies added.
-    """
-    levels = PrivacyLevels.from_sizes([ctx.log(4), ctx.log(6)], [1, 4])
-    extended = PrivacyLevels.from_sizes(levels.budgets, [1 + 2, 4])
-    before, after = level_pairs(levels, self_pairs=self_pairs), level_pairs(extended, self_pairs=self_pairs)
-    # With two levels, the extended pairs are every pair: self_pairs="all" on the original sizes.
-    with_dummies = solve(levels, "opt0", self_pairs="all" if set(after) == {(s, t) for s in (0, 1) for t in (0, 1)} else self_pairs)
-    without = solve(levels, "opt0", self_pairs=self_pairs)
-    return sorted(set(after) - set(before)), without.worst_case_mse, with_dummies.worst_case_mse
-
-
 @claim("gu2020.dummy-budget.same-problem", location="Sec. VI-B, after Theorem 4",
-       statement="The value of eps_d (selected from the original budgets) does not change the optimization problem and the "
-                 "optimal solution because the objective function (only depends on original items) and constraints (only "
+       statement="The value of eps_d (selected from the original budgets) does not change the optimization problem and "
+                 "the "
+                 "optimal solution because the objective function (only depends on original items) and constraints "
+                 "(only "
                  "depends on privacy levels) are the same.",
-       methods=("count", "solver"), recorded="verified",
-       reading="A1 as in the authors' code: the constraint s = t is imposed for every level, so dummies joining a level "
-               "add no constraint. The literal reading of (6) is gu2020.dummy-budget.same-problem-literal.")
-def dummy_same_problem(settings: AuditSettings):
-    added, without, with_dummies = _same_problem("all")
-    same = not added and abs(without - with_dummies) <= 1e-9 * without
-    return decide([Step(Evidence("count + solver", "toy levels; two dummies join the single-item level of HIV",
-                                 f"constraints added: {added or 'none'}; worst cases {without:.9f} and {with_dummies:.9f}"),
-                        inconclusive=not same)], "The problem and its solution are unchanged.", "")
-
-
-@claim("gu2020.dummy-budget.same-problem-literal", location="Sec. VI-B, after Theorem 4",
-       statement="The value of eps_d (selected from the original budgets) does not change the optimization problem and the "
-                 "optimal solution because the objective function (only depends on original items) and constraints (only "
-                 "depends on privacy levels) are the same.",
-       methods=("count", "solver"), recorded="refuted",
-       reading="A1 literal: (6) ranges over pairs i != j, so a level of one item has no constraint s = t until dummies join "
-               "it: the constraints then depend on the level sizes, not only on the privacy levels, and the problem "
-               "changes. The optimal solution did not change in the configurations tried (the new constraint is inactive).")
-def dummy_same_problem_literal(settings: AuditSettings):
-    added, without, with_dummies = _same_problem("multi-item")
-    unchanged_optimum = abs(without - with_dummies) <= 1e-6 * without
-    counterexample = {"levels": "toy example: ln 4 (HIV, 1 item), ln 6 (4 items)", "l": 2, "eps_d": "ln 4 = min E",
-                      "constraints added by the dummies": [list(pair) for pair in added],
-                      "optimal worst case without / with dummies": f"{without:.9f} / {with_dummies:.9f}"}
-    return decide([Step(Evidence("count + solver", "toy levels; two dummies join the single-item level of HIV",
-                                 f"constraints added: {added}; optimal worst case unchanged: {unchanged_optimum}"),
-                        counterexample=counterexample if added else None, inconclusive=not added)], "",
-                  "The dummies add the constraint s = t to a single-item level, so the problem changes "
-                  + ("(its optimum here does not)." if unchanged_optimum else "and so does its optimum."))
+       methods=("count", "solver"), recorded={"self_pairs=all": "verified", "self_pairs=multi-item": "refuted"},
+       interpretation="Checked on the toy example's levels (ln 4 for HIV, one item; ln 6 for four items) with l = 2 "
+                      "dummies joining each level in turn: the constraints of the extended domain against the original "
+                      "ones, and opt0's optimum with and without the dummies (the objective counts the original "
+                      "items). "
+                      "When a level of one item is not constrained with itself, dummies joining it add the constraint "
+                      "s = t, so the constraints depend on the level sizes, not only on the privacy levels.",
+       choices=(SELF_PAIRS,))
+def dummy_same_problem(settings: AuditSettings, *, self_pairs: str):
+    levels = PrivacyLevels.from_sizes([ctx.log(4), ctx.log(6)], [1, 4])
+    without = solve_levels(levels, "opt0", self_pairs=self_pairs).worst_case_mse
+    steps = []
+    for dummy_level in range(levels.count):
+        extended = with_dummies(levels, 2, dummy_level)
+        added = sorted(set(level_pairs(extended, self_pairs=self_pairs))
+                       - set(level_pairs(levels, self_pairs=self_pairs)))
+        with_them = solve_levels(levels, "opt0", self_pairs=self_pairs, extended=extended).worst_case_mse
+        unchanged_optimum = abs(without - with_them) <= 1e-6 * without
+        counterexample = {"levels": "toy example: ln 4 (HIV, 1 item), ln 6 (4 items)", "l": 2,
+                          "dummies join": f"level {dummy_level} (budget {'ln 4' if dummy_level == 0 else 'ln 6'})",
+                          "constraints added by the dummies": [list(pair) for pair in added],
+                          "optimal worst case without / with dummies": f"{without:.9f} / {with_them:.9f}"}
+        steps.append(Step(Evidence("count + solver", f"dummies in level {dummy_level}",
+                                   f"constraints added: {added or 'none'}; optimal worst case without / with the "
+                                   f"dummies {without:.9f} / {with_them:.9f}"),
+                          counterexample=counterexample if added or not unchanged_optimum else None))
+    return decide(steps, "Whichever level the dummies join, the constraints and the optimum are unchanged.",
+                  "The dummies add the constraint s = t to a level of one item, so the problem changes.")
 
 
 @claim("gu2020.dummy-budget.smaller-budget", location="Sec. VI-B, after Theorem 4",
        statement="We select eps_d [= min E] to guarantee the privacy with smaller budget in (16).",
        methods=("hypothesis", "exact kernel"), recorded="verified",
-       reading="The selection is reconstructed as min E. Checked: eps_x of (16) is nondecreasing in eps_d, so among the "
+       interpretation="The selection is reconstructed as min E. Checked: eps_x of (16) is nondecreasing in eps_d, so "
+                      "among the "
                "original budgets min E gives every set its smallest budget.")
 def dummy_smaller_budget(settings: AuditSettings):
     def violates(example):
@@ -367,23 +367,39 @@ def dummy_smaller_budget(settings: AuditSettings):
 
     strategy = st.tuples(st.lists(st.integers(0, 40).map(lambda k: Fraction(k, 8)), min_size=1, max_size=4),
                          st.lists(st.integers(0, 3), max_size=4), st.integers(1, 4))
-    return decide([search_step("random budgets, sets and padding lengths", find_counterexample(strategy, violates, settings),
-                               lambda ex: {"budgets": [str(e) for e in ex[0]], "items": list(ex[1]), "l": ex[2]}, settings)],
+    return decide([search_step("random budgets, sets and padding lengths",
+                               find_counterexample(strategy, violates, settings),
+                               lambda ex: {"budgets": [str(e) for e in ex[0]], "items": list(ex[1]), "l": ex[2]},
+                               settings)],
                   "min E minimises every eps_x.", "")
 
 
 @claim("gu2020.idue-ps-complexity", location="Sec. VI opening; Sec. VI-B; Sec. VII 'Applicability'",
-       statement="IDUE-PS has the same computational complexity as IDUE: its probabilities are found by solving (9) with 2T "
-                 "variables and T^2 constraints, or (11)/(12); the complexity only depends on the number of privacy levels "
+       statement="IDUE-PS has the same computational complexity as IDUE: its probabilities are found by solving (9) "
+                 "with 2T "
+                 "variables and T^2 constraints, or (11)/(12); the complexity only depends on the number of privacy "
+                 "levels "
                  "(rather than the domain size of single-item or item-set).",
-       methods=("count",), recorded="verified",
-       reading="Checked on the solvers: IDUE-PS uses IDUE's solution, and the solver's problem (variables, level pairs) "
-               "is the same for domains of 5 and 5000 items with the same 3 levels, and any padding length.")
-def idue_ps_complexity(settings: AuditSettings):
-    small = PrivacyLevels.from_sizes([1, 2, 3], [1, 1, 3])
-    large = PrivacyLevels.from_sizes([1, 2, 3], [1000, 1000, 3000])
-    same = level_pairs(small) == level_pairs(large) and small.count == large.count
-    return decide([Step(Evidence("count", "3 levels with 5 or 5000 items",
-                                 f"level pairs: {len(level_pairs(small))} and {len(level_pairs(large))}; variables 2T = "
-                                 f"{2 * small.count} for both"), inconclusive=not same)],
-                  "The problem's size depends on the levels only.", "")
+       methods=("count",), recorded={"self_pairs=all": "verified", "self_pairs=multi-item": "refuted"},
+       interpretation="Checked on the solvers' problems: IDUE-PS is solved with IDUE's variables and the constraints "
+                      "of "
+                      "the extended domain; the problem (variables, level pairs) for 3 levels over 5 items and over "
+                      "5000 "
+                      "items, with padding lengths 1 and 4, must be the same, with 2T variables and T^2 constraints.",
+       choices=(SELF_PAIRS,))
+def idue_ps_complexity(settings: AuditSettings, *, self_pairs: str):
+    problems = {}
+    for name, sizes in (("5 items", [1, 1, 3]), ("5000 items", [1000, 1000, 3000])):
+        levels = PrivacyLevels.from_sizes([1, 2, 3], sizes)
+        for padding in (1, 4):
+            problems[f"{name}, l = {padding}"] = level_pairs(with_dummies(levels, padding, 0), self_pairs=self_pairs)
+    T = 3
+    sizes_seen = {name: len(pairs) for name, pairs in problems.items()}
+    same = len({tuple(pairs) for pairs in problems.values()}) == 1 and set(sizes_seen.values()) == {T * T}
+    counterexample = None if same else {"levels": "budgets {1, 2, 3}", "constraints": sizes_seen, "T^2": T * T,
+                                        "why": "a level of one item (before the dummies join) has no constraint s = t"}
+    return decide([Step(Evidence("count", "3 levels over 5 or 5000 items, padding 1 or 4 (dummies in the first level)",
+                                 f"constraints: {sizes_seen}; variables 2T = {2 * T} in every case"),
+                        counterexample=counterexample)],
+                  "The problem's size depends on the levels only.",
+                  "The number of constraints depends on which levels hold a single item, not only on T.")

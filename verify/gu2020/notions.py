@@ -35,9 +35,11 @@ from ldpspec.verify.symbolic import proof_step
 # --- Theorem 1: sequential composition of LDP ---------------------------------------------------
 
 @claim("gu2020.theorem1", location="Sec. III-B, Theorem 1 (citing McSherry 2009)",
-       statement="If M_k satisfies eps_k-LDP for k = 1..K, then M(x) = (M_1(x), ..., M_K(x)) satisfies (sum_k eps_k)-LDP.",
+       statement="If M_k satisfies eps_k-LDP for k = 1..K, then M(x) = (M_1(x), ..., M_K(x)) satisfies (sum_k "
+                 "eps_k)-LDP.",
        methods=("z3", "hypothesis"), recorded="verified",
-       reading="Printed form lost; as reconstructed in the formula sheet. The mechanisms use independent coins.")
+       interpretation="The printed formula is lost; the statement is the project's reconstruction (page of Gu et al., "
+                      "'Reconstructions'). The mechanisms use independent coins.")
 def theorem1(settings: AuditSettings):
     steps = []
     for K in (2, 3, 4):
@@ -68,10 +70,12 @@ def theorem1(settings: AuditSettings):
 # --- Theorem 2: sequential composition of MinID-LDP --------------------------------------------
 
 @claim("gu2020.theorem2", location="Sec. IV-A, Theorem 2",
-       statement="If M_k satisfies E_k-MinID-LDP for k = 1..K, with E_k = {eps_x^(k)}, then M(x) = (M_1(x), ..., M_K(x)) "
+       statement="If M_k satisfies E_k-MinID-LDP for k = 1..K, with E_k = {eps_x^(k)}, then M(x) = (M_1(x), ..., "
+                 "M_K(x)) "
                  "satisfies E-MinID-LDP with eps_x = sum_k eps_x^(k).",
        methods=("z3", "hypothesis"), recorded="verified",
-       reading="Printed form lost; as reconstructed in the formula sheet. Independent coins.")
+       interpretation="The printed formula is lost; the statement is the project's reconstruction (page of Gu et al., "
+                      "'Reconstructions'). Independent coins.")
 def theorem2(settings: AuditSettings):
     steps = []
     for K in (2, 3):
@@ -106,7 +110,8 @@ def theorem2(settings: AuditSettings):
 # --- MinID-LDP generalises LDP -------------------------------------------------------------------
 
 @claim("gu2020.minid-generalises-ldp", location="Sec. IV-B; slides 002 'Relationships with LDP' item 1",
-       statement="If eps_x = eps for all x in D, then E-MinID-LDP <=> eps-LDP. MinID-LDP is a generalized version of LDP.",
+       statement="If eps_x = eps for all x in D, then E-MinID-LDP <=> eps-LDP. MinID-LDP is a generalized version of "
+                 "LDP.",
        methods=("z3", "hypothesis"), recorded="verified")
 def minid_generalises_ldp(settings: AuditSettings):
     a, b, E = z3.Reals("P(y|x) P(y|x') E")
@@ -123,7 +128,8 @@ def minid_generalises_ldp(settings: AuditSettings):
         channel = random_channel.channel
         return bool(ldp(channel, eps)) != bool(min_id_ldp(channel, {x: eps for x in channel.inputs}))
 
-    strategy = st.tuples(random_channels(max_inputs=settings.max_inputs, max_outputs=settings.max_inputs), budget_values)
+    strategy = st.tuples(random_channels(max_inputs=settings.max_inputs, max_outputs=settings.max_inputs),
+                         budget_values)
     example = find_counterexample(strategy, violates, settings)
     steps.append(search_step("random exact channels and budgets; kernel: ldp(ch, eps) == min_id_ldp(ch, eps for all)",
                              example, lambda ex: {"channel": ex[0].to_json(), "epsilon": str(ex[1])}, settings))
@@ -139,7 +145,7 @@ def _lemma1b_proof(conclusion_budget):
     Ex, Ex2, Em, Emax, Eps = z3.Reals("E_x E_x' E_min E_max E_eps")
     entries = {"x": (p, Ex), "x'": (p2, Ex2), "x_min": (pm, Em)}
     premises = [Em <= Ex, Em <= Ex2, Ex <= Emax, Ex2 <= Emax]
-    for (u, (pu, Eu)), (v, (pv, Ev)) in itertools.permutations(entries.items(), 2):
+    for (pu, Eu), (pv, Ev) in itertools.permutations(entries.values(), 2):
         premises.append(pu <= z3_min(Eu, Ev) * pv)
     premises.append(Eps >= conclusion_budget(Emax, Em))
     return pointwise("MinID-LDP implies LDP", premises, p <= Eps * p2, [p, p2, pm], [Ex, Ex2, Em, Emax, Eps])
@@ -185,7 +191,8 @@ def lemma1(settings: AuditSettings):
     example, describe = _lemma1b_search(settings, lambda budgets: min(max(budgets), 2 * min(budgets)))
     steps.append(search_step("(b): random exact channels with MinID budgets; kernel: ldp at min{max E, 2 min E}",
                              example, describe, settings))
-    return decide(steps, "Both directions hold; (b) goes through the input with the smallest budget, as the paper's proof.",
+    return decide(steps, "Both directions hold; (b) goes through the input with the smallest budget, as the paper's "
+                         "proof.",
                   "A channel violates one direction of Lemma 1.")
 
 
@@ -207,7 +214,8 @@ def _twofold_channel() -> tuple[Channel, dict]:
                  "bounded by 2 min E even when other privacy budgets are higher. The twofold relaxation does not mean "
                  "utility improvement is at most twice.",
        methods=("z3", "hypothesis", "exact example"), recorded="verified",
-       reading="Checked: every E-MinID-LDP channel is (2 min E)-LDP, whatever the other budgets. The last sentence "
+       interpretation="Checked: every E-MinID-LDP channel is (2 min E)-LDP, whatever the other budgets. The last "
+                      "sentence "
                "denies a utility bound and states none, so there is nothing in it to check on channels.")
 def lemma1_relaxation(settings: AuditSettings):
     steps = [proof_step(f"one pair, the input with the smallest budget, one output; {ALL_ENTRIES}",
@@ -245,10 +253,12 @@ def _leakage_proof(n: int, premise, bound, description: str):
                  "independent of the prior, which can be directly derived from definitions or Lemma 1; MinID-LDP has "
                  "an additional bound with respect to min E.",
        methods=("z3", "hypothesis"), recorded="verified",
-       reading="The table's entries are lost; checked are the sheet's reconstructions: LDP and PLDP [e^-eps, e^eps] "
+       interpretation="The table's entries are lost; checked are the project's reconstructions (page of Gu et al., "
+                      "'Reconstructions'): LDP and PLDP [e^-eps, e^eps] "
                "(PLDP at the user's budget eps_u, the same algebra), GI/CLDP [e^{-eps max_x' d(x,x')}, "
                "e^{eps max_x' d(x,x')}], MinID-LDP [e^{-min(eps_x, 2 min E)}, e^{min(eps_x, 2 min E)}]. The bounds "
-               "are symmetric, so both orientations of (4) (ambiguity A10) give the same interval.")
+               "are symmetric, so both orientations of (4) (the printed ratio's direction is lost) give the same "
+               "interval.")
 def table1(settings: AuditSettings):
     sizes = (2, 3, 4) if settings.deep else (2, 3)
     steps = []
@@ -276,7 +286,8 @@ def table1(settings: AuditSettings):
         if budgets is None:
             return False
         smallest = min(budgets.values())
-        return any(low < -min(budgets[x], 2 * smallest) - RESOLUTION or high > min(budgets[x], 2 * smallest) + RESOLUTION
+        return any(low < -min(budgets[x], 2 * smallest) - RESOLUTION
+                   or high > min(budgets[x], 2 * smallest) + RESOLUTION
                    for (x, _), (low, high) in posterior_leakage_range(channel).items() if low != -INF)
 
     def gi_row_violates(random_channel):
@@ -294,8 +305,9 @@ def table1(settings: AuditSettings):
     steps.append(search_step("LDP row: random exact channels at their tightest eps; kernel: posterior_leakage_range",
                              example, lambda ex: {"channel": ex.to_json()}, settings))
     example = find_counterexample(channels, gi_row_violates, settings)
-    steps.append(search_step("GI/CLDP row: metric |x - x'| on the inputs, tightest eps; kernel: posterior_leakage_range",
-                             example, lambda ex: {"channel": ex.to_json()}, settings))
+    steps.append(search_step("GI/CLDP row: metric |x - x'| on the inputs, tightest eps; "
+                             "kernel: posterior_leakage_range", example, lambda ex: {"channel": ex.to_json()},
+                             settings))
     example = find_counterexample(channel_with_budgets(settings), minid_row_violates, settings)
     steps.append(search_step("MinID-LDP row: random exact channels with MinID budgets; kernel: posterior_leakage_range",
                              example, lambda ex: describe_channel_budgets(ex, raised_budgets), settings))
@@ -328,7 +340,8 @@ def _gi_proof(n: int):
 # --- ULDP as a special case, and incomplete policy graphs (Sec. IV-B, Sec. VIII) ------------------
 
 def _urr_channel() -> tuple[Channel, list, list]:
-    """uRR (common §13) with X_sen = {hiv, cancer}, X_non = {flu, none}, eps = ln 3: D = k + e^eps - 1 = 4."""
+    """uRR (Murakami and Kawamoto 2019; Cao et al. Sec. 2) with X_sen = {hiv, cancer}, X_non = {flu, none},
+    eps = ln 3: D = k + e^eps - 1 = 4."""
     items = ["hiv", "cancer", "flu", "none"]
     rows = [[3, 1, 0, 0], [1, 3, 0, 0], [1, 1, 2, 0], [1, 1, 0, 2]]  # quarters: c1 = 3/4, c2 = 1/4, c3 = 1/2
     return Channel(items, items, [[f"{w}/4" for w in row] for row in rows]), ["hiv", "cancer"], ["hiv", "cancer"]
@@ -338,7 +351,7 @@ def _urr_channel() -> tuple[Channel, list, list]:
        statement="ULDP does not guarantee LDP: sensitive and non-sensitive inputs can be fully distinguished when "
                  "observing some outputs (invertible data).",
        methods=("exact example",), recorded="verified",
-       reading="Part of gu2020.uldp-relation. Checked: a channel that is ULDP but not eps-LDP for any eps.")
+       interpretation="Part of gu2020.uldp-relation. Checked: a channel that is ULDP but not eps-LDP for any eps.")
 def uldp_not_ldp(settings: AuditSettings):
     from ldpspec.spec.notions import uldp
 
@@ -356,7 +369,8 @@ def uldp_not_ldp(settings: AuditSettings):
        statement="MinID-LDP relaxes LDP by providing distinct bounds of privacy leakage for multiple privacy levels of "
                  "inputs and also guarantees LDP with some privacy budgets (refer to Lemma 1).",
        methods=("z3", "hypothesis"), recorded="verified",
-       reading="Part of gu2020.uldp-relation: every E-MinID-LDP channel with finite budgets is eps-LDP for some finite "
+       interpretation="Part of gu2020.uldp-relation: every E-MinID-LDP channel with finite budgets is eps-LDP for some "
+                      "finite "
                "eps, namely eps = min{max E, 2 min E}; the check is Lemma 1(b)'s.")
 def minid_guarantees_ldp(settings: AuditSettings):
     steps = [proof_step(f"one pair, the input with the smallest budget, one output; {ALL_ENTRIES}",
@@ -371,9 +385,11 @@ def minid_guarantees_ldp(settings: AuditSettings):
        statement="ULDP can be regarded as a special case of the proposed MinID-LDP under two privacy levels of inputs "
                  "(sensitive and non-sensitive) but with incomplete privacy policy graph.",
        methods=("exact example",), recorded="open",
-       reading="An analogy. ULDP constrains outputs (only protected outputs carry a ratio bound) while a policy graph "
+       interpretation="An analogy. ULDP constrains outputs (only protected outputs carry a ratio bound) while a policy "
+                      "graph "
                "removes pairs of inputs, and the paper does not say which pairs the incomplete graph drops, so there "
-               "is no single statement to check. What is computed: uRR, a ULDP channel, is not MinID-LDP on the complete "
+               "is no single statement to check. What is computed: uRR, a ULDP channel, is not MinID-LDP on the "
+               "complete "
                "graph for any finite budgets.")
 def uldp_special_case(settings: AuditSettings):
     channel, _, _ = _urr_channel()
@@ -385,17 +401,20 @@ def uldp_special_case(settings: AuditSettings):
 
 
 @claim("gu2020.sec8-policy-graph", location="Sec. VIII 'Additional Gain from Incomplete Privacy Policy Graph'",
-       statement="If some of the pairs do not need to be protected (an incomplete policy graph, as the secret policy of "
+       statement="If some of the pairs do not need to be protected (an incomplete policy graph, as the secret policy "
+                 "of "
                  "Blowfish privacy), the gain of MinID-LDP can be larger than 2 min E.",
        methods=("exact example",), recorded="verified",
-       reading="Checked: a channel that is E-MinID-LDP on an incomplete policy graph and is not (2 min E)-LDP.")
+       interpretation="Checked: a channel that is E-MinID-LDP on an incomplete policy graph and is not (2 min E)-LDP.")
 def policy_graph(settings: AuditSettings):
-    channel = Channel(["flu", "cold", "hiv"], ["a", "b", "z"], [["99/100", "1/100", 0], ["1/100", "99/100", 0], [0, 0, 1]])
+    channel = Channel(["flu", "cold", "hiv"], ["a", "b", "z"],
+                      [["99/100", "1/100", 0], ["1/100", "99/100", 0], [0, 0, 1]])
     budgets = {"flu": 5, "cold": 5, "hiv": 1}
     on_graph = min_id_ldp(channel, budgets, policy=[("flu", "cold")])
     tight = ldp_epsilon(channel)
     step = Step(Evidence("exact example", "three inputs, E = {5, 5, 1}, policy graph {flu-cold}",
-                         f"MinID-LDP on the graph: {on_graph.holds}; tightest LDP budget {to_decimal_string(tight, 10)} "
+                         f"MinID-LDP on the graph: {on_graph.holds}; tightest LDP budget "
+                         f"{to_decimal_string(tight, 10)} "
                          "> 2 min E = 2"), inconclusive=not (on_graph.holds and tight > 2))
     return decide([step], "Without the edges to the input with the smallest budget, the LDP budget is unbounded.", "")
 
@@ -405,7 +424,8 @@ def policy_graph(settings: AuditSettings):
 @claim("gu2020.sec8-avgid.composition", location="Sec. VIII 'Other Instantiations of ID-LDP'",
        statement="The notion of AvgID-LDP satisfies sequential composition like Theorem 2.",
        methods=("z3", "hypothesis"), recorded="verified",
-       reading="Like Theorem 2: if M_k is E_k-AvgID-LDP, the composition is AvgID-LDP with eps_x = sum_k eps_x^(k). "
+       interpretation="Like Theorem 2: if M_k is E_k-AvgID-LDP, the composition is AvgID-LDP with eps_x = sum_k "
+                      "eps_x^(k). "
                "The AvgID condition is used squared, P^2 <= E_x E_x' P'^2, which is equivalent for P >= 0.")
 def avgid_composition(settings: AuditSettings):
     from ldpspec.spec.notions import avg_id_ldp

@@ -1,6 +1,6 @@
 """Claims of the IPLDP preprint (2023, v1): the relations between IPLDP and LDP (Sec. 4.2).
 
-Formula sheet: ``ipldp2023.md`` (claims §5). Sec. 4.2 assumes ``D = D_S``:
+Sec. 4.2 assumes ``D = D_S``:
 every item is sensitive, so IPLDP is a bound per output column, and the
 channels searched map the domain to itself.
 """
@@ -33,14 +33,16 @@ def _describe(example, budgets) -> dict:
 
 
 @claim("ipldp2023.sec4.2-equal-budgets", location="Sec. 4.2 (assuming D = D_S)",
-       statement="When all the privacy budgets are identical, i.e. eps_x = eps for all x in D, IPLDP becomes the general eps-LDP.",
+       statement="When all the privacy budgets are identical, i.e. eps_x = eps for all x in D, IPLDP becomes the "
+                 "general eps-LDP.",
        methods=("z3", "hypothesis"), recorded="verified")
 def equal_budgets(settings: AuditSettings):
     a, b, E, Ey = z3.Reals("Q(y|x) Q(y|x') E_eps E_y")
     ipldp_condition, ldp_condition = a <= Ey * b, a <= E * b
     steps = [proof_step(f"with E_y = E: IPLDP condition <=> LDP condition, one output and one pair; {ALL_ENTRIES}",
                         pointwise("equal budgets", [Ey == E],
-                                   z3.And(z3.Implies(ipldp_condition, ldp_condition), z3.Implies(ldp_condition, ipldp_condition)),
+                                   z3.And(z3.Implies(ipldp_condition, ldp_condition),
+                                          z3.Implies(ldp_condition, ipldp_condition)),
                                    [a, b], [E, Ey]))]
 
     def violates(example):
@@ -124,7 +126,8 @@ def _strictly_relaxed_channel() -> tuple[Channel, dict]:
                  "LDP is too strong for items with different privacy needs. IPLDP has the ability to guarantee the "
                  "personalized privacy for each item.",
        methods=("exact example",), recorded="open",
-       reading="A judgement about what protection users need, not a property of channels. What can be computed is "
+       interpretation="A judgement about what protection users need, not a property of channels. What can be computed "
+                      "is "
                "recorded as evidence: as a requirement, (D, E)-IPLDP is strictly weaker than (min E)-LDP.")
 def not_weaker(settings: AuditSettings):
     channel, budgets = _strictly_relaxed_channel()

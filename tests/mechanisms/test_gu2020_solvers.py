@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ldpspec import spec
 from ldpspec.reference.gu2020.idue import PrivacyLevels, verify_idue, worst_case_mse
 from ldpspec.reference.gu2020.solvers import DEFAULT_BOX, solve
 from ldpspec.reference.shared.unary import oue, sue
+from tests.support import examples
 
 level_configurations = st.lists(st.tuples(st.integers(1, 40), st.integers(1, 30)), min_size=1, max_size=4,
                                 unique_by=lambda level: level[0]).filter(
@@ -17,11 +19,11 @@ level_configurations = st.lists(st.tuples(st.integers(1, 40), st.integers(1, 30)
                                             [size for _, size in levels]))
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(level_configurations, st.sampled_from(["min", "avg"]))
 def test_every_model_returns_kernel_verified_parameters_in_its_structure(levels, notion):
     solutions = {model: solve(levels, model, notion) for model in ("opt0", "opt1", "opt2")}
-    for model, solution in solutions.items():
+    for solution in solutions.values():
         assert solution.verified and solution.margin >= 0
         assert verify_idue(levels, solution.a, solution.b, notion).holds  # independently re-checked
         assert all(b < a for a, b in zip(solution.a, solution.b))
@@ -35,7 +37,7 @@ def test_every_model_returns_kernel_verified_parameters_in_its_structure(levels,
     assert best <= solutions["opt1"].worst_case_mse + 1e-9 and best <= solutions["opt2"].worst_case_mse + 1e-9
 
 
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=examples(15), deadline=None)
 @given(level_configurations)
 def test_opt0_is_no_worse_than_rappor_and_oue_at_the_smallest_budget(levels):
     smallest = min(levels.budgets)

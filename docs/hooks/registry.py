@@ -1,0 +1,122 @@
+"""MkDocs hook: tables generated from the registry, so that the site never lists mechanisms, notions or papers by hand.
+
+A page asks for a table with a marker line; the marker is replaced by the table:
+
+* ``<!-- registry: mechanisms -->``: every registered mechanism;
+* ``<!-- registry: notions -->``: every notion with its parameters;
+* ``<!-- registry: privacy-keys -->``: the keys of a channel file's privacy section;
+* ``<!-- registry: papers -->``: the papers;
+* ``<!-- registry: choices KEY -->``: the unstated choices of paper KEY and the claims that depend on each;
+* ``<!-- registry: api -->``: the mechanisms' modules, and the page that shows each one's API.
+"""
+
+import inspect
+import re
+from pathlib import Path
+
+DOCS = Path(__file__).resolve().parents[1]
+
+MARKER = re.compile(r"^<!-- registry: ([a-z-]+)(?: ([a-z0-9]+))? -->$", re.MULTILINE)
+
+
+def _cell(text) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _link(page: str, here: str, text: str) -> str:
+    depth = here.count("/")
+    return f"[{text}]({'../' * depth}{page})"
+
+
+def _mechanisms(here: str) -> str:
+    from ldpspec.reference.registry import MECHANISMS
+
+    lines = ["| mechanism | what it is | home | claims | parameters | page |", "|---|---|---|---|---|---|"]
+    for m in MECHANISMS.values():
+        parameters = ", ".join(f"`--{p.name}`" + ("" if p.required else " (optional)") for p in m.parameters)
+        lines.append(f"| `{m.name}` | {_cell(m.title)} ({_cell(m.source)}) | {m.home} | {m.notion} | {parameters} | "
+                     f"{_link(m.docs, here, m.docs.rsplit('/', 1)[-1].removesuffix('.md'))} |")
+    return "\n".join(lines)
+
+
+def _notions(here: str) -> str:
+    from ldpspec.reference.registry import NOTIONS
+
+    lines = ["| notion | definition | parameters (`ldpspec check` option: meaning; channel file key) | page |",
+             "|---|---|---|---|"]
+    for n in NOTIONS.values():
+        parameters = "; ".join(f"`{p.option}`: {_cell(p.help)}" + ("" if p.required else " (optional)")
+                               + f"; `{p.file_key}`" for p in n.parameters)
+        lines.append(f"| `{n.name}` | {_cell(n.definition)} | {parameters} | {_link(n.docs, here, 'page')} |")
+    return "\n".join(lines)
+
+
+def _privacy_keys(here: str) -> str:
+    from ldpspec.reference.registry import NOTIONS
+    from ldpspec.spec.parameters import KINDS
+
+    uses = {}
+    for n in NOTIONS.values():
+        for p in n.parameters:
+            uses.setdefault(p.file_key, []).append((n.name, p))
+    lines = ["| key | written as | meaning (notions) |", "|---|---|---|"]
+    for key, entries in uses.items():
+        meanings = {}
+        for name, p in entries:
+            meanings.setdefault(p.help, []).append(f"`{name}`")
+        lines.append(f"| `{key}` | {_cell(KINDS[entries[0][1].kind])} | "
+                     + "; ".join(f"{_cell(m)} ({', '.join(ns)})" for m, ns in meanings.items()) + " |")
+    return "\n".join(lines)
+
+
+def _papers(here: str) -> str:
+    from ldpspec.reference.registry import PAPERS
+
+    lines = ["| key | paper | page |", "|---|---|---|"]
+    for paper in PAPERS.values():
+        page = _link(paper.docs, here, paper.key) if (DOCS / paper.docs).is_file() else "not yet"
+        lines.append(f"| `{paper.key}` | {_cell(paper.citation)} | {page} |")
+    return "\n".join(lines)
+
+
+def _choices(here: str, paper: str) -> str:
+    from ldpspec.verify.audit import load_claims
+    from ldpspec.verify.ledger import CHOICES
+
+    claims = load_claims()
+    lines = ["| choice | values | where the paper leaves it open | claims that depend on it |", "|---|---|---|---|"]
+    for choice in CHOICES.get(paper, {}).values():
+        values = "<br>".join(f"`{value}`: {_cell(choice.meanings[value])}" for value in choice.values)
+        depending = ", ".join(f"`{c.id}`" for c in claims.values() if choice in c.choices)
+        lines.append(f"| `{choice.name}` | {values} | {_cell(choice.where)} | {depending} |")
+    return "\n".join(lines)
+
+
+def _api(here: str) -> str:
+    from ldpspec.reference.registry import MECHANISMS
+
+    modules = {}
+    for m in MECHANISMS.values():
+        modules.setdefault(inspect.getmodule(m.build).__name__, []).append(m)
+    lines = ["| module | mechanisms | its API, on the page |", "|---|---|---|"]
+    for module, mechanisms in modules.items():
+        pages = dict.fromkeys(m.docs for m in mechanisms)
+        lines.append(f"| `{module}` | {', '.join(f'`{m.name}`' for m in mechanisms)} | "
+                     + ", ".join(_link(page, here, page.rsplit('/', 1)[-1].removesuffix('.md')) for page in pages) + " |")
+    return "\n".join(lines)
+
+
+TABLES = {"mechanisms": _mechanisms, "notions": _notions, "privacy-keys": _privacy_keys, "papers": _papers,
+          "api": _api}
+
+
+def on_page_markdown(markdown, page, config, files):
+    here = page.file.src_uri
+
+    def replace(match):
+        name, argument = match.group(1), match.group(2)
+        if name == "choices":
+            return _choices(here, argument)
+        return TABLES[name](here)
+
+    return MARKER.sub(replace, markdown)

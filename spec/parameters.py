@@ -1,0 +1,178 @@
+"""Parameters of notions and mechanisms, declared once and read by the command line, channel files and listings.
+
+A ``Parameter`` says what a value means (``help``), how it is written (``kind``), and where it appears: the
+command-line option ``--NAME``, the Python keyword of the predicate or mechanism, and, for a notion, the key of the
+channel file's ``privacy`` section. ``parse`` turns a value as given (text on the command line, or a JSON value from
+a channel file) into what the code takes, and raises ``InvalidParameter`` naming where it came from.
+
+Numbers are never read through float64: JSON numbers are parsed as ``Decimal`` and budgets and numbers stay exact.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from decimal import Decimal
+
+from ldpspec.spec.channel import normalize_label
+from ldpspec.spec.errors import InvalidChannel, InvalidParameter
+from ldpspec.spec.numbers import budget, exact
+
+KINDS = {
+    "budget": "a privacy budget >= 0, a decimal or a fraction such as 1/3 (read exactly)",
+    "number": "a real number, a decimal or a fraction (read exactly)",
+    "integer": "an integer",
+    "choice": "one of the listed values",
+    "budgets": "a JSON list of budgets",
+    "input-budgets": "a JSON list with one budget per input of the channel, in input order, null for an input without "
+                     "one",
+    "levels": "a JSON list of [budget, number of items] pairs",
+    "labels": "a JSON list of labels",
+    "label-pairs": "a JSON list of pairs of labels",
+    "numbers": "a JSON list of numbers (read exactly)",
+}
+"""How a parameter is written, by kind."""
+
+_LISTS = {"budgets", "input-budgets", "levels", "labels", "label-pairs", "numbers"}
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One parameter of a notion or a mechanism.
+
+    Attributes:
+        name: the command-line option without its dashes (``"self-pairs"`` is ``--self-pairs``).
+        kind: how the value is written, a key of ``KINDS``.
+        help: what it means and what is allowed, in the user's terms.
+        keyword: the Python keyword argument; by default ``name`` with ``-`` replaced by ``_``.
+        required: whether a value must be given (otherwise ``default`` or the code's own default applies).
+        default: the value used when none is given, written as on the command line.
+        choices: the allowed values of a ``choice``.
+        example: a value that gives a small example (mechanisms), written as on the command line.
+        file_key: the key of the channel file's ``privacy`` section that holds the value (notions).
+    """
+
+    name: str
+    kind: str
+    help: str
+    keyword: str = ""
+    required: bool = True
+    default: str | None = None
+    choices: tuple = ()
+    example: str | None = None
+    file_key: str | None = None
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"parameter {self.name}: kind must be one of {sorted(KINDS)}, got {self.kind!r}")
+        if not self.keyword:
+            object.__setattr__(self, "keyword", self.name.replace("-", "_"))
+
+    @property
+    def option(self) -> str:
+        return f"--{self.name}"
+
+    def to_json(self) -> dict:
+        listing = {"name": self.name, "type": self.kind, "help": self.help}
+        if self.choices:
+            listing["choices"] = list(self.choices)
+        if self.default is not None:
+            listing["default"] = self.default
+        if self.file_key is not None:
+            listing["file_key"] = self.file_key
+        return listing
+
+    def parse(self, value, where: str | None = None):
+        """The value in the form the code takes; ``value`` is command-line text or a decoded JSON value.
+
+        ``where`` names the value in messages (default: the option, ``--NAME``).
+        """
+        where = where or self.option
+        if isinstance(value, str) and self.kind in _LISTS:
+            value = _json(value, where, self.kind)
+        if self.kind == "budget":
+            return budget(_number(value, where), where)
+        if self.kind == "number":
+            return exact(_number(value, where), where)
+        if self.kind == "integer":
+            return _integer(value, where)
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise InvalidParameter(f"{where} must be one of {', '.join(self.choices)}; got {value!r}")
+            return value
+        items = _list(value, where, self.kind)
+        if self.kind == "budgets":
+            return tuple(budget(_number(v, f"{where}[{k}]"), f"{where}[{k}]") for k, v in enumerate(items))
+        if self.kind == "input-budgets":
+            return tuple(None if v is None else budget(_number(v, f"{where}[{k}]"), f"{where}[{k}]")
+                         for k, v in enumerate(items))
+        if self.kind == "levels":
+            levels = []
+            for k, level in enumerate(items):
+                if not isinstance(level, list) or len(level) != 2:
+                    raise InvalidParameter(f"{where}[{k}] must be a pair [budget, number of items]; got {level!r}")
+                levels.append((budget(_number(level[0], f"{where}[{k}][0]"), f"{where}[{k}][0]"),
+                               _integer(level[1], f"{where}[{k}][1]")))
+            return tuple(levels)
+        if self.kind == "labels":
+            return tuple(label_from_json(v, f"{where}[{k}]") for k, v in enumerate(items))
+        if self.kind == "label-pairs":
+            pairs = []
+            for k, pair in enumerate(items):
+                if not isinstance(pair, list) or len(pair) != 2:
+                    raise InvalidParameter(f"{where}[{k}] must be a pair of labels; got {pair!r}")
+                pairs.append(tuple(label_from_json(v, f"{where}[{k}]") for v in pair))
+            return tuple(pairs)
+        return tuple(exact(_number(v, f"{where}[{k}]"), f"{where}[{k}]") for k, v in enumerate(items))  # numbers
+
+
+def label_from_json(value, where: str):
+    """A label read from JSON: integers stay integers; other numbers (parsed as Decimal) become floats."""
+    try:
+        if isinstance(value, Decimal):
+            return normalize_label(float(value), where)
+        if isinstance(value, list):
+            return tuple(label_from_json(part, where) for part in value)
+        return normalize_label(value, where)
+    except InvalidChannel as error:
+        raise InvalidParameter(str(error)) from None
+
+
+def input_budgets(inputs, values: tuple, where: str) -> dict:
+    """``{input: budget}`` from a list with one entry per input (``None`` entries are left out)."""
+    inputs = tuple(inputs)
+    if len(values) != len(inputs):
+        raise InvalidParameter(f"{where} must give one budget per input ({len(inputs)} inputs, in input order, "
+                               f"null for an input without one); got {len(values)}")
+    return {x: value for x, value in zip(inputs, values) if value is not None}
+
+
+def _json(text: str, where: str, kind: str):
+    try:
+        return json.loads(text, parse_float=Decimal)
+    except json.JSONDecodeError:
+        raise InvalidParameter(f"{where} must be {KINDS[kind]}, for example '[1, 2]'; got {text!r}") from None
+
+
+def _list(value, where: str, kind: str) -> list:
+    if not isinstance(value, list):
+        raise InvalidParameter(f"{where} must be {KINDS[kind]}; got {value!r}")
+    return value
+
+
+def _number(value, where: str):
+    """A number as given: text, a JSON number, or a number from the Python API (``exact`` reads it)."""
+    if value is None or isinstance(value, (bool, list, tuple, dict)):
+        raise InvalidParameter(f"{where} must be a number (a decimal string or a JSON number); got {value!r}")
+    return value
+
+
+def _integer(value, where: str) -> int:
+    if isinstance(value, str):
+        try:
+            return int(value.strip())
+        except ValueError:
+            raise InvalidParameter(f"{where} must be an integer; got {value!r}") from None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidParameter(f"{where} must be an integer; got {value!r}")
+    return value

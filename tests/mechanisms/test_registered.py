@@ -1,0 +1,141 @@
+"""Every registered mechanism, built from its example parameters, has all its parts and they agree.
+
+These tests read the registry, so a mechanism is covered as soon as it is registered, and a test fails when it lacks
+a part: an exact channel, a claimed notion that holds on it, a plain reference whose sampler fits the channel, a twin
+whose reports fit it, counts that agree, an aggregate simulation exact in distribution, an estimator whose exact
+moments are the stated ones, a docs page, claims that exist, a benchmark workload.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+from collections import Counter
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from ldpspec.reference.mechanism import Guarantee
+from ldpspec.reference.registry import MECHANISMS, NOTIONS, PAPERS
+from ldpspec.verify.audit import load_claims
+from ldpspec.verify.common import channel_row, exact_moments
+from tests.support import DOCS
+from tests.support.fit import SAMPLES, assert_fits, exact_count_distribution, explicit
+
+NAMES = sorted(MECHANISMS)
+PLAIN_METHODS = ("channel", "guarantee", "perturb", "counts", "estimate", "estimate_moments")
+TWIN_METHODS = ("reports", "outputs", "counts", "simulate_counts", "estimate")
+
+
+def example(name: str):
+    return MECHANISMS[name].from_options(MECHANISMS[name].example())
+
+
+EXAMPLES = {name: example(name) for name in NAMES}
+
+
+def inputs_of(name: str) -> list:
+    return list(explicit(EXAMPLES[name].channel()).inputs)
+
+
+def population(name: str) -> list:
+    """Three users with different inputs where there are that many, the first input repeated otherwise."""
+    inputs = inputs_of(name)
+    return [inputs[0], inputs[-1], inputs[len(inputs) // 2]]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_declaration_is_complete(name):
+    declaration = MECHANISMS[name]
+    assert declaration.home == "shared" or declaration.home in PAPERS
+    module = inspect.getmodule(declaration.build)
+    assert module.__name__.startswith(f"ldpspec.reference.{declaration.home}."), "a mechanism lives in its home folder"
+    assert declaration.notion in NOTIONS
+    assert declaration.example(), "an example gives a small channel"
+    page = DOCS / declaration.docs
+    assert page.is_file(), f"docs page {declaration.docs} is missing"
+    assert f"`{name}`" in page.read_text(encoding="utf-8"), f"{declaration.docs} must name the mechanism `{name}`"
+    claims = load_claims()
+    assert all(claim_id in claims for claim_id in declaration.claims), "its claims must be registered in the audit"
+    for parameter in declaration.parameters:
+        assert parameter.help and (parameter.kind != "choice" or parameter.choices)
+    signature = inspect.signature(declaration.build)
+    assert {p.keyword for p in declaration.parameters} <= set(signature.parameters), "build takes every parameter"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_mechanism_has_every_part(name):
+    mechanism = EXAMPLES[name]
+    for method in PLAIN_METHODS:
+        assert callable(getattr(mechanism, method, None)), f"the plain reference lacks {method}"
+    for method in TWIN_METHODS:
+        assert callable(getattr(mechanism.twin, method, None)), f"the twin lacks {method}"
+    workload, inputs = MECHANISMS[name].workload(50, 8, np.random.default_rng(0))
+    assert len(inputs) == 50 and len(workload.twin.reports(inputs, np.random.default_rng(1))) == 50
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_claimed_notion_holds_on_the_exact_channel(name):
+    mechanism = EXAMPLES[name]
+    guarantee = mechanism.guarantee()
+    assert isinstance(guarantee, Guarantee) and guarantee.notion == MECHANISMS[name].notion
+    verdict = NOTIONS[guarantee.notion].check(mechanism.channel(), dict(guarantee.parameters))
+    assert verdict.holds, verdict.to_json()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_reference_sampler_fits_the_channel(name):
+    mechanism, rng = EXAMPLES[name], random.Random(1)
+    channel = mechanism.channel()
+    for x in inputs_of(name):
+        assert_fits(Counter(mechanism.perturb(x, rng) for _ in range(SAMPLES)), channel_row(channel, x))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_twin_reports_fit_the_channel(name):
+    mechanism, rng = EXAMPLES[name], np.random.default_rng(2)
+    channel = mechanism.channel()
+    for x in inputs_of(name):
+        reports = mechanism.twin.reports([x] * SAMPLES, rng)
+        assert_fits(Counter(mechanism.twin.outputs(reports)), channel_row(channel, x))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_twin_and_reference_count_the_same_reports(name):
+    mechanism = EXAMPLES[name]
+    reports = mechanism.twin.reports(population(name) * 50, np.random.default_rng(3))
+    assert list(mechanism.twin.counts(reports)) == mechanism.counts(mechanism.twin.outputs(reports))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_simulated_counts_are_exact_in_distribution(name):
+    mechanism, users = EXAMPLES[name], population(name)
+    channel = mechanism.channel()
+    expected = exact_count_distribution([channel_row(channel, x) for x in users], lambda y: mechanism.counts([y]))
+    by_input = Counter(users)
+    true_counts = by_input if isinstance(users[0], tuple) else [by_input.get(x, 0) for x in inputs_of(name)]
+    rng = np.random.default_rng(4)
+    observed = Counter(tuple(mechanism.twin.simulate_counts(true_counts, rng).tolist()) for _ in range(SAMPLES))
+    assert_fits(observed, expected)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_estimator_has_the_stated_exact_moments(name):
+    mechanism, users = EXAMPLES[name], population(name)
+    channel = mechanism.channel()
+    means, variances = exact_moments([channel_row(channel, x) for x in users],
+                                     lambda outputs: mechanism.estimate(mechanism.counts(outputs), len(users)))
+    stated_means, stated_variances = mechanism.estimate_moments(users)
+    assert len(means) == len(stated_means)
+    for computed, stated in zip(means + variances, list(stated_means) + list(stated_variances)):
+        assert abs(computed - stated) <= Fraction(1, 10 ** 40) * max(1, abs(stated))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_twin_and_reference_estimate_alike(name):
+    mechanism = EXAMPLES[name]
+    counts = mechanism.counts(mechanism.twin.outputs(mechanism.twin.reports(population(name) * 40,
+                                                                             np.random.default_rng(5))))
+    exact = [float(value) for value in mechanism.estimate(counts, 120)]
+    assert np.allclose(mechanism.twin.estimate(np.array(counts), 120), exact, rtol=1e-12, atol=1e-9)

@@ -1,0 +1,84 @@
+"""The shared mechanisms' particulars, beyond what every registered mechanism is tested for (``test_registered``)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from ldpspec import spec
+from ldpspec.reference.shared.grr import Grr
+from ldpspec.reference.shared.ps import padding_and_sampling, padding_and_sampling_many, ps_distribution
+from ldpspec.reference.shared.rr import RandomizedResponse
+from ldpspec.reference.shared.unary import oue, sue, ue
+from ldpspec.spec.numbers import ctx
+from tests.support.fit import SAMPLES, assert_fits
+
+
+def test_padding_and_sampling_matches_its_distribution():
+    rng = random.Random(4)
+    for items, padding in [((), 2), ((1,), 3), ((0, 2), 2), ((0, 1, 3), 2)]:
+        observed = Counter(padding_and_sampling(items, padding, 4, rng) for _ in range(SAMPLES))
+        assert_fits(observed, ps_distribution(items, padding, 4))
+
+
+def test_padding_and_sampling_for_many_users_matches_its_distribution():
+    rng = np.random.default_rng(4)
+    for items, padding in [((), 2), ((1,), 3), ((0, 2), 2), ((0, 1, 3), 2)]:
+        observed = Counter(padding_and_sampling_many([items] * SAMPLES, padding, 4, rng).tolist())
+        assert_fits(observed, ps_distribution(items, padding, 4))
+
+
+def test_the_rr_estimate_is_the_printed_formula():
+    mechanism = RandomizedResponse(1)
+    p = ctx.exp(1) / (1 + ctx.exp(1))
+    estimate = mechanism.estimate([300, 700], 1000)[0]
+    assert abs(estimate - (ctx.mpf("0.7") - (1 - p)) / (2 * p - 1)) < 1e-45
+
+
+def test_binary_rr_is_grr_on_two_items():
+    for rr_row, grr_row in zip(RandomizedResponse("0.7").channel().rows, Grr("0.7", 2).channel().rows):
+        assert all(abs(a - b) < spec.RESOLUTION for a, b in zip(rr_row, grr_row))
+
+
+def test_ue_claims_the_budget_of_its_probabilities():
+    assert abs(ue("0.75", "0.25", 3).guarantee().parameters["epsilon"] - ctx.log(9)) < 1e-55
+    assert abs(ue("0.25", "0.75", 3).guarantee().parameters["epsilon"] - ctx.log(9)) < 1e-55  # p < q: the other way
+    assert ue("1", "0.25", 3).guarantee().parameters == {}  # no finite budget
+
+
+def test_large_budgets_in_the_twin():
+    rng = np.random.default_rng(13)
+    assert (Grr(1000, 5).twin.reports(np.arange(5), rng) == np.arange(5)).all()
+    packed = sue(1000, 4).twin.reports(np.arange(4), rng)
+    assert (np.unpackbits(packed, axis=1, count=4) == np.eye(4, dtype=np.uint8)).all()
+
+
+def test_compact_reports():
+    rng = np.random.default_rng(6)
+    assert Grr(1, 200).twin.reports(np.zeros(10, dtype=int), rng).dtype == np.uint8
+    assert Grr(1, 300).twin.reports(np.zeros(10, dtype=int), rng).dtype == np.uint16
+    packed = oue(1, 17).twin.reports(np.zeros(10, dtype=int), rng)
+    assert packed.shape == (10, 3) and packed.dtype == np.uint8  # 17 bits in 3 bytes
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: padding_and_sampling((0, 0), 2, 3, random.Random()), "must not repeat"),
+    (lambda: padding_and_sampling((5,), 2, 3, random.Random()), r"integers in \[0, 2\]"),
+    (lambda: padding_and_sampling((0,), 0, 3, random.Random()), "padding_length must be an integer >= 1"),
+    (lambda: Grr(1, 4).perturb(4, random.Random()), r"item must be an integer in \[0, 3\]"),
+    (lambda: oue(1, 3).perturb(-1, random.Random()), r"item must be an integer in \[0, 2\]"),
+    (lambda: Grr(1, 4).twin.reports(np.array([0, 7]), np.random.default_rng()), r"values in \[0, 3\]"),
+    (lambda: oue(1, 3).twin.simulate_counts([1, -1, 0], np.random.default_rng()), "non-negative integers"),
+    (lambda: ue("0.5", "0.5", 2).estimate([1, 1], 2), "p != q"),
+    (lambda: RandomizedResponse(1).perturb(2, random.Random()), "bit must be 0 or 1"),
+    (lambda: RandomizedResponse(0).estimate([1, 1], 2), "epsilon must be > 0"),
+    (lambda: Grr(1, 1), r"d \(domain size\) must be an integer >= 2, got 1"),
+    (lambda: oue(1, 2.5), r"d \(domain size\) must be an integer >= 2"),
+    (lambda: Grr(-1, 3), "epsilon must be a finite real number >= 0"),
+])
+def test_bad_mechanism_input(call, message):
+    with pytest.raises(spec.SpecError, match=message):
+        call()

@@ -1,0 +1,73 @@
+"""What Gu et al. leave unstated, declared once: every claim that depends on one of these is checked under each value.
+
+The page of the paper in the documentation explains each choice and the reconstructions the checks use.
+"""
+
+from __future__ import annotations
+
+from ldpspec.verify.ledger import Choice, declare_choices
+
+BOX = Choice(
+    "box", ("authors", "none"),
+    where="Sec. V-D, problem (9): the prose constrains only a_t > b_t; the authors' code (min_opt0.m) adds a box.",
+    meanings={"authors": "opt0 searches 1/2 <= a_t <= 1, 0 <= b_t <= 1/2 (the authors' code)",
+              "none": "opt0 searches every 0 < b_t < a_t < 1 (the prose)"})
+
+SELF_PAIRS = Choice(
+    "self_pairs", ("all", "multi-item"),
+    where="Sec. V-B eq. (6) and Sec. VI-B eq. (17) range over pairs of distinct items i != j, while the authors' code "
+          "constrains every level with itself and Sec. V-D counts T^2 constraints.",
+    meanings={"all": "every level s is constrained with itself, a_s(1-b_s) <= e^{eps_s} b_s(1-a_s), and (17) holds "
+                     "for all i, j including i = j (the authors' code)",
+              "multi-item": "a level is constrained with itself only when it holds two or more items, and (17) "
+                            "ranges over i != j (the printed quantifier)"})
+
+DUMMY_BUDGET = Choice(
+    "dummy_budget", ("min", "any"),
+    where="Sec. VI-B after Theorem 4: 'we can select eps_d to be any value from ...'; the range and the chosen value "
+          "are lost in the extracted text.",
+    meanings={"min": "the dummies have the smallest budget, eps_d = min E",
+              "any": "the dummies have any of the items' budgets"})
+
+RELEASE = Choice(
+    "release", ("all", "real"),
+    where="Sec. VI, Algorithm 2: the perturbed vector has m + l bits; the paper does not say whether the l dummy "
+          "bits are sent (the authors' simulation generates only the real ones).",
+    meanings={"all": "the user releases all m + l bits", "real": "the user releases the m real bits only"})
+
+BUDGET_ASSIGNMENT = Choice(
+    "budget_assignment", ("exact-shares", "random-draw"),
+    where="Sec. VII-A: the items' budgets 'are randomly selected from the three values with a certain budget "
+          "distribution'; the authors' code (PG1.m) gives each level exactly its share of the items.",
+    meanings={"exact-shares": "each level holds exactly its share of the items, placed by a random permutation",
+              "random-draw": "each item's budget is drawn independently with the levels' shares as probabilities"})
+
+LESS = Choice(
+    "less", ("strict", "no-more-than"),
+    where="Sec. V-D after (9): '(9) will have less worst-case MSE than both RAPPOR and OUE' does not say whether "
+          "equality is excluded; the feasibility argument given only shows 'no more'.",
+    meanings={"strict": "strictly less", "no-more-than": "less or equal"})
+
+UTILITY = Choice(
+    "utility", ("approximate-variance", "exact-mse"),
+    where="Sec. III-C: 'OUE can provide higher utility than RAPPOR' does not name the measure.",
+    meanings={"approximate-variance": "the per-item variance n q(1-q)/(p-q)^2 that Wang et al. optimise",
+              "exact-mse": "the exact total MSE of single-item data, count term included"})
+
+SKEW = Choice(
+    "skew", ("shares", "values"),
+    where="Sec. I, contribution (4): 'the distribution of privacy budgets of all inputs is more skewed' is not "
+          "defined.",
+    meanings={"shares": "fewer inputs hold the smaller budget (the distribution over the inputs, as in Fig. 6)",
+              "values": "the budgets' values are further apart"})
+
+TOY_LAYOUT = Choice(
+    "toy_layout", ("hiv-flips-more", "hiv-flips-less"),
+    where="Sec. V-E, Table II (the slides' 'TABLE I'): the cells of IDUE's 1 - a row come out of the extraction as the "
+          "token run '0.33 0.3 0.41', so which value belongs to HIV is not recoverable from the table itself.",
+    meanings={"hiv-flips-more": "1 - a_1 = 0.41 for HIV and 0.33 for the others (as the prose says HIV's flip "
+                                "probability may be larger)",
+              "hiv-flips-less": "1 - a_1 = 0.33 for HIV and 0.41 for the others"})
+
+CHOICES = declare_choices("gu2020", BOX, SELF_PAIRS, DUMMY_BUDGET, RELEASE, BUDGET_ASSIGNMENT, LESS, UTILITY, SKEW,
+                          TOY_LAYOUT)
