@@ -100,9 +100,9 @@ def _api(here: str) -> str:
         modules.setdefault(inspect.getmodule(m.build).__name__, []).append(m)
     lines = ["| module | mechanisms | its API, on the page |", "|---|---|---|"]
     for module, mechanisms in modules.items():
-        pages = dict.fromkeys(m.docs for m in mechanisms)
-        lines.append(f"| `{module}` | {', '.join(f'`{m.name}`' for m in mechanisms)} | "
-                     + ", ".join(_link(page, here, page.rsplit('/', 1)[-1].removesuffix('.md')) for page in pages) + " |")
+        pages = ", ".join(_link(page, here, page.rsplit("/", 1)[-1].removesuffix(".md"))
+                          for page in dict.fromkeys(m.docs for m in mechanisms))
+        lines.append(f"| `{module}` | {', '.join(f'`{m.name}`' for m in mechanisms)} | {pages} |")
     return "\n".join(lines)
 
 
