@@ -108,5 +108,5 @@ class Mechanism:
 EPSILON = Parameter("epsilon", "budget", "the budget eps >= 0", example="1")
 """The budget of an eps-LDP mechanism."""
 
-DOMAIN_SIZE = Parameter("d", "integer", "the number of items d >= 2 (the items are 0 .. d-1)", example="3")
+DOMAIN_SIZE = Parameter("d", "integer", "the number of items d >= 2 (the items are 0 .. d-1)", example="3", minimum=2)
 """The size of an item domain."""

@@ -12,18 +12,23 @@ import numpy as np
 
 from ldpspec.spec.errors import InvalidParameter
 
+MAX_DOMAIN = 10_000_000
+"""The largest domain a mechanism is built over: the mechanisms hold per-item parameters and counts."""
+
 
 def domain_size(d, name: str = "d (domain size)") -> int:
-    """An integer >= 2."""
-    if not isinstance(d, (int, np.integer)) or isinstance(d, bool) or d < 2:
-        raise InvalidParameter(f"{name} must be an integer >= 2, got {d!r}")
+    """An integer in ``[2, MAX_DOMAIN]``."""
+    if not isinstance(d, (int, np.integer)) or isinstance(d, bool) or not 2 <= d <= MAX_DOMAIN:
+        raise InvalidParameter(f"{name} must be an integer in [2, {MAX_DOMAIN:,}], got {d!r}")
     return int(d)
 
 
-def positive_integer(value, name: str) -> int:
-    """An integer >= 1."""
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
-        raise InvalidParameter(f"{name} must be an integer >= 1, got {value!r}")
+def positive_integer(value, name: str, maximum: int | None = None) -> int:
+    """An integer >= 1 (and at most ``maximum``)."""
+    if (not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1
+            or (maximum is not None and value > maximum)):
+        allowed = ">= 1" if maximum is None else f"in [1, {maximum:,}]"
+        raise InvalidParameter(f"{name} must be an integer {allowed}, got {value!r}")
     return int(value)
 
 

@@ -1,7 +1,7 @@
 """The trusted kernel: exact channels, every privacy notion as a predicate, privacy loss.
 
-Depends on the standard library and mpmath only. See ``spec.numbers`` for the
-precision policy.
+Depends on the standard library and mpmath only. See ``spec.numbers`` and
+``spec.exact`` for how numbers are held and decided: exactly, with no tolerance.
 """
 
 from ldpspec.spec.channel import Channel, compose, map_outputs, postprocess
@@ -13,6 +13,7 @@ from ldpspec.spec.channelfile import (
     write_channel_file,
 )
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter, SpecError
+from ldpspec.spec.exact import Exact, Nats, Undecided
 from ldpspec.spec.loss import (
     invertible_outputs,
     ldp_epsilon,
@@ -38,7 +39,7 @@ from ldpspec.spec.notions import (
     suldp_marginal,
     uldp,
 )
-from ldpspec.spec.numbers import RESOLUTION, WORKING_DIGITS
+from ldpspec.spec.numbers import DISPLAY_DIGITS
 from ldpspec.spec.parameters import Parameter
 from ldpspec.spec.structured import IndependentBits, StructuredChannel
 from ldpspec.spec.verdict import Verdict, Witness
@@ -52,7 +53,7 @@ __all__ = [
     "NOTIONS", "Notion", "Parameter", "PAIR_FUNCTIONS", "SULDP_READINGS",
     "avg_id_ldp", "graded_ldp", "id_ldp", "ipldp", "ldp", "min_id_ldp",
     "suldp_joint", "suldp_joint_unrevealed", "suldp_marginal", "uldp",
-    "RESOLUTION", "WORKING_DIGITS",
+    "DISPLAY_DIGITS", "Exact", "Nats", "Undecided",
     "IndependentBits", "StructuredChannel",
     "Verdict", "Witness",
 ]

@@ -1,11 +1,12 @@
 """Exact channels: a finite input set, a finite output set, and ``P[y|x]`` for every pair.
 
 A channel is the object every privacy notion is judged on. It holds the
-probabilities as kernel numbers (``spec.numbers``), rows indexed by inputs and
+probabilities as exact numbers (``spec.exact``), rows indexed by inputs and
 columns by outputs, and it is immutable.
 
 Labels name inputs and outputs. A label is a string, an integer, a finite
-float, ``None``, or a tuple of labels (an item set, a bit vector, a pair of
+float or Decimal (a number read from a channel file keeps its exact value),
+``None``, or a tuple of labels (an item set, a bit vector, a pair of
 components). Lists are accepted and stored as tuples. Labels of one side must
 be unique.
 """
@@ -15,9 +16,28 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from decimal import Decimal
+from functools import reduce
 
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
-from ldpspec.spec.numbers import RESOLUTION, ZERO, ctx, exact, to_decimal_string
+from ldpspec.spec.exact import ONE, ZERO, Exact, Undecided
+from ldpspec.spec.numbers import exact
+
+MAX_ENTRIES = 1_000_000
+"""The most probabilities a mechanism builds a channel with, unless told otherwise (``max_entries=``, or
+``--max-entries`` on the command line): a channel is checked entry by entry, so its size bounds the time and memory of
+every check."""
+
+
+def check_entries(count: int, what: str, max_entries: int | None = None) -> None:
+    """Refuse to build ``what`` with ``count`` probabilities when that is more than ``max_entries``
+    (``MAX_ENTRIES`` by default), before any of the work is done."""
+    limit = MAX_ENTRIES if max_entries is None else max_entries
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise InvalidParameter(f"max_entries must be an integer >= 1, got {max_entries!r}")
+    if count > limit:
+        raise InvalidParameter(f"{what} has {count:,} probabilities, more than the limit of {limit:,}; use a smaller "
+                               "domain, or raise the limit (max_entries=..., or --max-entries on the command line)")
 
 
 def normalize_label(label, name: str = "label"):
@@ -25,12 +45,16 @@ def normalize_label(label, name: str = "label"):
     if label is None or isinstance(label, str):
         return label
     if isinstance(label, bool):
-        raise InvalidChannel(f"{name} must be a string, integer, float, null or a list of those; got a boolean")
+        raise InvalidChannel(f"{name} must be a string, an integer, a number, null or a list of those; got a boolean")
     if isinstance(label, int):
         return label
     if isinstance(label, float):
         if not math.isfinite(label):
             raise InvalidChannel(f"{name} must be finite, got {label!r}")
+        return label
+    if isinstance(label, Decimal):
+        if not label.is_finite():
+            raise InvalidChannel(f"{name} must be finite, got {label}")
         return label
     if isinstance(label, (list, tuple)):
         return tuple(normalize_label(part, name) for part in label)
@@ -51,50 +75,62 @@ def _unique_labels(labels: Iterable, side: str) -> tuple:
     return normalized
 
 
+def _probability_entry(value, x, y) -> Exact:
+    """The entry ``P[y|x]`` read exactly, or ``InvalidChannel`` naming it."""
+    try:
+        p = exact(value, f"P[{y!r}|{x!r}]")
+        inside = p.sign() >= 0 and (1 - p).sign() >= 0
+    except InvalidParameter as error:
+        raise InvalidChannel(str(error)) from None
+    except Undecided:
+        inside = False
+    if not inside:
+        raise InvalidChannel(f"P[{y!r}|{x!r}] must be a probability in [0, 1], got {p.text()}")
+    return p
+
+
 class Channel:
     """An exact channel ``P[y|x]`` (rows are inputs, columns are outputs).
 
     Args:
         inputs: the input labels, unique.
         outputs: the output labels, unique.
-        probabilities: one row per input, one entry per output; each entry is
-            anything ``spec.numbers.exact`` reads (decimal string, int,
-            Fraction, Decimal, float read as its shortest decimal, mpf).
+        probabilities: one row (a list or tuple) per input, one entry per output; each entry is anything
+            ``spec.numbers.exact`` reads (decimal or fraction text, an expression with ``exp()``, int, Fraction,
+            Decimal, float read as its shortest decimal, ``Exact``).
 
     Raises:
-        InvalidChannel: labels not unique, shape mismatch, an entry outside
-            [0, 1], or a row not summing to 1 within ``RESOLUTION``.
+        InvalidChannel: labels not unique, shape mismatch, an entry outside [0, 1], or a row not summing to
+            exactly 1.
     """
 
     __slots__ = ("inputs", "outputs", "_rows", "_input_index", "_output_index")
 
     def __init__(self, inputs: Iterable, outputs: Iterable, probabilities: Sequence[Sequence]):
-        self.inputs = _unique_labels(inputs, "input")
-        self.outputs = _unique_labels(outputs, "output")
-        if len(probabilities) != len(self.inputs):
+        self.inputs = _unique_labels(label_list(inputs, "inputs"), "input")
+        self.outputs = _unique_labels(label_list(outputs, "outputs"), "output")
+        rows_given = sequence(probabilities, "probabilities", InvalidChannel)
+        if len(rows_given) != len(self.inputs):
             raise InvalidChannel(
-                f"probabilities must have one row per input: {len(self.inputs)} inputs, {len(probabilities)} rows")
+                f"probabilities must have one row per input: {len(self.inputs)} inputs, {len(rows_given)} rows")
         rows = []
-        for x, row in zip(self.inputs, probabilities):
+        read = {}  # id of a value given -> its exact number: mechanisms repeat a few values over a whole matrix
+        for x, row in zip(self.inputs, rows_given):
+            row = sequence(row, f"the row of input {x!r}", InvalidChannel)
             if len(row) != len(self.outputs):
-                raise InvalidChannel(
-                    f"row of input {x!r} must have one entry per output: {len(self.outputs)} outputs, {len(row)} "
-                    "entries")
-            entries = []
+                raise InvalidChannel(f"row of input {x!r} must have one entry per output: {len(self.outputs)} "
+                                     f"outputs, {len(row)} entries")
+            entries, multiplicity = [], {}
             for y, value in zip(self.outputs, row):
-                try:
-                    p = exact(value, f"P[{y!r}|{x!r}]")
-                except ValueError as error:
-                    raise InvalidChannel(str(error)) from None
-                if p < 0 or p > 1 + RESOLUTION:
-                    raise InvalidChannel(f"P[{y!r}|{x!r}] must be a probability in [0, 1], got "
-                                         f"{to_decimal_string(p, 20)}")
+                p = read.get(id(value))
+                if p is None:
+                    p = read[id(value)] = _probability_entry(value, x, y)
                 entries.append(p)
-            total = ctx.fsum(entries)
-            if abs(total - 1) > RESOLUTION:
-                raise InvalidChannel(
-                    f"row of input {x!r} must sum to 1 (within {to_decimal_string(RESOLUTION, 2)}), "
-                    f"sums to {to_decimal_string(total, 45)}")
+                multiplicity[id(p)] = multiplicity.get(id(p), 0) + 1
+            distinct = {id(p): p for p in entries}
+            total = sum((count * distinct[key] for key, count in multiplicity.items()), start=ZERO)
+            if total != ONE:
+                raise InvalidChannel(f"row of input {x!r} must sum to exactly 1, sums to {_sum_text(total)}")
             rows.append(tuple(entries))
         self._rows = tuple(rows)
         self._input_index = {x: i for i, x in enumerate(self.inputs)}
@@ -159,7 +195,7 @@ def compose(*channels: Channel) -> Channel:
     rows = []
     for x in first.inputs:
         component_rows = [channel.row(x) for channel in channels]
-        rows.append([ctx.fprod(entries) for entries in itertools.product(*component_rows)])
+        rows.append([reduce(Exact.__mul__, entries) for entries in itertools.product(*component_rows)])
     return Channel(first.inputs, outputs, rows)
 
 
@@ -176,7 +212,7 @@ def postprocess(channel: Channel, post: Channel) -> Channel:
     post_rows = [post.row(y) for y in channel.outputs]
     rows = []
     for row in channel.rows:
-        rows.append([ctx.fsum(p * post_row[k] for p, post_row in zip(row, post_rows) if p)
+        rows.append([sum((p * post_row[k] for p, post_row in zip(row, post_rows) if p), start=ZERO)
                      for k in range(len(post.outputs))])
     return Channel(channel.inputs, post.outputs, rows)
 
@@ -195,7 +231,7 @@ def map_outputs(channel: Channel, function: Callable) -> Channel:
         sums = [[] for _ in new_outputs]
         for p, z in zip(row, images):
             sums[position[z]].append(p)
-        rows.append([ctx.fsum(parts) if parts else ZERO for parts in sums])
+        rows.append([sum(parts, start=ZERO) for parts in sums])
     return Channel(channel.inputs, new_outputs, rows)
 
 
@@ -206,6 +242,8 @@ def label_map(labels: Iterable, values: Mapping, name: str, *, complete: bool = 
     """
     labels = tuple(labels)
     known = set(labels)
+    if not isinstance(values, Mapping):
+        raise InvalidParameter(f"{name} must be a mapping from labels to values, got {type(values).__name__}")
     normalized = {}
     for key, value in values.items():
         label = normalize_label(key, f"{name} label")
@@ -224,9 +262,51 @@ def label_subset(labels: Iterable, subset: Iterable, name: str) -> frozenset:
     labels = tuple(labels)
     known = set(labels)
     result = set()
-    for key in subset:
+    for key in label_list(subset, name, InvalidParameter):
         label = normalize_label(key, f"{name} label")
         if label not in known:
             raise InvalidParameter(f"{name} names unknown label {key!r}; the labels are {list(labels)!r}")
         result.add(label)
     return frozenset(result)
+
+
+def label_to_json(label):
+    """A label as JSON: tuples become lists; a Decimal (a number read from a file) becomes the float that prints as
+    it when there is one, else its text."""
+    if isinstance(label, tuple):
+        return [label_to_json(part) for part in label]
+    if isinstance(label, Decimal):
+        as_float = float(label)
+        return as_float if Decimal(repr(as_float)) == label else str(label)
+    return label
+
+
+def sequence(value, name: str, error=InvalidParameter) -> tuple:
+    """``value`` as a tuple when it is a list or tuple (not text, a mapping or a set), else ``error`` naming ``name``.
+
+    The front door of every container argument: ``"10"`` is not the row ``[1, 0]``, and a set has no order.
+    """
+    if isinstance(value, (list, tuple)):
+        return tuple(value)
+    if hasattr(value, "tolist") and getattr(value, "ndim", 0) >= 1:  # a NumPy array
+        return tuple(value.tolist())
+    raise error(f"{name} must be a list, got {type(value).__name__} {_short(value)}")
+
+
+def label_list(value, name: str, error=InvalidChannel) -> tuple:
+    """Labels given as an iterable (list, tuple, range, set, generator); text is not a list of labels, nor a number."""
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise error(f"{name} must be a list of labels, got {type(value).__name__} {_short(value)}")
+    return tuple(value)
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _sum_text(total: Exact) -> str:
+    rational = total.as_rational()
+    if rational is not None:
+        return total.text() if len(total.text()) <= 60 else f"{float(rational):.17g} (approximately)"
+    return f"{float(total):.17g} (approximately; exactly {total.text()})"

@@ -1,5 +1,7 @@
 """Privacy loss of a channel, computed exactly.
 
+Every loss is a ``Nats``: the log of an exact ratio of probabilities (``+inf`` when the denominator is 0).
+
 * ``pair_loss(ch, x, x2)``: ``max_y ln P[y|x] / P[y|x2]`` over the outputs
   ``x`` can produce; ``+inf`` when ``x`` can produce an output ``x2`` cannot.
 * ``pairwise_loss(ch)``: that, for every ordered pair of distinct inputs.
@@ -11,55 +13,95 @@
 * ``posterior_leakage_range(ch)``: for each input ``x`` and output ``y``, the
   smallest and largest ``ln P[x|y] / P[x]`` over all priors (Gu et al. eq. (4)),
   which are ``min_x' / max_x' ln P[y|x] / P[y|x']``.
+
+The pairwise computations take ``inputs^2 x outputs`` steps; they refuse to start beyond ``max_work`` steps
+(``MAX_PAIR_WORK`` by default) rather than run for hours.
 """
 
 from __future__ import annotations
 
-from ldpspec.spec.channel import Channel
-from ldpspec.spec.numbers import INF, ZERO, ctx, log_ratio, to_decimal_string
-from ldpspec.spec.structured import StructuredChannel
+from ldpspec.spec.channel import Channel, label_to_json
+from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec.exact import ZERO, Exact, Nats
+from ldpspec.spec.numbers import to_decimal_string
+from ldpspec.spec.structured import StructuredChannel, checked_channel
+
+MAX_PAIR_WORK = 4_000_000
+"""Default largest ``inputs^2 x outputs`` of a pairwise computation on an explicit channel."""
 
 
-def _log_table(channel: Channel) -> list[list]:
-    """``ln P[y|x]`` for every entry, ``-inf`` for zeros."""
-    return [[ctx.log(p) if p > 0 else -INF for p in row] for row in channel.rows]
+def _ratio(numerator: Exact, denominator: Exact) -> Nats:
+    return Nats.infinity() if not denominator else Nats(numerator / denominator)
 
 
-def _pair_loss_from_logs(log_row, other_log_row, outputs) -> tuple:
+def _greater(a: tuple, b: tuple) -> bool:
+    """``a[0]/a[1] > b[0]/b[1]`` for non-negative numerators and positive denominators, exactly."""
+    return (a[0] * b[1]).compare(b[0] * a[1]) > 0
+
+
+def check_pair_work(channel, max_work: int | None) -> None:
+    """Refuse a pairwise computation larger than ``max_work`` steps, naming the limit and how to raise it."""
+    limit = MAX_PAIR_WORK if max_work is None else max_work
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise InvalidParameter(f"max_work must be an integer >= 1, got {max_work!r}")
+    if isinstance(channel, StructuredChannel):  # the structure gives a pair's loss in one pass over the bits
+        per_pair, what = channel.bit_count, "bit"
+    else:
+        per_pair, what = len(channel.outputs), "output"
+    work = len(channel.inputs) ** 2 * per_pair
+    if work > limit:
+        raise InvalidParameter(
+            f"this check compares every ordered pair of inputs over every {what}: {len(channel.inputs):,}^2 x "
+            f"{per_pair:,} = {work:,} steps, more than the limit of {limit:,}; raise the limit "
+            "(max_work=..., or --max-work on the command line) to run it anyway")
+
+
+def _pair_loss_of_rows(row, other_row, outputs) -> tuple:
     best, best_output = None, None
-    for j, (a, b) in enumerate(zip(log_row, other_log_row)):
-        if a == -INF:
+    for j, (p, p2) in enumerate(zip(row, other_row)):
+        if not p:
             continue  # x never produces y: no constraint
-        loss = INF if b == -INF else a - b
-        if best is None or loss > best:
-            best, best_output = loss, outputs[j]
-            if loss == INF:
-                break
-    return best, best_output
+        if not p2:
+            return Nats.infinity(), outputs[j]
+        if best is None or _greater((p, p2), best):
+            best, best_output = (p, p2), outputs[j]
+    if best is None:
+        return Nats.rational(0), None
+    return Nats(best[0] / best[1]), best_output
 
 
 def pair_loss(channel, x, other) -> tuple:
     """``(loss, y)``: the largest log-ratio ``ln P[y|x]/P[y|other]`` and an output attaining it."""
+    channel = checked_channel(channel)
     if isinstance(channel, StructuredChannel):
         return channel.pair_loss(x, other)
-    row, other_row = channel.row(x), channel.row(other)
-    logs = [ctx.log(p) if p > 0 else -INF for p in row]
-    other_logs = [ctx.log(p) if p > 0 else -INF for p in other_row]
-    return _pair_loss_from_logs(logs, other_logs, channel.outputs)
+    return _pair_loss_of_rows(channel.row(x), channel.row(other), channel.outputs)
 
 
-def pairwise_loss(channel) -> dict:
+def pairwise_loss(channel, max_work: int | None = None) -> dict:
     """``{(x, x2): (loss, y)}`` for every ordered pair of distinct inputs."""
+    channel = checked_channel(channel)
+    check_pair_work(channel, max_work)
     if isinstance(channel, StructuredChannel):
         return {(x, x2): channel.pair_loss(x, x2)
                 for x in channel.inputs for x2 in channel.inputs if x != x2}
-    logs = _log_table(channel)
     result = {}
     for i, x in enumerate(channel.inputs):
         for k, x2 in enumerate(channel.inputs):
             if i != k:
-                result[(x, x2)] = _pair_loss_from_logs(logs[i], logs[k], channel.outputs)
+                result[(x, x2)] = _pair_loss_of_rows(channel.rows[i], channel.rows[k], channel.outputs)
     return result
+
+
+def _extremes(column) -> tuple[int, int]:
+    """Positions of a largest and a smallest entry (the first of equal ones)."""
+    high = low = 0
+    for i in range(1, len(column)):
+        if column[i].compare(column[high]) > 0:
+            high = i
+        if column[i].compare(column[low]) < 0:
+            low = i
+    return high, low
 
 
 def column_loss(inputs, column) -> tuple:
@@ -68,12 +110,10 @@ def column_loss(inputs, column) -> tuple:
     ``column`` holds ``P[y|x]`` for each of ``inputs``. The pair is ``None``
     (and the loss 0) when no input produces the output or there is one input.
     """
-    positive = [i for i, p in enumerate(column) if p > 0]
-    if not positive or len(column) < 2:
-        return ZERO, None
-    high = max(positive, key=lambda i: column[i])
-    low = min(range(len(column)), key=lambda i: column[i])
-    return log_ratio(column[high], column[low]), (inputs[high], inputs[low])
+    if len(column) < 2 or not any(column):
+        return Nats.rational(0), None
+    high, low = _extremes(column)
+    return _ratio(column[high], column[low]), (inputs[high], inputs[low])
 
 
 def output_loss(channel: Channel) -> dict:
@@ -82,23 +122,34 @@ def output_loss(channel: Channel) -> dict:
     ``(x_high, x_low)`` is a pair attaining it; ``None`` when the output is
     produced by no input, or the channel has a single input.
     """
+    channel = checked_channel(channel)
+    if isinstance(channel, StructuredChannel):
+        channel = channel.explicit()
     return {y: column_loss(channel.inputs, channel.column(y)) for y in channel.outputs}
 
 
-def ldp_epsilon(channel):
+def ldp_epsilon(channel, max_work: int | None = None) -> Nats:
     """The tightest ``eps`` such that the channel is ``eps``-LDP (``inf`` if none is)."""
+    channel = checked_channel(channel)
     if isinstance(channel, StructuredChannel):
-        losses = [loss for loss, _ in pairwise_loss(channel).values()]
+        losses = [loss for loss, _ in pairwise_loss(channel, max_work).values()]
     else:
         losses = [loss for loss, _ in output_loss(channel).values()]
-    return max(losses, default=ZERO)
+    best = Nats.rational(0)
+    for loss in losses:
+        if loss.compare(best) > 0:
+            best = loss
+    return best
 
 
 def invertible_outputs(channel: Channel) -> dict:
     """``{y: x}`` for the outputs that exactly one input ``x`` can produce."""
+    channel = checked_channel(channel)
+    if isinstance(channel, StructuredChannel):
+        channel = channel.explicit()
     result = {}
     for j, y in enumerate(channel.outputs):
-        producers = [x for x, row in zip(channel.inputs, channel.rows) if row[j] > 0]
+        producers = [x for x, row in zip(channel.inputs, channel.rows) if row[j]]
         if len(producers) == 1:
             result[y] = producers[0]
     return result
@@ -110,43 +161,52 @@ def posterior_leakage_range(channel: Channel) -> dict:
     ``P[x|y]/P[x] = P[y|x] / sum_x' pi(x') P[y|x']``; over all priors ``pi``
     the denominator ranges over the convex hull of the column, so the extremes
     are ``min_x'`` and ``max_x'`` of ``ln P[y|x]/P[y|x']`` (``x' = x``
-    included). Only outputs some input produces are listed; ``low`` is ``-inf``
-    when ``P[y|x] = 0``.
+    included). Only outputs some input produces are listed; both ends are
+    ``-inf`` when ``P[y|x] = 0``.
     """
+    channel = checked_channel(channel)
+    if isinstance(channel, StructuredChannel):
+        channel = channel.explicit()
     result = {}
-    logs = _log_table(channel)
-    for j, y in enumerate(channel.outputs):
-        column = [row[j] for row in logs]
-        if all(value == -INF for value in column):
+    for y in channel.outputs:
+        column = channel.column(y)
+        if not any(column):
             continue
-        largest, smallest = max(column), min(column)
-        for i, x in enumerate(channel.inputs):
-            if column[i] == -INF:
-                result[(x, y)] = (-INF, -INF)
+        high, low = _extremes(column)
+        for x, p in zip(channel.inputs, column):
+            if not p:
+                result[(x, y)] = (Nats(ZERO), Nats(ZERO))
             else:
-                high = INF if smallest == -INF else column[i] - smallest
-                result[(x, y)] = (column[i] - largest, high)
+                result[(x, y)] = (Nats(p / column[high]), _ratio(p, column[low]))
     return result
 
 
-def loss_profile(channel) -> dict:
-    """Everything above as JSON-ready data (the ``ldpspec profile`` output)."""
+def loss_profile(channel, max_work: int | None = None) -> dict:
+    """Everything above as JSON-ready data (the ``ldpspec profile`` output).
+
+    Losses are shown as decimals (approximations) and, under ``exact``, as exact text.
+    """
+    channel = checked_channel(channel)
     explicit = channel if isinstance(channel, Channel) else None
+    epsilon = ldp_epsilon(channel, max_work)
     profile = {
         "inputs": len(channel.inputs),
         "outputs": len(channel.outputs) if explicit else channel.output_count,
-        "ldp_epsilon": to_decimal_string(ldp_epsilon(channel)),
+        "ldp_epsilon": to_decimal_string(epsilon),
+        "ldp_epsilon_exact": epsilon.text(),
         "pairwise_loss": [
-            {"input": x, "other_input": x2, "loss": to_decimal_string(loss), "output": y}
-            for (x, x2), (loss, y) in pairwise_loss(channel).items()
+            {"input": label_to_json(x), "other_input": label_to_json(x2), "loss": to_decimal_string(loss),
+             "exact": loss.text(), "output": label_to_json(y)}
+            for (x, x2), (loss, y) in pairwise_loss(channel, max_work).items()
         ],
     }
     if explicit:
         profile["output_loss"] = [
-            {"output": y, "loss": to_decimal_string(loss), "inputs": None if pair is None else list(pair)}
+            {"output": label_to_json(y), "loss": to_decimal_string(loss), "exact": loss.text(),
+             "inputs": None if pair is None else [label_to_json(x) for x in pair]}
             for y, (loss, pair) in output_loss(channel).items()
         ]
         profile["invertible_outputs"] = [
-            {"output": y, "input": x} for y, x in invertible_outputs(channel).items()
+            {"output": label_to_json(y), "input": label_to_json(x)} for y, x in invertible_outputs(channel).items()
         ]
     return profile

@@ -19,12 +19,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ldpspec.spec.channel import Channel, label_map, label_subset, map_outputs, normalize_label
+from ldpspec.spec.channel import (
+    Channel,
+    label_list,
+    label_map,
+    label_subset,
+    label_to_json,
+    map_outputs,
+    normalize_label,
+    sequence,
+)
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.loss import column_loss, output_loss, pairwise_loss
-from ldpspec.spec.numbers import budget, ctx, exact, to_decimal_string
+from ldpspec.spec.numbers import budget, exact
 from ldpspec.spec.parameters import Parameter, input_budgets
-from ldpspec.spec.structured import StructuredChannel
+from ldpspec.spec.structured import StructuredChannel, checked_channel
 from ldpspec.spec.verdict import Verdict, WorstCase
 
 PAIR_FUNCTIONS: dict[str, Callable] = {
@@ -36,6 +45,7 @@ PAIR_FUNCTIONS: dict[str, Callable] = {
 
 
 def _explicit(channel) -> Channel:
+    channel = checked_channel(channel)
     return channel.explicit() if isinstance(channel, StructuredChannel) else channel
 
 
@@ -45,7 +55,7 @@ def _budget_map(labels, budgets: Mapping, name: str, *, complete: bool = True) -
 
 
 def _json_budgets(budgets: Mapping) -> list:
-    return [[label, to_decimal_string(value)] for label, value in budgets.items()]
+    return [[label_to_json(label), value.text()] for label, value in budgets.items()]
 
 
 def _resolve_pair_function(r) -> tuple[str, Callable]:
@@ -60,12 +70,17 @@ def _resolve_pair_function(r) -> tuple[str, Callable]:
 
 # --- LDP and ID-LDP -------------------------------------------------------------------------
 
-def ldp(channel, epsilon) -> Verdict:
-    """``eps``-LDP: ``P[y|x] <= e^eps P[y|x']`` for all inputs ``x, x'`` and outputs ``y``."""
+def ldp(channel, epsilon, max_work: int | None = None) -> Verdict:
+    """``eps``-LDP: ``P[y|x] <= e^eps P[y|x']`` for all inputs ``x, x'`` and outputs ``y``.
+
+    ``max_work`` bounds the pairwise work on a structured channel (``spec.loss.MAX_PAIR_WORK`` by default); an
+    explicit channel is checked one output at a time.
+    """
+    channel = checked_channel(channel)
     eps = budget(epsilon, "epsilon")
-    worst = WorstCase("ldp", {"epsilon": to_decimal_string(eps)})
+    worst = WorstCase("ldp", {"epsilon": eps.text()})
     if isinstance(channel, StructuredChannel):
-        for pair, (loss, y) in pairwise_loss(channel).items():
+        for pair, (loss, y) in pairwise_loss(channel, max_work).items():
             worst.ratio(pair, y, loss, eps)
     else:
         for y, (loss, pair) in output_loss(channel).items():
@@ -88,14 +103,15 @@ def _policy_pairs(channel, policy) -> frozenset | None:
     return frozenset(pairs)
 
 
-def _pairwise_budget_check(channel, notion: str, input_budgets: dict, r, parameters: dict, policy=None) -> Verdict:
+def _pairwise_budget_check(channel, notion: str, input_budgets: dict, r, parameters: dict, policy=None,
+                           max_work: int | None = None) -> Verdict:
     name, function = _resolve_pair_function(r)
     parameters = {**parameters, "pair_function": name}
     protected = _policy_pairs(channel, policy)
     if protected is not None:
         parameters["policy"] = sorted(([x, x2] for x, x2 in protected if repr(x) < repr(x2)), key=repr)
     worst = WorstCase(notion, parameters)
-    for (x, x2), (loss, y) in pairwise_loss(channel).items():
+    for (x, x2), (loss, y) in pairwise_loss(channel, max_work).items():
         if protected is not None and (x, x2) not in protected:
             continue
         bound = budget(function(input_budgets[x], input_budgets[x2]), f"r(eps[{x!r}], eps[{x2!r}])")
@@ -103,12 +119,15 @@ def _pairwise_budget_check(channel, notion: str, input_budgets: dict, r, paramet
     return worst.verdict()
 
 
-def _id_ldp(channel, budgets: Mapping, r, notion: str, policy=None) -> Verdict:
+def _id_ldp(channel, budgets: Mapping, r, notion: str, policy=None, max_work=None) -> Verdict:
+    channel = checked_channel(channel)
     input_budgets = _budget_map(channel.inputs, budgets, "budgets")
-    return _pairwise_budget_check(channel, notion, input_budgets, r, {"budgets": _json_budgets(input_budgets)}, policy)
+    return _pairwise_budget_check(channel, notion, input_budgets, r, {"budgets": _json_budgets(input_budgets)}, policy,
+                                  max_work)
 
 
-def id_ldp(channel, budgets: Mapping, r: str | Callable, policy: Iterable | None = None) -> Verdict:
+def id_ldp(channel, budgets: Mapping, r: str | Callable, policy: Iterable | None = None,
+           max_work: int | None = None) -> Verdict:
     """``E``-ID-LDP (Gu et al. Def. 2): ``P[y|x] <= e^{r(eps_x, eps_x')} P[y|x']``.
 
     Args:
@@ -117,19 +136,20 @@ def id_ldp(channel, budgets: Mapping, r: str | Callable, policy: Iterable | None
         policy: optional privacy policy graph (Gu et al. Sec. VIII, after
             Blowfish privacy): the pairs of inputs that must be indistinguishable.
             By default every pair is protected (the complete graph of the definition).
+        max_work: the most ``inputs^2 x outputs`` steps to take (``spec.loss.MAX_PAIR_WORK`` by default).
     """
-    return _id_ldp(channel, budgets, r, "id-ldp", policy)
+    return _id_ldp(channel, budgets, r, "id-ldp", policy, max_work)
 
 
-def min_id_ldp(channel, budgets: Mapping, policy: Iterable | None = None) -> Verdict:
+def min_id_ldp(channel, budgets: Mapping, policy: Iterable | None = None, max_work: int | None = None) -> Verdict:
     """``E``-MinID-LDP (Gu et al. Def. 3): ID-LDP with ``r = min`` (optionally on a policy graph)."""
-    return _id_ldp(channel, budgets, "min", "minid-ldp", policy)
+    return _id_ldp(channel, budgets, "min", "minid-ldp", policy, max_work)
 
 
-def avg_id_ldp(channel, budgets: Mapping, policy: Iterable | None = None) -> Verdict:
+def avg_id_ldp(channel, budgets: Mapping, policy: Iterable | None = None, max_work: int | None = None) -> Verdict:
     """``E``-AvgID-LDP (Gu et al. Sec. VIII): ID-LDP with ``r = (eps_x + eps_x') / 2`` (optionally on a policy
     graph)."""
-    return _id_ldp(channel, budgets, "avg", "avgid-ldp", policy)
+    return _id_ldp(channel, budgets, "avg", "avgid-ldp", policy, max_work)
 
 
 # --- ULDP --------------------------------------------------------------------------------------
@@ -146,14 +166,14 @@ def uldp(channel, sensitive_inputs: Iterable, protected_outputs: Iterable, epsil
     sensitive = label_subset(channel.inputs, sensitive_inputs, "sensitive_inputs")
     protected = label_subset(channel.outputs, protected_outputs, "protected_outputs")
     worst = WorstCase("uldp", {
-        "epsilon": to_decimal_string(eps),
+        "epsilon": eps.text(),
         "sensitive_inputs": [x for x in channel.inputs if x in sensitive],
         "protected_outputs": [y for y in channel.outputs if y in protected],
     })
     for j, y in enumerate(channel.outputs):
         if y in protected:
             continue
-        producers = [x for x, row in zip(channel.inputs, channel.rows) if row[j] > 0]
+        producers = [x for x, row in zip(channel.inputs, channel.rows) if row[j]]
         if len(producers) != 1 or producers[0] in sensitive:
             worst.structural_failure(
                 "invertible output", tuple(producers), y,
@@ -171,10 +191,14 @@ class _SetValued:
     """The validated pieces of a set-valued channel for Cao et al. Definition 3."""
 
     def __init__(self, channel: Channel, sensitive_items, non_sensitive_items, protected_outputs):
-        self.sensitive = frozenset(normalize_label(x, "sensitive item") for x in sensitive_items)
+        for s in channel.inputs:
+            if not isinstance(s, tuple) or len(set(s)) != len(s):
+                raise InvalidParameter(f"every input must be a set of items (a list without repeats), got {s!r}")
+        domain = {item for s in channel.inputs for item in s}
+        self.sensitive = self._items(sensitive_items, "sensitive_items", domain)
         if non_sensitive_items is None:  # every other item of the input sets
-            non_sensitive_items = {item for s in channel.inputs if isinstance(s, tuple) for item in s} - self.sensitive
-        self.non_sensitive = frozenset(normalize_label(x, "non-sensitive item") for x in non_sensitive_items)
+            non_sensitive_items = domain - self.sensitive
+        self.non_sensitive = self._items(non_sensitive_items, "non_sensitive_items", domain)
         overlap = self.sensitive & self.non_sensitive
         if overlap:
             raise InvalidParameter("sensitive_items and non_sensitive_items must be disjoint; both contain "
@@ -183,8 +207,6 @@ class _SetValued:
         self.sets = {}
         sizes = set()
         for s in channel.inputs:
-            if not isinstance(s, tuple) or len(set(s)) != len(s):
-                raise InvalidParameter(f"every input must be a set of items (a list without repeats), got {s!r}")
             unknown = [x for x in s if x not in items]
             if unknown:
                 raise InvalidParameter(f"input {s!r} has items {unknown!r} outside sensitive_items and "
@@ -197,7 +219,8 @@ class _SetValued:
         if len(sizes) != 1:
             raise InvalidParameter("every input set must have the same size m (Cao et al. Def. 3); got sizes "
                                    f"{sorted(sizes)}")
-        self.protected = frozenset(normalize_label(y0, "protected output") for y0 in protected_outputs)
+        self.protected = frozenset(normalize_label(y0, "protected output")
+                                   for y0 in label_list(protected_outputs, "protected_outputs", InvalidParameter))
         self.parts = {}
         for y in channel.outputs:
             if not (isinstance(y, tuple) and len(y) == 2 and isinstance(y[1], tuple) and len(set(y[1])) == len(y[1])):
@@ -209,9 +232,19 @@ class _SetValued:
                 raise InvalidParameter(f"output {y!r} repeats another output (the revealed items form a set)")
             self.parts[y] = parts
 
+    @staticmethod
+    def _items(items, name: str, domain: set) -> frozenset:
+        """Items named by the user: each must occur in some input set (a typo must not make a check pass)."""
+        result = frozenset(normalize_label(x, f"{name} item") for x in label_list(items, name, InvalidParameter))
+        unknown = sorted(result - domain, key=repr)
+        if unknown:
+            raise InvalidParameter(f"{name} names items that occur in no input set: {unknown!r}; the items are "
+                                   f"{sorted(domain, key=repr)!r}")
+        return result
+
     def parameters(self, eps) -> dict:
         return {
-            "epsilon": to_decimal_string(eps),
+            "epsilon": eps.text(),
             "sensitive_items": sorted(self.sensitive, key=repr),
             "non_sensitive_items": sorted(self.non_sensitive, key=repr),
             "protected_outputs": sorted(self.protected, key=repr),
@@ -235,7 +268,7 @@ class _SetValued:
                 worst.structural_failure("output space", (), y, f"protected part of output {y!r} is not in "
                                                                 "protected_outputs")
             for s, row in zip(channel.inputs, channel.rows):
-                if row[j] > 0 and not revealed <= self.sets[s]:
+                if row[j] and not revealed <= self.sets[s]:
                     worst.structural_failure(
                         "condition (10)", (s,), y,
                         f"input {s!r} produces output {y!r} with probability > 0, "
@@ -244,7 +277,7 @@ class _SetValued:
             for s, row in zip(channel.inputs, channel.rows):
                 if x in self.sets[s]:
                     mass = sum((p for p, y in zip(row, channel.outputs) if x in self.parts[y][1]), start=0)
-                    if mass <= 0:
+                    if not mass:
                         worst.structural_failure(
                             "condition (9)", (s,), x,
                             f"input {s!r} contains the revealable item {x!r} but never reveals it")
@@ -353,7 +386,7 @@ def ipldp(channel, budgets: Mapping) -> Verdict:
                 worst.ratio(pair, x, loss, item_budgets[x])
             continue
         column = channel.column(x) if x in losses else tuple(0 for _ in channel.inputs)
-        producers = [x2 for x2, p in zip(channel.inputs, column) if p > 0]
+        producers = [x2 for x2, p in zip(channel.inputs, column) if p]
         if producers != [x]:
             worst.structural_failure(
                 "non-sensitive item", tuple(producers), x,
@@ -371,26 +404,30 @@ def level_of(value, boundaries: Sequence) -> int:
     last closed), as in Hao et al. Sec. 6.
     """
     if value < boundaries[0] or value > boundaries[-1]:
-        raise InvalidParameter(f"input value {ctx.nstr(value, 15)} is outside the intervals "
-                               f"[{ctx.nstr(boundaries[0], 15)}, {ctx.nstr(boundaries[-1], 15)}]")
+        raise InvalidParameter(f"input value {value.text()} is outside the intervals "
+                               f"[{boundaries[0].text()}, {boundaries[-1].text()}]")
     for j in range(len(boundaries) - 1):
         if value < boundaries[j + 1]:
             return j
     return len(boundaries) - 2
 
 
-def graded_ldp(channel, boundaries: Sequence, budgets: Sequence, r: str | Callable) -> Verdict:
+def graded_ldp(channel, boundaries: Sequence, budgets: Sequence, r: str | Callable,
+               max_work: int | None = None) -> Verdict:
     """Graded LDP (Hao et al. Def. 2) on a finite set of numerical inputs.
 
     The inputs are numbers (their labels, read exactly); interval ``j`` of
     ``boundaries`` has budget ``budgets[j]``. For any two different inputs,
     ``P[y|x] <= e^{r(eps_x, eps_x')} P[y|x']``. The definition leaves ``r``
     open (the paper's proof of Theorem 2 uses ``max``), so it is required.
-    The inputs must include every interval end point.
+    The inputs must include every interval end point. ``max_work`` as for ``id_ldp``.
     """
-    bounds = [exact(b, f"boundaries[{j}]") for j, b in enumerate(boundaries)]
+    channel = checked_channel(channel)
+    bounds = [exact(b, f"boundaries[{j}]") for j, b in enumerate(sequence(boundaries, "boundaries"))]
     if len(bounds) < 2 or any(a >= b for a, b in zip(bounds, bounds[1:])):
-        raise InvalidParameter(f"boundaries must be at least two strictly increasing numbers, got {list(boundaries)!r}")
+        raise InvalidParameter("boundaries must be at least two strictly increasing numbers, got "
+                               f"[{', '.join(b.text() for b in bounds)}]")
+    budgets = sequence(budgets, "budgets")
     if len(budgets) != len(bounds) - 1:
         raise InvalidParameter(f"budgets must give one budget per interval: {len(bounds) - 1} intervals, "
                                f"{len(budgets)} budgets")
@@ -405,11 +442,11 @@ def graded_ldp(channel, boundaries: Sequence, budgets: Sequence, r: str | Callab
     missing = [b for b in bounds if b not in present]
     if missing:
         raise InvalidParameter("the inputs must include every interval end point; missing "
-                               + ", ".join(ctx.nstr(b, 15) for b in missing))
+                               + ", ".join(b.text() for b in missing))
     return _pairwise_budget_check(channel, "graded-ldp", input_budgets, r, {
-        "boundaries": [to_decimal_string(b) for b in bounds],
-        "budgets": [to_decimal_string(e) for e in level_budgets],
-    })
+        "boundaries": [b.text() for b in bounds],
+        "budgets": [e.text() for e in level_budgets],
+    }, max_work=max_work)
 
 
 # --- The notions, declared once --------------------------------------------------------------------
@@ -424,6 +461,7 @@ class Notion:
         parameters: what the predicate takes besides the channel, in order.
         definition: where the notion is defined.
         docs: its page in the documentation (relative to ``docs/``).
+        pairwise: whether deciding it compares every pair of inputs (its predicate takes ``max_work``).
     """
 
     name: str
@@ -431,12 +469,13 @@ class Notion:
     parameters: tuple
     definition: str
     docs: str
+    pairwise: bool = False
 
-    def check(self, channel, values: Mapping) -> Verdict:
+    def check(self, channel, values: Mapping, max_work: int | None = None) -> Verdict:
         """Decide the notion with ``values`` keyed by parameter keyword, as ``Parameter.parse`` returns them.
 
         A list of input budgets is mapped onto the channel's inputs; an optional parameter without a value
-        gets the predicate's default.
+        gets the predicate's default. ``max_work`` bounds a pairwise check (``spec.loss.MAX_PAIR_WORK``).
         """
         arguments = {}
         for parameter in self.parameters:
@@ -448,6 +487,8 @@ class Notion:
             if value is not None and parameter.kind == "input-budgets" and not isinstance(value, Mapping):
                 value = input_budgets(channel.inputs, value, parameter.option)
             arguments[parameter.keyword] = value
+        if self.pairwise:
+            arguments["max_work"] = max_work
         return self.predicate(channel, **arguments)
 
     def to_json(self) -> dict:
@@ -480,10 +521,10 @@ INTERVAL_BUDGETS = Parameter("budgets", "budgets", "a budget for every interval"
 
 _SULDP = (SENSITIVE_ITEMS, NON_SENSITIVE_ITEMS, PROTECTED_PARTS, EPSILON)
 NOTIONS: dict[str, Notion] = {notion.name: notion for notion in (
-    Notion("ldp", ldp, (EPSILON,), "LDP (Erlingsson et al. 2014; Gu et al. Def. 1)", "notions/ldp.md"),
-    Notion("id-ldp", id_ldp, (INPUT_BUDGETS, PAIR_FUNCTION, POLICY), "Gu et al. Def. 2", "notions/id-ldp.md"),
-    Notion("minid-ldp", min_id_ldp, (INPUT_BUDGETS, POLICY), "Gu et al. Def. 3", "notions/id-ldp.md"),
-    Notion("avgid-ldp", avg_id_ldp, (INPUT_BUDGETS, POLICY), "Gu et al. Sec. VIII", "notions/id-ldp.md"),
+    Notion("ldp", ldp, (EPSILON,), "LDP (Erlingsson et al. 2014; Gu et al. Def. 1)", "notions/ldp.md", True),
+    Notion("id-ldp", id_ldp, (INPUT_BUDGETS, PAIR_FUNCTION, POLICY), "Gu et al. Def. 2", "notions/id-ldp.md", True),
+    Notion("minid-ldp", min_id_ldp, (INPUT_BUDGETS, POLICY), "Gu et al. Def. 3", "notions/id-ldp.md", True),
+    Notion("avgid-ldp", avg_id_ldp, (INPUT_BUDGETS, POLICY), "Gu et al. Sec. VIII", "notions/id-ldp.md", True),
     Notion("uldp", uldp, (SENSITIVE_INPUTS, PROTECTED_OUTPUTS, EPSILON),
            "Murakami and Kawamoto 2019, as printed in Cao et al. Def. 2", "notions/uldp.md"),
     Notion("suldp-marginal", suldp_marginal, _SULDP, "Cao et al. Def. 3, condition (11) read on y0 alone",
@@ -494,7 +535,7 @@ NOTIONS: dict[str, Notion] = {notion.name: notion for notion in (
            "notions/suldp.md"),
     Notion("ipldp", ipldp, (ITEM_BUDGETS,), "IPLDP preprint Def. 3", "notions/ipldp.md"),
     Notion("graded-ldp", graded_ldp, (BOUNDARIES, INTERVAL_BUDGETS, PAIR_FUNCTION), "Hao et al. Def. 2",
-           "notions/graded-ldp.md"),
+           "notions/graded-ldp.md", True),
 )}
 """Every notion, by name: what ``ldpspec check``, channel files and ``ldpspec list`` read."""
 

@@ -1,142 +1,117 @@
-"""Exact numbers for the kernel: one mpmath context, exact conversions, and the tie rule.
+"""Numbers in the kernel: exact values, budgets, and their approximations for display.
 
 Precision policy (documented on the site, page "Precision"):
 
-* Every probability and budget in the kernel is an ``mpf`` of a private mpmath
-  context working at ``WORKING_DIGITS`` significant decimal digits. The context
-  is private so that a caller changing ``mpmath.mp.dps`` cannot change a verdict.
-* Inputs are converted exactly from their decimal text: ``"0.1"`` and the float
-  ``0.1`` both mean one tenth (a float is read as the shortest decimal that
-  prints as it). A number is never taken from float64 arithmetic.
-* Privacy conditions are compared as log-ratios, ``ln P(y|x) - ln P(y|x')``
-  against a budget. Two log-ratios closer than ``RESOLUTION`` (1e-36) are equal:
-  a ratio equal to ``e^eps`` satisfies ``eps``, a ratio larger by a relative
-  1e-30 does not. The resolution sits far above the rounding error of the
-  working precision (about 1e-59) and of channel files written with at least
-  40 significant digits (about 1e-40), and far below any difference a
-  mechanism's parameters produce.
-* Comparing logs instead of ``e^eps`` means large budgets never overflow.
+* Every probability is an ``Exact`` number (``spec.exact``): a rational, or a fraction of sums of ``c e^q`` with
+  rational ``c`` and ``q``. Inputs are read exactly from their text: ``"0.1"`` and the float ``0.1`` both mean one
+  tenth (a float is read as the shortest decimal that prints as it), ``"1/3"`` is a third, and
+  ``"exp(1)/(exp(1)+2)"`` is GRR's ``p`` at ``eps = 1`` over three items, exactly. A number is never taken from
+  float64 arithmetic.
+* Every budget and log-ratio is a ``Nats``: a rational number of nats, or the log of an exact number
+  (``"log(3)"``). The condition ``ln P[y|x] - ln P[y|x'] <= eps`` is decided as ``P[y|x] <= e^eps P[y|x']``
+  between exact numbers: ties exactly, everything else by interval arithmetic with the precision raised until it is
+  decided (``spec.exact``). No tolerance decides anything.
+* Margins and log-ratios are *shown* as decimals with ``DISPLAY_DIGITS`` significant digits; they are
+  approximations of the exact values the verdict was decided on.
+* Large budgets never overflow: ``e^eps`` is held exactly and evaluated in interval arithmetic, whose exponents are
+  unbounded integers.
 """
 
 from __future__ import annotations
 
-import math
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
-from numbers import Rational
 
 from mpmath.ctx_mp import MPContext
 
 from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec.exact import APPROXIMATION_DIGITS, Exact, Nats, Undecided, parse
 
-WORKING_DIGITS = 60
-"""Significant decimal digits of every kernel computation."""
+DISPLAY_DIGITS = 50
+"""Significant digits used when the kernel shows an approximation as a decimal string."""
 
 ctx = MPContext()
-ctx.dps = WORKING_DIGITS
+ctx.dps = APPROXIMATION_DIGITS
+"""A private mpmath context for approximations shown to users (never for decisions)."""
 
-mpf = ctx.mpf
-ZERO = mpf(0)
-ONE = mpf(1)
-INF = ctx.inf
-
-RESOLUTION = mpf("1e-36")
-"""Log-ratios (and row sums) closer than this are treated as equal."""
-
-WRITTEN_DIGITS = 50
-"""Significant digits used when the kernel writes a number as a decimal string."""
+__all__ = ["DISPLAY_DIGITS", "Exact", "Nats", "Undecided", "budget", "ctx", "exact", "probability",
+           "to_decimal_string"]
 
 
-def exact(value, name: str, *, allow_infinite: bool = False):
-    """Convert ``value`` to a kernel number exactly, or raise naming ``name``.
+def exact(value, name: str) -> Exact:
+    """``value`` as an exact number, or ``InvalidParameter`` naming ``name``.
 
-    Accepts int, decimal strings (``"0.25"``, ``"1e-3"``, ``"inf"`` only when
-    ``allow_infinite``), fraction strings (``"1/3"``), ``Fraction``, ``Decimal``, float (read as its shortest
-    decimal) and mpmath numbers of any context. Rejects bool, NaN and, unless
-    allowed, infinities.
+    Accepts int, Fraction, Decimal, text (decimals, fractions ``"a/b"``, expressions with ``exp()``), float (its
+    shortest decimal), NumPy scalars, mpmath numbers (exact binary rationals) and ``Exact``. Rejects bool, None,
+    NaN and infinities.
     """
-    if isinstance(value, bool) or value is None:
-        raise InvalidParameter(f"{name} must be a real number, got {value!r}")
-    try:
-        if isinstance(value, int):
-            number = mpf(value)
-        elif isinstance(value, float):
-            if math.isnan(value):
-                raise InvalidParameter(f"{name} must be a real number, got NaN")
-            number = INF if math.isinf(value) and value > 0 else (
-                -INF if math.isinf(value) else mpf(repr(value)))
-        elif isinstance(value, Rational):
-            number = mpf(value.numerator) / value.denominator
-        elif isinstance(value, Decimal):
-            if value.is_nan():
-                raise InvalidParameter(f"{name} must be a real number, got NaN")
-            if value.is_infinite():
-                number = INF if value > 0 else -INF
-            else:
-                number = mpf(str(value))
-        elif isinstance(value, str):
-            text = value.strip()
-            if "/" in text:  # an exact fraction "a/b"
-                try:
-                    return exact(Fraction(text), name, allow_infinite=allow_infinite)
-                except (ValueError, ZeroDivisionError):
-                    raise InvalidParameter(
-                        f"{name} must be a decimal number or a fraction a/b, got {value!r}") from None
-            try:
-                parsed = Decimal(text)
-            except InvalidOperation:
-                raise InvalidParameter(
-                    f"{name} must be a decimal number or a fraction a/b, got {value!r}") from None
-            return exact(parsed, name, allow_infinite=allow_infinite)
-        elif hasattr(value, "_mpf_"):  # an mpf of any mpmath context
-            number = mpf(value)
-            if ctx.isnan(number):
-                raise InvalidParameter(f"{name} must be a real number, got NaN")
-        else:
-            raise InvalidParameter(
-                f"{name} must be a real number, got {type(value).__name__} {value!r}")
-    except (TypeError, ValueError) as error:
-        if isinstance(error, InvalidParameter):
-            raise
-        raise InvalidParameter(f"{name} must be a real number, got {value!r}") from None
-    if ctx.isinf(number) and not allow_infinite:
+    return Exact.of(value, name)
+
+
+def budget(value, name: str = "epsilon") -> Nats:
+    """A privacy budget: a finite number of nats ``>= 0``.
+
+    Accepts what ``exact`` accepts when it is rational, text ``"log(x)"`` for the log of an exact ``x >= 1``, and
+    ``Nats``.
+    """
+    if isinstance(value, Nats):
+        nats = value
+    elif isinstance(value, str) and value.strip().startswith("log"):
+        nats = parse(value, name, allow_log=True)
+        if not isinstance(nats, Nats):
+            raise InvalidParameter(f"{name} must be a budget: a number >= 0 or log(x) for x >= 1, got {value!r}")
+    else:
+        number = exact(value, name)
+        rational = number.as_rational()
+        if rational is None:
+            raise InvalidParameter(f"{name} must be a rational number of nats or log(x), got {number.text()}; "
+                                   f"write an irrational budget as log(x), for example log(3)")
+        nats = Nats.rational(rational)
+    if nats.is_infinite:
         raise InvalidParameter(f"{name} must be finite, got {value!r}")
-    return number
+    if nats.sign() < 0:
+        raise InvalidParameter(f"{name} must be a finite real number >= 0, got {_shown(value)}")
+    return nats
 
 
-def budget(value, name: str = "epsilon"):
-    """A privacy budget: a finite real number >= 0 (Cao et al. allow 0)."""
+def probability(value, name: str) -> Exact:
+    """A probability: an exact number in [0, 1]."""
     number = exact(value, name)
-    if number < 0:
-        raise InvalidParameter(f"{name} must be a finite real number >= 0, got {value!r}")
+    if number.sign() < 0 or (1 - number).sign() < 0:
+        raise InvalidParameter(f"{name} must be a probability in [0, 1], got {_shown(number)}")
     return number
 
 
-def probability(value, name: str):
-    """A probability: a real number in [0, 1] (up to ``RESOLUTION`` above 1)."""
-    number = exact(value, name)
-    if number < 0 or number > 1 + RESOLUTION:
-        raise InvalidParameter(f"{name} must be a probability in [0, 1], got {value!r}")
-    return number
+def to_decimal_string(value, digits: int = DISPLAY_DIGITS) -> str:
+    """A number as a decimal string of ``digits`` significant digits (an approximation, for display), or ``"inf"``.
 
-
-def log_ratio(numerator, denominator):
-    """``ln(numerator / denominator)`` for ``numerator > 0``; ``+inf`` when the denominator is 0."""
-    if denominator == 0:
-        return INF
-    return ctx.log(numerator) - ctx.log(denominator)
-
-
-def holds_within_resolution(margin) -> bool:
-    """The tie rule: a margin of ``bound - log_ratio`` counts as satisfied down to ``-RESOLUTION``."""
-    return margin >= -RESOLUTION
-
-
-def to_decimal_string(value, digits: int = WRITTEN_DIGITS) -> str:
-    """A kernel number as a decimal string with ``digits`` significant digits, or ``"inf"``/``"-inf"``."""
+    Takes ``Exact``, ``Nats`` (in nats), rationals and mpmath numbers.
+    """
+    if isinstance(value, Nats):
+        if value.is_infinite:
+            return "inf"
+        if value.sign() == 0:
+            return "0"
+        rational = value.as_rational()
+        value = ctx.mpf(rational.numerator) / rational.denominator if rational is not None else value.approximation()
+    elif isinstance(value, Exact):
+        rational = value.as_rational()
+        if rational is not None and rational == 0:
+            return "0"
+        value = ctx.mpf(rational.numerator) / rational.denominator if rational is not None else value.approximation()
+    elif isinstance(value, (Fraction, int)) and not isinstance(value, bool):
+        value = ctx.mpf(Fraction(value).numerator) / Fraction(value).denominator
+    elif isinstance(value, Decimal):
+        value = ctx.mpf(str(value))
+    value = ctx.mpf(value)
     if ctx.isinf(value):
         return "inf" if value > 0 else "-inf"
     if value == 0:
         return "0"
     return ctx.nstr(value, digits, strip_zeros=False)
 
+
+def _shown(value) -> str:
+    if isinstance(value, (Exact, Nats)):
+        return value.text()
+    return repr(value)

@@ -50,6 +50,7 @@ class Parameter:
         choices: the allowed values of a ``choice``.
         example: a value that gives a small example (mechanisms), written as on the command line.
         file_key: the key of the channel file's ``privacy`` section that holds the value (notions).
+        minimum, maximum: the range of an ``integer`` (``None``: unbounded on that side).
     """
 
     name: str
@@ -61,6 +62,8 @@ class Parameter:
     choices: tuple = ()
     example: str | None = None
     file_key: str | None = None
+    minimum: int | None = None
+    maximum: int | None = None
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -78,6 +81,10 @@ class Parameter:
             listing["choices"] = list(self.choices)
         if self.default is not None:
             listing["default"] = self.default
+        if self.minimum is not None:
+            listing["minimum"] = self.minimum
+        if self.maximum is not None:
+            listing["maximum"] = self.maximum
         if self.file_key is not None:
             listing["file_key"] = self.file_key
         return listing
@@ -95,7 +102,7 @@ class Parameter:
         if self.kind == "number":
             return exact(_number(value, where), where)
         if self.kind == "integer":
-            return _integer(value, where)
+            return _integer(value, where, self.minimum, self.maximum)
         if self.kind == "choice":
             if value not in self.choices:
                 raise InvalidParameter(f"{where} must be one of {', '.join(self.choices)}; got {value!r}")
@@ -127,10 +134,9 @@ class Parameter:
 
 
 def label_from_json(value, where: str):
-    """A label read from JSON: integers stay integers; other numbers (parsed as Decimal) become floats."""
+    """A label read from JSON: integers stay integers and other numbers keep their exact value (as Decimal), so that
+    a numerical label means the number written, not its nearest double."""
     try:
-        if isinstance(value, Decimal):
-            return normalize_label(float(value), where)
         if isinstance(value, list):
             return tuple(label_from_json(part, where) for part in value)
         return normalize_label(value, where)
@@ -150,8 +156,13 @@ def input_budgets(inputs, values: tuple, where: str) -> dict:
 def _json(text: str, where: str, kind: str):
     try:
         return json.loads(text, parse_float=Decimal)
-    except json.JSONDecodeError:
-        raise InvalidParameter(f"{where} must be {KINDS[kind]}, for example '[1, 2]'; got {text!r}") from None
+    except (ValueError, RecursionError):  # not JSON, an integer of too many digits, or nesting too deep
+        raise InvalidParameter(f"{where} must be {KINDS[kind]}, for example '[1, 2]'; got {_short(text)}") from None
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 def _list(value, where: str, kind: str) -> list:
@@ -167,12 +178,17 @@ def _number(value, where: str):
     return value
 
 
-def _integer(value, where: str) -> int:
+def _integer(value, where: str, minimum: int | None = None, maximum: int | None = None) -> int:
+    allowed = ("an integer" if minimum is None and maximum is None else
+               f"an integer >= {minimum}" if maximum is None else
+               f"an integer <= {maximum}" if minimum is None else f"an integer in [{minimum}, {maximum}]")
     if isinstance(value, str):
-        try:
-            return int(value.strip())
-        except ValueError:
-            raise InvalidParameter(f"{where} must be an integer; got {value!r}") from None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidParameter(f"{where} must be an integer; got {value!r}")
+        text = value.strip()
+        if len(text) > 100 or not text.lstrip("+-").isdigit():
+            raise InvalidParameter(f"{where} must be {allowed}; got {_short(value)}")
+        value = int(text)
+    elif isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidParameter(f"{where} must be {allowed}; got {_short(value)}")
+    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+        raise InvalidParameter(f"{where} must be {allowed}; got {_short(value)}")
     return value

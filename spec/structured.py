@@ -10,12 +10,13 @@ Interface (``StructuredChannel``), for the mechanism issues to fill in:
 
 * ``inputs``: the input labels;
 * ``output_count``: the number of outputs (may be astronomically large);
+* ``bit_count``: the number of bits of an output (a pair's loss takes one pass over them);
 * ``iter_outputs()``: the outputs, lazily;
 * ``probability(x, y)``: one entry ``P[y|x]``;
 * ``pair_loss(x, x2)``: ``(loss, y)`` with ``loss = max_y ln P[y|x]/P[y|x2]``
   over outputs with ``P[y|x] > 0`` (``+inf`` if one of them has
   ``P[y|x2] = 0``) and ``y`` an output attaining it;
-* ``explicit(max_outputs)``: the explicit ``Channel``.
+* ``explicit(max_entries)``: the explicit ``Channel``.
 
 Predicates that depend only on pairwise losses (LDP, ID-LDP, graded LDP)
 accept structured channels directly; the others expand them.
@@ -26,19 +27,19 @@ from __future__ import annotations
 import itertools
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
+from functools import cmp_to_key
 
-from ldpspec.spec.channel import Channel, _unique_labels
+from ldpspec.spec.channel import Channel, _unique_labels, check_entries
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
-from ldpspec.spec.numbers import INF, RESOLUTION, ZERO, exact, log_ratio, probability
-
-EXPLICIT_LIMIT = 1 << 16
-"""Default largest number of outputs a structured channel expands to."""
+from ldpspec.spec.exact import ONE, ZERO, Exact, Nats
+from ldpspec.spec.numbers import exact, probability
 
 
 class StructuredChannel(ABC):
     """A channel given by its structure rather than by an explicit matrix."""
 
     inputs: tuple
+    bit_count: int
 
     @property
     @abstractmethod
@@ -57,14 +58,22 @@ class StructuredChannel(ABC):
     def pair_loss(self, x, other) -> tuple:
         """``(max_y ln P[y|x]/P[y|other], attaining y)`` from the structure."""
 
-    def explicit(self, max_outputs: int = EXPLICIT_LIMIT) -> Channel:
-        """The explicit channel; refuses when there are more than ``max_outputs`` outputs."""
-        if self.output_count > max_outputs:
-            raise InvalidParameter(
-                f"channel has {self.output_count} outputs, more than max_outputs={max_outputs}; "
-                "this check needs the explicit matrix, use a smaller domain")
+    def explicit(self, max_entries: int | None = None) -> Channel:
+        """The explicit channel; refuses beforehand when it has more than ``max_entries`` probabilities
+        (``MAX_ENTRIES`` by default)."""
+        check_entries(len(self.inputs) * self.output_count,
+                      f"the explicit matrix of this channel ({len(self.inputs):,} inputs x {self.output_count:,} "
+                      "outputs)", max_entries)
         outputs = tuple(self.iter_outputs())
         return Channel(self.inputs, outputs, [[self.probability(x, y) for y in outputs] for x in self.inputs])
+
+
+def checked_channel(channel, name: str = "channel"):
+    """``channel`` when it is a channel the kernel can judge (``Channel`` or a structured channel), else
+    ``InvalidParameter`` naming what was given."""
+    if isinstance(channel, (Channel, StructuredChannel)):
+        return channel
+    raise InvalidParameter(f"{name} must be a spec.Channel or a structured channel, got {type(channel).__name__}")
 
 
 def bit_vector_probability(bit_distributions: Sequence, bits: Sequence[int]):
@@ -72,8 +81,8 @@ def bit_vector_probability(bit_distributions: Sequence, bits: Sequence[int]):
 
     Plain arithmetic, so it serves kernel numbers, floats and z3 terms alike
     (each mechanism is written once). Both probabilities of a bit are given, rather than
-    ``p`` and ``1 - p``, because ``1 - p`` loses every digit when ``p`` is
-    within ``10^-60`` of 1 (basic RAPPOR at a budget of a few hundred).
+    ``p`` and ``1 - p``, because in floating point ``1 - p`` loses every digit when ``p`` is
+    within ``10^-16`` of 1 (basic RAPPOR at a budget of about 75); kernel numbers are exact either way.
     """
     result = 1
     for distribution, bit in zip(bit_distributions, bits, strict=True):
@@ -106,9 +115,9 @@ class IndependentBits(StructuredChannel):
                 if len(pair) != 2:
                     raise InvalidChannel(f"bit {k} of input {x!r} must be a pair (P[bit = 0], P[bit = 1]), "
                                          f"got {pair!r}")
-                zero = probability(pair[0], f"P[bit {k} = 0 | {x!r}]")
-                one = probability(pair[1], f"P[bit {k} = 1 | {x!r}]")
-                if abs(zero + one - 1) > RESOLUTION:
+                zero = _probability(pair[0], f"P[bit {k} = 0 | {x!r}]")
+                one = _probability(pair[1], f"P[bit {k} = 1 | {x!r}]")
+                if zero + one != ONE:
                     raise InvalidChannel(f"P[bit {k} = 0 | {x!r}] + P[bit {k} = 1 | {x!r}] must be 1, got {pair!r}")
                 row.append((zero, one))
             self._bits[x] = tuple(row)
@@ -140,15 +149,25 @@ class IndependentBits(StructuredChannel):
         return bit_vector_probability(self.bit_distributions(x), bits) + ZERO
 
     def pair_loss(self, x, other) -> tuple:
-        total = ZERO
+        numerator, denominator = ONE, ONE
         worst = []
         for mine, theirs in zip(self.bit_distributions(x), self.bit_distributions(other)):
-            # Over the bit values x can produce, the larger per-bit log-ratio wins.
-            loss, bit = max(((log_ratio(mine[bit], theirs[bit]), bit) for bit in (1, 0) if mine[bit] > 0),
-                            key=lambda item: item[0])
-            total = INF if loss == INF or total == INF else total + loss
+            if mine == theirs:  # this bit is distributed alike under both inputs: its ratio is 1 either way
+                worst.append(1 if mine[1] else 0)
+                continue
+            # Over the bit values x can produce, the larger per-bit ratio wins.
+            candidates = [bit for bit in (1, 0) if mine[bit]]
+            if any(not theirs[bit] for bit in candidates):
+                bit = next(bit for bit in candidates if not theirs[bit])
+                worst.append(bit)
+                numerator = None
+                continue
+            bit = max(candidates, key=lambda b: _Ratio(mine[b], theirs[b]))
             worst.append(bit)
-        return total, tuple(worst)
+            if numerator is not None:
+                numerator, denominator = numerator * mine[bit], denominator * theirs[bit]
+        loss = Nats.infinity() if numerator is None else Nats(numerator / denominator)
+        return loss, tuple(worst)
 
 
 class SampledOneHot(StructuredChannel):
@@ -180,7 +199,7 @@ class SampledOneHot(StructuredChannel):
         self._baseline = self._distributions(baseline, "baseline")
         self._hot = self._distributions(hot, "hot")
         for k, (zero, one) in enumerate(self._baseline):
-            if zero == 0 or one == 0:
+            if not zero or not one:
                 raise InvalidChannel(f"baseline bit {k} must have 0 < P[1] < 1 for the structured loss; use an "
                                      "explicit channel")
         if set(weights) != set(self.inputs):
@@ -192,19 +211,19 @@ class SampledOneHot(StructuredChannel):
                 if not isinstance(v, int) or not 0 <= v < self.bit_count:
                     raise InvalidChannel(f"hot bit of input {x!r} must be a bit index in [0, {self.bit_count - 1}], "
                                          f"got {v!r}")
-                w = probability(w, f"P[hot bit {v} | {x!r}]")
-                if w > 0:
+                w = _probability(w, f"P[hot bit {v} | {x!r}]")
+                if w:
                     row[v] = w
-            none = 1 - sum(row.values())
-            if none < -RESOLUTION:
+            none = 1 - sum(row.values(), start=ZERO)
+            if none.sign() < 0:
                 raise InvalidChannel(f"the hot-bit probabilities of input {x!r} sum to more than 1")
-            self._weights[x] = (row, max(none, ZERO))
+            self._weights[x] = (row, none)
 
     def _distributions(self, pairs, name):
         result = []
         for k, pair in enumerate(pairs):
-            zero, one = (probability(value, f"{name} P[bit {k} = {b}]") for b, value in enumerate(pair))
-            if abs(zero + one - 1) > RESOLUTION:
+            zero, one = (_probability(value, f"{name} P[bit {k} = {b}]") for b, value in enumerate(pair))
+            if zero + one != ONE:
                 raise InvalidChannel(f"{name} bit {k}: P[0] + P[1] must be 1, got {pair!r}")
             result.append((zero, one))
         return tuple(result)
@@ -239,20 +258,30 @@ class SampledOneHot(StructuredChannel):
         support = sorted(set(w1) | set(w2))
         options = {}
         for v in support:  # (larger rho, its bit), (smaller rho, its bit)
-            by_value = sorted(((self._rho(v, bit), bit) for bit in (0, 1)), key=lambda item: item[0])
-            options[v] = (by_value[1], by_value[0])
+            rho0, rho1 = self._rho(v, 0), self._rho(v, 1)
+            options[v] = ((rho1, 1), (rho0, 0)) if rho1.compare(rho0) >= 0 else ((rho0, 0), (rho1, 1))
 
         def output_for(choice: dict) -> tuple:
             return tuple(choice.get(k, 0) for k in range(self.bit_count))
 
         # An output x can produce and `other` cannot: the denominator vanishes.
-        if c2 == 0 and all(options[v][1][0] == 0 for v in w2):
+        if not c2 and all(not options[v][1][0] for v in w2):
             choice = {v: (options[v][1][1] if v in w2 else options[v][0][1]) for v in support}
             numerator = c1 + sum((w * self._rho(v, choice[v]) for v, w in w1.items()), start=ZERO)
-            if numerator > 0:
-                return INF, output_for(choice)
+            if numerator:
+                return Nats.infinity(), output_for(choice)
 
-        order = sorted(support, key=lambda v: (-(w1.get(v, ZERO) / w2[v]) if v in w2 else -INF, v))
+        # Bits where `other` has weight 0 first, then by decreasing w_x(v) / w_x'(v).
+        def before(u: int, v: int) -> int:
+            if (u in w2) != (v in w2):
+                return -1 if v in w2 else 1
+            if u in w2:
+                order_uv = (w1.get(v, ZERO) * w2[u]).compare(w1.get(u, ZERO) * w2[v])
+                if order_uv:
+                    return order_uv
+            return (u > v) - (u < v)
+
+        order = sorted(support, key=cmp_to_key(before))
         numerator = c1 + sum((w1.get(v, ZERO) * options[v][1][0] for v in support), start=ZERO)
         denominator = c2 + sum((w2.get(v, ZERO) * options[v][1][0] for v in support), start=ZERO)
         best, best_prefix = None, 0
@@ -260,12 +289,30 @@ class SampledOneHot(StructuredChannel):
             if j:  # move bit order[j-1] from its smaller to its larger rho
                 v = order[j - 1]
                 gain = options[v][0][0] - options[v][1][0]
-                numerator += w1.get(v, ZERO) * gain
-                denominator += w2.get(v, ZERO) * gain
-            if numerator > 0 and denominator > 0:
-                value = log_ratio(numerator, denominator)
-                if best is None or value > best:
-                    best, best_prefix = value, j
+                numerator = numerator + w1.get(v, ZERO) * gain
+                denominator = denominator + w2.get(v, ZERO) * gain
+            if numerator and denominator:
+                if best is None or (numerator * best[1]).compare(best[0] * denominator) > 0:
+                    best, best_prefix = (numerator, denominator), j
         chosen = set(order[:best_prefix])
         choice = {v: options[v][0][1] if v in chosen else options[v][1][1] for v in support}
-        return best, output_for(choice)
+        return Nats(best[0] / best[1]), output_for(choice)
+
+
+class _Ratio:
+    """``numerator / denominator`` ordered exactly, for ``max``."""
+
+    __slots__ = ("numerator", "denominator")
+
+    def __init__(self, numerator: Exact, denominator: Exact):
+        self.numerator, self.denominator = numerator, denominator
+
+    def __lt__(self, other: _Ratio) -> bool:
+        return (self.numerator * other.denominator).compare(other.numerator * self.denominator) < 0
+
+
+def _probability(value, name: str) -> Exact:
+    try:
+        return probability(value, name)
+    except InvalidParameter as error:
+        raise InvalidChannel(str(error)) from None

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ldpspec.spec.numbers import INF, holds_within_resolution, to_decimal_string
+from ldpspec.spec.channel import label_to_json
+from ldpspec.spec.exact import Nats, Undecided
+from ldpspec.spec.numbers import ctx, to_decimal_string
 
 
 @dataclass(frozen=True)
@@ -16,29 +18,32 @@ class Witness:
             ``"ratio"`` or ``"invertible output"``.
         inputs: the inputs involved, usually the ordered pair ``(x, x')``.
         output: the output involved.
-        log_ratio: ``ln P[y|x] / P[y|x']`` for a ratio condition (``inf`` when
-            ``P[y|x'] = 0 < P[y|x]``), ``None`` for a structural condition.
+        log_ratio: ``ln P[y|x] / P[y|x']`` for a ratio condition (infinite when
+            ``P[y|x'] = 0 < P[y|x]``), ``None`` for a structural condition; exact (``Nats``).
         bound: the budget the log-ratio is compared with, ``None`` for a
-            structural condition.
+            structural condition; exact (``Nats``).
         detail: a sentence saying what was checked and what was found.
     """
 
     condition: str
     inputs: tuple
     output: object
-    log_ratio: object = None
-    bound: object = None
+    log_ratio: Nats | None = None
+    bound: Nats | None = None
     detail: str = ""
 
     def to_json(self) -> dict:
-        return {
+        data = {
             "condition": self.condition,
-            "inputs": list(self.inputs),
-            "output": self.output,
+            "inputs": [label_to_json(x) for x in self.inputs],
+            "output": label_to_json(self.output),
             "log_ratio": None if self.log_ratio is None else to_decimal_string(self.log_ratio),
             "bound": None if self.bound is None else to_decimal_string(self.bound),
             "detail": self.detail,
         }
+        if self.log_ratio is not None:
+            data["exact"] = {"log_ratio": self.log_ratio.text(), "bound": self.bound.text()}
+        return data
 
 
 @dataclass(frozen=True)
@@ -47,34 +52,42 @@ class Verdict:
 
     Attributes:
         notion: the predicate's name, for example ``"ldp"`` or ``"suldp-joint"``.
-        holds: whether every condition holds (ties decided by ``spec.numbers.RESOLUTION``).
-        margin: ``bound - log_ratio`` at the worst ratio condition, in nats;
-            ``+inf`` when no ratio condition applies, ``-inf`` when a ratio is
-            infinite or a structural condition fails.
+        holds: whether every condition holds, decided exactly; ``None`` when a comparison was undecided at the
+            largest precision tried (``spec.exact.MAX_BITS``) and no condition fails.
+        margin: ``bound - log_ratio`` at the worst ratio condition, in nats, as an approximation for display
+            (exactly 0 at a tie); ``+inf`` when no ratio condition applies, ``-inf`` when a ratio is infinite or a
+            structural condition fails.
         witness: the worst condition, ``None`` when nothing is constrained.
         parameters: the parameters the notion was checked with, as given.
+        undecided: why the verdict is undecided, when it is.
     """
 
     notion: str
-    holds: bool
+    holds: bool | None
     margin: object
     witness: Witness | None
     parameters: dict = field(default_factory=dict)
+    undecided: str = ""
 
     def __bool__(self) -> bool:
+        if self.holds is None:
+            raise Undecided(f"{self.notion}: {self.undecided}")
         return self.holds
 
     def to_json(self) -> dict:
-        return {
+        data = {
             "notion": self.notion,
             "holds": self.holds,
             "margin": to_decimal_string(self.margin),
             "witness": None if self.witness is None else self.witness.to_json(),
             "parameters": self.parameters,
         }
+        if self.holds is None:
+            data["undecided"] = self.undecided
+        return data
 
 
-def ratio_witness(inputs: tuple, output, log_ratio, bound, condition: str = "ratio") -> Witness:
+def ratio_witness(inputs: tuple, output, log_ratio: Nats, bound: Nats, condition: str = "ratio") -> Witness:
     """A witness for a ratio condition ``ln P[y|x]/P[y|x'] <= bound``."""
     return Witness(condition, inputs, output, log_ratio, bound,
                    f"ln P[{output!r}|{inputs[0]!r}] / P[{output!r}|{inputs[1]!r}] = "
@@ -86,34 +99,51 @@ def structural_witness(condition: str, inputs: tuple, output, detail: str) -> Wi
 
 
 class WorstCase:
-    """Accumulates conditions and keeps the worst one.
+    """Decides conditions exactly and keeps the worst one.
 
-    Structural failures beat every ratio condition; among ratio conditions the
-    smallest margin wins, and the first one met wins a tie (so witnesses are
-    deterministic).
+    A ratio condition ``log_ratio <= bound`` is decided exactly (``spec.exact``). A structural failure beats
+    everything; then failing ratio conditions beat holding ones; among conditions of one kind the smallest margin
+    wins, and the first one met wins a tie (so witnesses are deterministic).
     """
 
     def __init__(self, notion: str, parameters: dict):
         self.notion = notion
         self.parameters = parameters
-        self.margin = INF
+        self.margin = ctx.inf
         self.witness = None
+        self._failed = False
         self._structural_failure = False
+        self._undecided = ""
 
-    def ratio(self, inputs: tuple, output, log_ratio, bound, condition: str = "ratio") -> None:
+    def ratio(self, inputs: tuple, output, log_ratio: Nats, bound: Nats, condition: str = "ratio") -> None:
         if self._structural_failure:
             return
-        margin = -INF if log_ratio == INF else bound - log_ratio
-        if self.witness is None or margin < self.margin:
+        try:
+            fails = log_ratio.compare(bound) > 0
+        except Undecided as error:
+            self._undecided = self._undecided or str(error)
+            return
+        if log_ratio.is_infinite:
+            margin = -ctx.inf
+        elif log_ratio == bound:
+            margin = ctx.mpf(0)
+        else:
+            margin = (bound - log_ratio).approximation()  # the log of an exact quotient: accurate near 0 too
+        if self.witness is None or (fails and not self._failed) or (fails == self._failed and margin < self.margin):
             self.margin = margin
             self.witness = ratio_witness(inputs, output, log_ratio, bound, condition)
+        self._failed = self._failed or fails
 
     def structural_failure(self, condition: str, inputs: tuple, output, detail: str) -> None:
         if not self._structural_failure:
             self._structural_failure = True
-            self.margin = -INF
+            self.margin = -ctx.inf
             self.witness = structural_witness(condition, inputs, output, detail)
 
     def verdict(self) -> Verdict:
-        holds = not self._structural_failure and holds_within_resolution(self.margin)
-        return Verdict(self.notion, holds, self.margin, self.witness, self.parameters)
+        if self._structural_failure or self._failed:
+            return Verdict(self.notion, False, self.margin, self.witness, self.parameters)
+        if self._undecided:
+            return Verdict(self.notion, None, self.margin, self.witness, self.parameters,
+                           f"undecided at this precision: {self._undecided}")
+        return Verdict(self.notion, True, self.margin, self.witness, self.parameters)

@@ -1,7 +1,7 @@
 """The tests' profiles: ``pytest -m "not slow"`` (fast), ``pytest`` (default), ``pytest --deep`` (deep).
 
 ``--deep`` is added by the project's pytest plugin; here it multiplies the examples of every property test by ten
-(``tests.support.examples``).
+(``tests.support.examples``). ``--fuzz N`` sets the number of mutated inputs of each fuzz test (``tests/fuzz``).
 """
 
 import tests.support
@@ -9,3 +9,16 @@ import tests.support
 
 def pytest_configure(config):
     tests.support.DEEP = bool(config.getoption("--deep"))
+    tests.support.FUZZ = config.getoption("--fuzz")
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    """Under ``--fuzz N``, how the fuzzed inputs ended: the figures of a long run."""
+    if not config.getoption("--fuzz"):
+        return
+    from tests.fuzz.contract import TALLY
+
+    terminalreporter.section("fuzz: inputs by command and outcome")
+    for (command, outcome), count in sorted(TALLY.items(), key=lambda item: (item[0][0], str(item[0][1]))):
+        terminalreporter.write_line(f"{command:>10} {outcome!s:>10} {count:>9,}")
+    terminalreporter.write_line(f"{'total':>10} {'':>10} {sum(TALLY.values()):>9,}")

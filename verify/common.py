@@ -5,8 +5,8 @@ from __future__ import annotations
 import z3
 from hypothesis import strategies as st
 
+from ldpspec.spec.exact import Nats
 from ldpspec.spec.loss import pairwise_loss
-from ldpspec.spec.numbers import INF, mpf, to_decimal_string
 from ldpspec.verify.ledger import AuditSettings
 from ldpspec.verify.search import budget_increments, random_channels
 from ldpspec.verify.symbolic import Condition, prove
@@ -39,9 +39,9 @@ def symmetric_input_budgets(channel) -> dict | None:
     directions. ``None`` when a loss is infinite.
     """
     losses = pairwise_loss(channel)
-    budgets = {x: mpf(0) for x in channel.inputs}
+    budgets = {x: Nats.rational(0) for x in channel.inputs}
     for (x, x2), (loss, _) in losses.items():
-        if loss == INF:
+        if loss.is_infinite:
             return None
         budgets[x] = max(budgets[x], loss)
         budgets[x2] = max(budgets[x2], loss)
@@ -59,14 +59,14 @@ def raised_budgets(channel, increments) -> dict | None:
     budgets = symmetric_input_budgets(channel)
     if budgets is None:
         return None
-    return {x: budgets[x] + mpf(increments[k]) for k, x in enumerate(channel.inputs)}
+    return {x: budgets[x] + increments[k] for k, x in enumerate(channel.inputs)}
 
 
 def describe_channel_budgets(example, budgets_of) -> dict:
     random_channel, increments = example
     budgets = budgets_of(random_channel.channel, increments)
     return {"channel": random_channel.to_json(),
-            "budgets": {str(x): to_decimal_string(e) for x, e in budgets.items()}}
+            "budgets": {str(x): e.text() for x, e in budgets.items()}}
 
 
 def channel_row(channel, x) -> dict:
@@ -85,14 +85,13 @@ def exact_moments(rows: list[dict], estimate) -> tuple:
     number, or a list of them (then the means and variances are lists).
     """
     import itertools
-
-    from ldpspec.spec.numbers import ctx
+    from functools import reduce
 
     means = seconds = None
     scalar = False
     for outputs in itertools.product(*(list(row.items()) for row in rows)):
-        p = ctx.fprod(q for _, q in outputs)
-        if p == 0:
+        p = reduce(lambda a, b: a * b, (q for _, q in outputs))
+        if not p:
             continue
         values = estimate([y for y, _ in outputs])
         scalar = not isinstance(values, (list, tuple))

@@ -1,6 +1,7 @@
 """The project's pytest plugin, loaded by ``-p ldpspec.verify.pytest_plugin`` (``pyproject.toml``).
 
 * ``--deep``: the longer audit (``pytest verify --deep``) and the deep test profile (``pytest --deep``).
+* ``--fuzz N``: the number of mutated inputs of each fuzz test (``tests/fuzz``), for a long run.
 * After ``pytest verify``: the claims ledger, written to ``build/ledger/``.
 * One name per module. The package's folders (``spec/``, ``reference/``, ``verify/``) are installed as
   ``ldpspec.spec``, ``ldpspec.reference`` and ``ldpspec.verify``. Left to itself, pytest would import a test module
@@ -63,6 +64,8 @@ def pytest_collect_directory(path, parent):
 def pytest_addoption(parser):
     parser.addoption("--deep", action="store_true", default=False,
                      help="audit: search larger channels and more examples; tests: the deep profile (slower than CI)")
+    parser.addoption("--fuzz", type=int, default=None, metavar="N",
+                     help="tests: N mutated inputs per fuzz test (tests/fuzz) instead of the default few hundred")
 
 
 def pytest_configure(config):

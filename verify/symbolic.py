@@ -23,7 +23,8 @@ from fractions import Fraction
 
 import z3
 
-from ldpspec.spec.numbers import ctx, exact, mpf, to_decimal_string
+from ldpspec.spec.exact import Exact, Nats
+from ldpspec.spec.numbers import exact, to_decimal_string
 
 
 @dataclass(frozen=True)
@@ -50,42 +51,34 @@ class SymbolicBudget:
 
     def constraints(self) -> list:
         t = self.variable
-        low = exact(self.low, f"{self.name} low")
+        low = exact(self.low, f"{self.name} low").as_rational()
         constraints = []
         if low == 0:
             constraints.append(t >= 1 if self.include_low else t > 1)
         else:
-            bound = _rational_below(ctx.exp(low / self.divisor))
+            bound, _ = Exact.exp(low / self.divisor).bounds()  # a rational at most e^{low/divisor}
             constraints.append(t >= z3.RealVal(str(bound)))
         if self.high is not None:
-            high = exact(self.high, f"{self.name} high")
-            constraints.append(t <= z3.RealVal(str(_rational_above(ctx.exp(high / self.divisor)))))
+            high = exact(self.high, f"{self.name} high").as_rational()
+            _, bound = Exact.exp(high / self.divisor).bounds()  # a rational at least e^{high/divisor}
+            constraints.append(t <= z3.RealVal(str(bound)))
         return constraints
 
-    def epsilon_of(self, t_value) -> object:
-        """``eps = divisor * ln t`` for a model value ``t``."""
-        return self.divisor * ctx.log(t_value)
+    def epsilon_of(self, t_value) -> Nats:
+        """``eps = divisor * ln t`` for a model value ``t`` (exact: the log of a rational)."""
+        return Nats.log(t_value) * self.divisor
 
-    def contains(self, epsilon) -> bool:
-        low = exact(self.low, "low")
+    def contains(self, epsilon: Nats) -> bool:
+        low = exact(self.low, "low").as_rational()
         above = epsilon >= low if self.include_low else epsilon > low
-        return above and (self.high is None or epsilon <= exact(self.high, "high"))
+        return above and (self.high is None or epsilon <= exact(self.high, "high").as_rational())
 
 
-def _rational_below(value) -> Fraction:
-    return Fraction(int(ctx.floor(value * 10**40)), 10**40)
-
-
-def _rational_above(value) -> Fraction:
-    return Fraction(int(ctx.ceil(value * 10**40)), 10**40)
-
-
-def model_value(value) -> object:
-    """A z3 model value (rational or algebraic) as a kernel number."""
+def model_value(value) -> Fraction:
+    """A z3 model value as a Fraction (an algebraic value is approximated by a rational to 70 digits)."""
     if z3.is_algebraic_value(value):
         value = value.approx(70)
-    fraction = value.as_fraction()
-    return mpf(fraction.numerator) / fraction.denominator
+    return value.as_fraction()
 
 
 @dataclass(frozen=True)
@@ -169,7 +162,7 @@ class ProofResult:
             "description": self.description,
             "failing_condition": None if self.failing is None else {
                 "inputs": list(self.failing.inputs), "output": self.failing.output},
-            "budgets": {name: to_decimal_string(value) for name, value in self.budgets.items()},
+            "budgets": {name: value.text() for name, value in self.budgets.items()},
             "values": {name: to_decimal_string(value) for name, value in self.values.items()},
         }
 

@@ -25,17 +25,29 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cmp_to_key
 
 import numpy as np
 
 from ldpspec.reference.mechanism import Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import variance_terms
 from ldpspec.reference.shared.unary import UnaryEncoding, general_unary_probabilities
+from ldpspec.spec.channel import sequence
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.notions import PAIR_FUNCTIONS, id_ldp
 from ldpspec.spec.numbers import budget, ctx, exact
 from ldpspec.spec.parameters import Parameter
 from ldpspec.spec.verdict import Verdict
+
+MAX_ITEMS = 1_000_000
+"""The most items the privacy levels hold (each item gets its own pair of parameters)."""
+
+MAX_LEVELS = 16
+"""The most privacy levels: the solvers' problems have 2T variables and T^2 constraints (opt0 over 16 levels takes
+about a minute with its default starts, over 32 levels several minutes)."""
+
+MAX_STARTS = 100
+"""The most random starts of opt0 (each one is a run of the local solver)."""
 
 SELF_PAIRS = ("all", "multi-item")
 """Which levels eq. (6) constrains with themselves: every level (as the authors' code), or only levels with two or
@@ -58,27 +70,36 @@ class PrivacyLevels:
 
     @classmethod
     def from_item_budgets(cls, item_budgets: Sequence) -> PrivacyLevels:
+        item_budgets = sequence(item_budgets, "budgets")
+        if not 2 <= len(item_budgets) <= MAX_ITEMS:
+            raise InvalidParameter(f"budgets must give one budget per item for 2 to {MAX_ITEMS:,} items, got "
+                                   f"{len(item_budgets):,}")
         values = [budget(value, f"budgets[{i}]") for i, value in enumerate(item_budgets)]
-        if len(values) < 2:
-            raise InvalidParameter(f"budgets must give one budget per item for at least 2 items, got {len(values)}")
-        distinct = sorted(set(values))
-        level_of = {value: t for t, value in enumerate(distinct)}
-        item_levels = tuple(level_of[value] for value in values)
+        distinct = []
+        for value in sorted(values, key=cmp_to_key(lambda a, b: a.compare(b))):
+            if not distinct or distinct[-1] != value:
+                distinct.append(value)
+        _check_level_count(len(distinct))
+        item_levels = tuple(_position(distinct, value) for value in values)
         sizes = tuple(item_levels.count(t) for t in range(len(distinct)))
         return cls(tuple(distinct), sizes, item_levels)
 
     @classmethod
     def from_sizes(cls, level_budgets: Sequence, sizes: Sequence[int]) -> PrivacyLevels:
+        level_budgets, sizes = sequence(level_budgets, "level budgets"), sequence(sizes, "sizes")
         budgets = [budget(value, f"level budgets[{t}]") for t, value in enumerate(level_budgets)]
         if len(budgets) != len(sizes) or not budgets:
             raise InvalidParameter(f"give one size per level: {len(budgets)} budgets, {len(sizes)} sizes")
-        if len(set(budgets)) != len(budgets):
+        _check_level_count(len(budgets))
+        if any(a == b for k, a in enumerate(budgets) for b in budgets[k + 1:]):
             raise InvalidParameter("level budgets must be distinct (equal budgets form one level)")
         for t, size in enumerate(sizes):
             if not isinstance(size, int) or isinstance(size, bool) or size < 1:
                 raise InvalidParameter(f"sizes[{t}] (items in level {t}) must be an integer >= 1, got {size!r}")
-        if sum(sizes) < 2:
-            raise InvalidParameter("the levels must hold at least 2 items in all")
+        if not 2 <= sum(sizes) <= MAX_ITEMS:
+            raise InvalidParameter(f"the levels must hold 2 to {MAX_ITEMS:,} items in all, got {sum(sizes):,}")
+        order = sorted(range(len(budgets)), key=cmp_to_key(lambda s, t: budgets[s].compare(budgets[t])))
+        budgets, sizes = [budgets[t] for t in order], [sizes[t] for t in order]
         item_levels = tuple(t for t, size in enumerate(sizes) for _ in range(size))
         return cls(tuple(budgets), tuple(sizes), item_levels)
 
@@ -94,6 +115,15 @@ class PrivacyLevels:
 
     def item_budgets(self) -> tuple:
         return tuple(self.budgets[t] for t in self.item_levels)
+
+
+def _check_level_count(count: int) -> None:
+    if count > MAX_LEVELS:
+        raise InvalidParameter(f"at most {MAX_LEVELS} privacy levels (distinct budgets) are solved for, got {count}")
+
+
+def _position(ordered: list, value) -> int:
+    return next(t for t, candidate in enumerate(ordered) if candidate == value)
 
 
 def level_pairs(levels: PrivacyLevels, *, self_pairs: str = "all") -> list[tuple[int, int]]:
@@ -214,8 +244,9 @@ SELF_PAIRS_OPTION = Parameter(
 BOX = Parameter("box", "choice", "opt0's feasible box: the authors' 1/2 <= a <= 1, 0 <= b <= 1/2, or none "
                 "(only 0 < b < a < 1)", choices=tuple(BOXES), required=False, default="authors")
 STARTS = Parameter("starts", "integer", "opt0: random starts besides OUE, RAPPOR, opt1 and opt2", required=False,
-                   default="8")
-SEED = Parameter("seed", "integer", "opt0: the seed of the random starts", required=False, default="0")
+                   default="8", minimum=0, maximum=MAX_STARTS)
+SEED = Parameter("seed", "integer", "opt0: the seed of the random starts, an integer >= 0", required=False, default="0",
+                 minimum=0)
 SOLVER_PARAMETERS = (ITEM_BUDGETS, LEVELS, MODEL, PAIR_FUNCTION, SELF_PAIRS_OPTION, BOX, STARTS, SEED)
 """The parameters of ``ldpspec idue solve``, and of every mechanism built from a solved IDUE."""
 
@@ -227,7 +258,11 @@ def levels_of(budgets: Sequence | None = None, levels: Sequence | None = None) -
                                "([[budget, number of items], ...])")
     if budgets is not None:
         return PrivacyLevels.from_item_budgets(budgets)
-    return PrivacyLevels.from_sizes([level[0] for level in levels], [level[1] for level in levels])
+    pairs = [sequence(level, f"levels[{t}]") for t, level in enumerate(sequence(levels, "levels"))]
+    for t, pair in enumerate(pairs):
+        if len(pair) != 2:
+            raise InvalidParameter(f"levels[{t}] must be a pair [budget, number of items], got {list(pair)!r}")
+    return PrivacyLevels.from_sizes([pair[0] for pair in pairs], [pair[1] for pair in pairs])
 
 
 def with_dummies(levels: PrivacyLevels, padding: int, dummy_level: int = 0) -> PrivacyLevels:
@@ -264,7 +299,7 @@ def solved_idue(budgets: Sequence | None = None, levels: Sequence | None = None,
     privacy_levels = levels_of(budgets, levels)
     solution = solve_levels(privacy_levels, model, r, self_pairs, box, starts, seed)
     return idue(privacy_levels, solution.a, solution.b, r,
-                metadata={"a": [repr(a) for a in solution.a], "b": [repr(b) for b in solution.b]})
+                metadata={"a": [a.text() for a in solution.a], "b": [b.text() for b in solution.b]})
 
 
 def benchmark_levels(d: int) -> PrivacyLevels:

@@ -26,6 +26,7 @@ import itertools
 import random
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
+from fractions import Fraction
 from functools import cached_property
 
 import numpy as np
@@ -45,9 +46,11 @@ from ldpspec.reference.sampling import packed_bit_counts, unpacked_rows
 from ldpspec.reference.shared.estimators import count_estimate
 from ldpspec.reference.shared.ps import padding_and_sampling, padding_and_sampling_many, padding_length, ps_distribution
 from ldpspec.reference.shared.unary import UnaryEncoding, oue_probabilities, sue_probabilities
-from ldpspec.reference.validation import item_set, positive_integer, user_count
+from ldpspec.reference.validation import MAX_DOMAIN, item_set, positive_integer, user_count
+from ldpspec.spec.channel import check_entries, sequence
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.numbers import budget, ctx, exact
+from ldpspec.spec.exact import Exact, Nats
+from ldpspec.spec.numbers import budget, exact
 from ldpspec.spec.parameters import Parameter
 from ldpspec.spec.structured import SampledOneHot
 
@@ -61,9 +64,10 @@ def itemset_budget(item_budgets: Sequence, items: Iterable, padding: int, dummy_
     padding = padding_length(padding)
     items = item_set(items, len(item_budgets))
     size = len(items)
-    eta = ctx.mpf(size) / max(size, padding)
-    real = (eta / size) * sum(ctx.exp(exact(item_budgets[i], f"budgets[{i}]")) for i in items) if size else 0
-    return ctx.log(real + (1 - eta) * ctx.exp(budget(dummy_budget, "dummy_budget")))
+    eta = Fraction(size, max(size, padding))
+    real = (eta / size) * sum((budget(item_budgets[i], f"budgets[{i}]").exponential() for i in items),
+                              start=Exact.rational(0)) if size else 0
+    return Nats.log(real + (1 - eta) * budget(dummy_budget, "dummy_budget").exponential())
 
 
 class ItemSetBudgets(Mapping):
@@ -98,7 +102,7 @@ class IduePs:
 
     def __init__(self, encoding: UnaryEncoding, m: int, padding: int, release: str = "all",
                  guarantee: Guarantee | None = None):
-        self.m = positive_integer(m, "m (the number of items)")
+        self.m = positive_integer(m, "m (the number of items)", MAX_DOMAIN)
         self.padding = padding_length(padding)
         if encoding.d != self.m + self.padding:
             raise InvalidParameter(f"the encoding must have m + padding = {self.m + self.padding} bits, got "
@@ -113,8 +117,12 @@ class IduePs:
     def released_bits(self) -> int:
         return self.encoding.d if self.release == "all" else self.m
 
-    def channel(self, inputs: Sequence | None = None) -> SampledOneHot:
-        """The exact channel on the given item sets (default: every subset of the ``m`` items)."""
+    def channel(self, inputs: Sequence | None = None, max_entries: int | None = None) -> SampledOneHot:
+        """The exact channel on the given item sets (default: every subset of the ``m`` items). It holds a sampling
+        distribution and two probabilities per released bit for each input set; refused beyond ``max_entries``."""
+        count = 2 ** self.m if inputs is None else len(sequence(inputs, "inputs"))
+        check_entries(count * 3 * self.released_bits,
+                      f"the channel of {self.released_bits} released bits on {count:,} item sets", max_entries)
         if inputs is None:
             inputs = [s for size in range(self.m + 1) for s in itertools.combinations(range(self.m), size)]
         inputs = [item_set(s, self.m) for s in inputs]
@@ -238,16 +246,18 @@ def idue_ps(levels: PrivacyLevels, a: Sequence, b: Sequence, padding: int, *, du
 def oue_ps(epsilon, m: int, padding: int, release: str = "all") -> IduePs:
     """OUE-PS: OUE on every bit, with Padding-and-Sampling."""
     eps = budget(epsilon, "epsilon")
-    bits = oue_probabilities(ctx.exp(eps))
-    encoding = UnaryEncoding.uniform(bits, positive_integer(m, "m (the number of items)") + padding_length(padding))
+    bits = oue_probabilities(eps.exponential())
+    m = positive_integer(m, "m (the number of items)", MAX_DOMAIN)
+    encoding = UnaryEncoding.uniform(bits, m + padding_length(padding))
     return IduePs(encoding, m, padding, release, Guarantee("ldp", {"epsilon": eps}))
 
 
 def rappor_ps(epsilon, m: int, padding: int, release: str = "all") -> IduePs:
     """RAPPOR-PS: basic RAPPOR (SUE) on every bit, with Padding-and-Sampling."""
     eps = budget(epsilon, "epsilon")
-    bits = sue_probabilities(ctx.exp(eps / 2))
-    encoding = UnaryEncoding.uniform(bits, positive_integer(m, "m (the number of items)") + padding_length(padding))
+    bits = sue_probabilities((eps / 2).exponential())
+    m = positive_integer(m, "m (the number of items)", MAX_DOMAIN)
+    encoding = UnaryEncoding.uniform(bits, m + padding_length(padding))
     return IduePs(encoding, m, padding, release, Guarantee("ldp", {"epsilon": eps}))
 
 
@@ -264,18 +274,18 @@ def solved_idue_ps(budgets: Sequence | None = None, levels: Sequence | None = No
     solution = solve_levels(privacy_levels, model, r, self_pairs, box, starts, seed,
                             extended=with_dummies(privacy_levels, padding_length(padding), dummy_level))
     return idue_ps(privacy_levels, solution.a, solution.b, padding, dummy_level=dummy_level, release=release, r=r,
-                   metadata={"a": [repr(a) for a in solution.a], "b": [repr(b) for b in solution.b]})
+                   metadata={"a": [a.text() for a in solution.a], "b": [b.text() for b in solution.b]})
 
 
 # --- Declarations ----------------------------------------------------------------------------------------------
 
 ITEMS = Parameter("m", "integer", "the number of items m >= 1 (the items are 0 .. m-1; a user holds a set of them)",
-                  example="2")
-PADDING = Parameter("padding", "integer", "the padding length l >= 1", example="2")
+                  example="2", minimum=1)
+PADDING = Parameter("padding", "integer", "the padding length l >= 1", example="2", minimum=1)
 RELEASE = Parameter("release", "choice", "which bits the user releases: all m + l, or only the m real ones",
                     choices=RELEASES, required=False, default="all")
 DUMMY_LEVEL = Parameter("dummy-level", "integer", "the privacy level whose parameters the dummies use, counted from "
-                        "the smallest budget (0: eps_d = min E)", required=False, default="0")
+                        "the smallest budget (0: eps_d = min E)", required=False, default="0", minimum=0)
 
 _SET_CLAIMS = ("gu2020.lemma2", "gu2020.theorem4", "gu2020.ps-estimator")
 

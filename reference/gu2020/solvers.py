@@ -22,15 +22,18 @@ iff ``u_s + w_t <= r_st``. For ``0 < b < a < 1`` the map is a bijection:
 
 The constraints are solved with budgets lowered by ``SAFETY`` and the solution
 is then moved inside them (uniformly, preserving the model's structure), so that
-floating-point rounding cannot push it past a budget. The result is accepted
-only when the kernel verifies MinID-LDP (or AvgID-LDP) of the mechanism at the
-true budgets; the verified margin is reported.
+floating-point rounding cannot push it past a budget. The deployable parameters are computed from the solution's
+log-ratios exactly and written as decimals of ``PARAMETER_DIGITS`` significant digits (``b_t``, and ``1 - a_t`` so
+that an ``a_t`` within ``10^-20`` of 1, as at a large budget, is still written as itself). They are accepted only when
+the kernel verifies MinID-LDP (or AvgID-LDP) of the mechanism at the true budgets, exactly; the verified margin is
+reported. The solvers work in double precision: they take budgets in ``[MIN_BUDGET, MAX_BUDGET]``.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 from scipy.optimize import minimize
@@ -47,10 +50,18 @@ from ldpspec.reference.gu2020.idue import (
     worst_case_mse,
 )
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.numbers import to_decimal_string
+from ldpspec.spec.exact import Exact, rational_text
+from ldpspec.spec.numbers import ctx, to_decimal_string
 
 SAFETY = 1e-9
 """Nats by which the solvers keep every privacy constraint strict."""
+
+MIN_BUDGET, MAX_BUDGET = Fraction(1, 10**6), Fraction(300)
+"""The budgets the solvers take: the log-ratios are optimised in double precision, where ``e^300`` is far from
+overflow and ``10^-6`` nats is a thousand times ``SAFETY``."""
+
+PARAMETER_DIGITS = 30
+"""Significant digits of the deployable ``b_t`` and ``1 - a_t``."""
 
 DEFAULT_BOX = BOXES["authors"]
 """The authors' feasible box for opt0: ``1/2 <= a <= 1`` and ``0 <= b <= 1/2`` (their code, ``min_opt0.m``)."""
@@ -58,13 +69,18 @@ DEFAULT_BOX = BOXES["authors"]
 
 @dataclass
 class IdueSolution:
-    """Parameters found by a model, with the kernel's verdict on them."""
+    """Parameters found by a model, with the kernel's verdict on them.
+
+    ``a`` and ``b`` are exact decimals (kernel numbers), one per level, as deployed and verified; ``log_ratios`` are
+    the solver's ``(u_t, w_t)`` (floats), ``u = ln(a/b)`` and ``w = ln((1-b)/(1-a))``.
+    """
 
     model: str
     notion: str
     levels: PrivacyLevels
     a: list
     b: list
+    log_ratios: tuple
     objective: float
     worst_case_mse: float
     active_constraints: list
@@ -83,9 +99,9 @@ class IdueSolution:
             "notion": {"min": "MinID-LDP", "avg": "AvgID-LDP"}[self.notion],
             "objective": repr(self.objective),
             "worst_case_mse_per_user": repr(self.worst_case_mse),
-            "levels": [{"budget": to_decimal_string(eps, 20), "items": size, "a": repr(a), "b": repr(b)}
+            "levels": [{"budget": to_decimal_string(eps, 20), "items": size, "a": a.text(), "b": b.text()}
                        for eps, size, a, b in zip(self.levels.budgets, self.levels.sizes, self.a, self.b)],
-            "items": [{"a": repr(a), "b": repr(b)} for a, b in self.item_parameters()],
+            "items": [{"a": a.text(), "b": b.text()} for a, b in self.item_parameters()],
             "active_constraints": self.active_constraints,
             "verified": self.verified,
             "verified_margin": to_decimal_string(self.margin, 20),
@@ -109,6 +125,22 @@ def _uw_from_ab(a, b) -> tuple[np.ndarray, np.ndarray]:
     return np.log(a / b), np.log1p(-b) - np.log1p(-a)
 
 
+def _decimal(value: Exact) -> Exact:
+    """``value`` rounded to ``PARAMETER_DIGITS`` significant digits: an exact decimal."""
+    return Exact.of(ctx.nstr(value.approximation(), PARAMETER_DIGITS))
+
+
+def _exact_parameters(u: np.ndarray, w: np.ndarray) -> tuple[list, list]:
+    """``(a_t, b_t)`` from the log-ratios, computed exactly and written as decimals:
+    ``b = (e^w - 1) / (e^{u+w} - 1)`` and ``1 - a = (e^u - 1) / (e^{u+w} - 1)``."""
+    a, b = [], []
+    for u_t, w_t in zip(u.tolist(), w.tolist()):
+        e_u, e_w = Exact.exp(Exact.of(u_t)), Exact.exp(Exact.of(w_t))
+        b.append(_decimal((e_w - 1) / (e_u * e_w - 1)))
+        a.append(1 - _decimal((e_u - 1) / (e_u * e_w - 1)))
+    return a, b
+
+
 def _bound_of_each_level(levels, pairs, budgets) -> tuple[np.ndarray, np.ndarray]:
     """Since ``u, w >= 0`` and ``u_s + w_t <= r_st``: ``u_s <= min_t r_st`` and ``w_t <= min_s r_st``.
 
@@ -120,6 +152,11 @@ def _bound_of_each_level(levels, pairs, budgets) -> tuple[np.ndarray, np.ndarray
     own = [float(eps) for eps in levels.budgets]
     return (np.array([min(row, default=own[t]) for t, row in enumerate(rows)]),
             np.array([min(column, default=own[t]) for t, column in enumerate(columns)]))
+
+
+def _lowest(high: float) -> float:
+    """The lower bound of a log-ratio: positive (a > b), and well below the largest value allowed."""
+    return min(1e-6, high / 100)
 
 
 def _slack(pairs, budgets, u, w) -> np.ndarray:
@@ -141,6 +178,10 @@ def _check_levels(levels, extended=None) -> tuple[PrivacyLevels, PrivacyLevels]:
         raise InvalidParameter("levels must be a PrivacyLevels (from_item_budgets or from_sizes)")
     if min(levels.budgets) <= 0:
         raise InvalidParameter("every budget must be > 0 for IDUE: at 0 no a != b satisfies the constraints")
+    outside = [eps for eps in levels.budgets if not MIN_BUDGET <= eps <= MAX_BUDGET]
+    if outside:
+        raise InvalidParameter(f"the IDUE solvers take budgets in [{rational_text(MIN_BUDGET)}, {MAX_BUDGET}] (they "
+                               f"optimise in double precision); got {', '.join(eps.text() for eps in outside)}")
     if extended is None:
         return levels, levels
     if extended.budgets != levels.budgets or any(e < s for e, s in zip(extended.sizes, levels.sizes)):
@@ -148,11 +189,13 @@ def _check_levels(levels, extended=None) -> tuple[PrivacyLevels, PrivacyLevels]:
     return levels, extended
 
 
-def _finish(model, levels, constrained, r, a, b, objective, pairs, budgets, starts, details) -> IdueSolution:
-    a, b = [float(v) for v in a], [float(v) for v in b]
-    u, w = _uw_from_ab(a, b)
+def _finish(model, levels, constrained, r, u, w, objective, pairs, budgets, starts, details,
+            parameters=None) -> IdueSolution:
+    """The solution at log-ratios ``(u, w)`` (inside the constraints), with its exact parameters (``parameters``
+    when the model fixes them otherwise) verified by the kernel."""
+    a, b = parameters or _exact_parameters(u, w)
     verdict = verify_idue(constrained, a, b, r)
-    return IdueSolution(model, r, levels, a, b, float(objective), float(worst_case_mse(levels.sizes, a, b)),
+    return IdueSolution(model, r, levels, a, b, (u, w), float(objective), float(worst_case_mse(levels.sizes, a, b)),
                         _active(pairs, _slack(pairs, budgets, u, w)), verdict.holds, verdict.margin, starts, details)
 
 
@@ -167,13 +210,12 @@ def solve_opt1(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
                    for k, (s, t) in enumerate(pairs)]
     highest = np.minimum(*_bound_of_each_level(levels, pairs, budgets))
     result = minimize(lambda x: opt1_objective(sizes, x, exp=np.exp), start, method="SLSQP",
-                      bounds=[(1e-6, high) for high in highest], constraints=constraints,
+                      bounds=[(_lowest(high), high) for high in highest], constraints=constraints,
                       options={"ftol": 1e-14, "maxiter": 1000})
     x = result.x
     excess = max(0.0, -_slack(pairs, budgets, x, x).min())
-    x = x - excess / 2  # back inside every constraint, keeping a + b = 1
-    a, b = np.exp(x) / (1 + np.exp(x)), 1 / (1 + np.exp(x))
-    return _finish("opt1", levels, constrained, r, a, b, opt1_objective(sizes, x, exp=np.exp), pairs, budgets, 1,
+    x = x - excess / 2  # back inside every constraint; u = w keeps a + b = 1
+    return _finish("opt1", levels, constrained, r, x, x, opt1_objective(sizes, x, exp=np.exp), pairs, budgets, 1,
                    {"x": x.tolist(), "scipy": result.message})
 
 
@@ -187,15 +229,17 @@ def solve_opt2(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
     start = np.full(levels.count, 1 / (math.exp(float(min(levels.budgets)) - SAFETY) + 1))
     constraints = [{"type": "ineq", "fun": lambda b, k=k, s=s, t=t: multiplier[k] * b[s] + b[t] - 1}
                    for k, (s, t) in enumerate(pairs)]
+    lowest = min(1e-12, 0.25 / (math.exp(float(max(levels.budgets))) + 1))  # below 1/(e^r + 1), the least b allowed
     result = minimize(lambda b: opt2_objective(sizes, b), start, method="SLSQP",
-                      bounds=[(1e-12, 0.5 - 1e-9)] * levels.count, constraints=constraints,
+                      bounds=[(lowest, 0.5 - 1e-9)] * levels.count, constraints=constraints,
                       options={"ftol": 1e-14, "maxiter": 1000})
     b = result.x
     shortfall = max(0.0, max(1 - multiplier[k] * b[s] - b[t] for k, (s, t) in enumerate(pairs)))
     b = b + max(shortfall / (1 + multiplier.min()), 0.0)  # back inside every constraint, keeping a = 1/2
-    a = np.full(levels.count, 0.5)
-    return _finish("opt2", levels, constrained, r, a, b, opt2_objective(sizes, b), pairs, budgets, 1,
-                   {"scipy": result.message})
+    u, w = _uw_from_ab(np.full(levels.count, 0.5), b)
+    parameters = ([Exact.rational(Fraction(1, 2))] * levels.count, [Exact.of(float(v)) for v in b])
+    return _finish("opt2", levels, constrained, r, u, w, opt2_objective(sizes, b), pairs, budgets, 1,
+                   {"scipy": result.message}, parameters)
 
 
 def solve_opt0(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all", box=DEFAULT_BOX,
@@ -224,7 +268,7 @@ def solve_opt0(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
                                 "fun": lambda z, bound=bound, sign=sign, which=which:
                                 sign * (_ab_from_uw(z[:T], z[T:2 * T])[which] - bound)})
     row_min, col_min = _bound_of_each_level(levels, pairs, budgets)
-    bounds = [(1e-6, high) for high in row_min] + [(1e-6, high) for high in col_min] + [(None, None)]
+    bounds = [(_lowest(high), high) for high in row_min] + [(_lowest(high), high) for high in col_min] + [(None, None)]
 
     rng = np.random.default_rng(seed)
     smallest = float(min(levels.budgets)) - SAFETY
@@ -232,17 +276,18 @@ def solve_opt0(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
               (np.full(T, smallest / 2), np.full(T, smallest / 2))]                                  # RAPPOR at min E
     for structured in (solve_opt1(levels, r, self_pairs=self_pairs, extended=extended),
                        solve_opt2(levels, r, self_pairs=self_pairs, extended=extended)):
-        starts.append(_uw_from_ab(structured.a, structured.b))
+        starts.append(structured.log_ratios)
     for _ in range(random_starts):  # u_s + w_t <= (row_min_s + col_min_t) / 2 <= r_st
         starts.append((rng.uniform(0.05, 1, T) * row_min / 2, rng.uniform(0.05, 1, T) * col_min / 2))
 
     def candidate(u, w):  # moved back inside the constraints; None if outside the box
         excess = max(0.0, -_slack(pairs, budgets, u, w).min())
-        a, b = _ab_from_uw(np.maximum(u - excess / 2, 1e-12), np.maximum(w - excess / 2, 1e-12))
+        u, w = np.maximum(u - excess / 2, 1e-12), np.maximum(w - excess / 2, 1e-12)
+        a, b = _ab_from_uw(u, w)
         if box is not None and not (np.all(a >= box[0][0] - 1e-9) and np.all(a <= box[0][1] + 1e-9)
                                     and np.all(b >= box[1][0] - 1e-9) and np.all(b <= box[1][1] + 1e-9)):
             return None
-        return worst_case_mse(levels.sizes, a, b), a, b
+        return worst_case_mse(levels.sizes, a, b), u, w
 
     best = None
     for u0, w0 in starts:
@@ -256,8 +301,8 @@ def solve_opt0(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
                 best = found
     if best is None:
         raise InvalidParameter("opt0 found no feasible point inside the box; try box=None")
-    value, a, b = best
-    return _finish("opt0", levels, constrained, r, a, b, value, pairs, budgets, len(starts), {})
+    value, u, w = best
+    return _finish("opt0", levels, constrained, r, u, w, value, pairs, budgets, len(starts), {})
 
 
 SOLVERS = dict(zip(MODELS, (solve_opt0, solve_opt1, solve_opt2)))

@@ -18,9 +18,10 @@ from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechani
 from ldpspec.reference.sampling import CHUNK_BITS, ExactBernoulli
 from ldpspec.reference.shared.estimators import count_estimate, count_variance
 from ldpspec.reference.validation import count_array, domain_size, item_array, item_index, positive_integer
-from ldpspec.spec.channel import Channel
+from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.numbers import budget, ctx
+from ldpspec.spec.exact import Exact
+from ldpspec.spec.numbers import budget
 
 
 def grr_probabilities(E, d: int) -> tuple:
@@ -42,11 +43,12 @@ class Grr:
     def __init__(self, epsilon, d: int):
         self.epsilon = budget(epsilon, "epsilon")
         self.d = domain_size(d)
-        self.p, self.q = grr_probabilities(ctx.exp(self.epsilon), self.d)
+        self.p, self.q = grr_probabilities(self.epsilon.exponential(), self.d)
 
-    def channel(self) -> Channel:
-        """The exact channel: ``d`` inputs, ``d`` outputs."""
-        return Channel(range(self.d), range(self.d), grr_rows(ctx.exp(self.epsilon), self.d))
+    def channel(self, max_entries: int | None = None) -> Channel:
+        """The exact channel: ``d`` inputs, ``d`` outputs (refused beyond ``max_entries`` probabilities)."""
+        check_entries(self.d * self.d, f"GRR's channel on {self.d:,} items", max_entries)
+        return Channel(range(self.d), range(self.d), grr_rows(self.epsilon.exponential(), self.d))
 
     def guarantee(self) -> Guarantee:
         return Guarantee("ldp", {"epsilon": self.epsilon})
@@ -84,7 +86,7 @@ class Grr:
     def estimate_moments(self, items: Sequence[int]) -> tuple[list, list]:
         """Exact mean (the true counts: the estimator is unbiased) and variance of every estimate."""
         true_counts = self.counts(items)
-        return [ctx.mpf(c) for c in true_counts], self.variance(true_counts)[0]
+        return [Exact.rational(c) for c in true_counts], self.variance(true_counts)[0]
 
     @cached_property
     def twin(self) -> GrrTwin:

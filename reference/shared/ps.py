@@ -22,12 +22,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from ldpspec.reference.validation import item_set, positive_integer
+from ldpspec.reference.validation import MAX_DOMAIN, item_set, positive_integer
 
 
 def padding_length(value) -> int:
     """The padding length ``l``, an integer >= 1."""
-    return positive_integer(value, "padding_length")
+    return positive_integer(value, "padding_length", MAX_DOMAIN)
 
 
 def padding_and_sampling(items: Iterable, padding: int, m: int, rng: random.Random) -> int:

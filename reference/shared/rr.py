@@ -21,9 +21,10 @@ import numpy as np
 from ldpspec.reference.mechanism import EPSILON, Guarantee, Mechanism
 from ldpspec.reference.sampling import ExactBernoulli
 from ldpspec.reference.validation import count_array, positive_integer
-from ldpspec.spec.channel import Channel
+from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.numbers import budget, ctx
+from ldpspec.spec.exact import Exact
+from ldpspec.spec.numbers import budget
 
 
 def rr_keep_probability(E):
@@ -38,12 +39,13 @@ class RandomizedResponse:
 
     def __init__(self, epsilon):
         self.epsilon = budget(epsilon, "epsilon")
-        E = ctx.exp(self.epsilon)
+        E = self.epsilon.exponential()
         self.p = rr_keep_probability(E)
         self.flip = 1 / (1 + E)  # 1 - p, without the subtraction that loses every digit at a large budget
 
-    def channel(self) -> Channel:
+    def channel(self, max_entries: int | None = None) -> Channel:
         """The exact channel on the bits 0 and 1."""
+        check_entries(4, "binary randomised response's channel", max_entries)
         return Channel((0, 1), (0, 1), [[self.p, self.flip], [self.flip, self.p]])
 
     def guarantee(self) -> Guarantee:
@@ -74,14 +76,14 @@ class RandomizedResponse:
         self._check_estimable(n)
         if len(counts) != 2:
             raise InvalidParameter(f"counts must be [number of 0s, number of 1s], got {list(counts)!r}")
-        f = ctx.mpf(counts[1]) / n
+        f = Exact.rational(counts[1]) / n
         return [(f - self.flip) / (2 * self.p - 1)]
 
     def estimate_moments(self, bits: Sequence[int]) -> tuple[list, list]:
         """Exact mean and variance of ``f_hat`` for users holding ``bits``: ``f*`` and ``p(1-p)/(n(2p-1)^2)``."""
         n = len(bits)
         self._check_estimable(n)
-        true_frequency = ctx.mpf(sum(self.counts(bits)[1:])) / n
+        true_frequency = Exact.rational(self.counts(bits)[1]) / n
         return [true_frequency], [self.p * self.flip / (n * (2 * self.p - 1) ** 2)]
 
     @cached_property

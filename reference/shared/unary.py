@@ -28,10 +28,12 @@ import numpy as np
 
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
 from ldpspec.reference.sampling import CHUNK_BITS, ExactBernoulli, packed_bit_counts, unpacked_rows
-from ldpspec.reference.shared.estimators import count_estimate, count_variance
+from ldpspec.reference.shared.estimators import count_estimate, variance_terms
 from ldpspec.reference.validation import count_array, domain_size, item_array, item_index, positive_integer
+from ldpspec.spec.channel import check_entries, sequence
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.numbers import budget, ctx, probability
+from ldpspec.spec.exact import Exact, Nats
+from ldpspec.spec.numbers import budget, probability
 from ldpspec.spec.parameters import Parameter
 from ldpspec.spec.structured import IndependentBits
 
@@ -68,6 +70,19 @@ def one_hot_bit_distributions(bits: Sequence[UnaryBits], item) -> tuple:
     return tuple((bit.not_p, bit.p) if k == item else (bit.not_q, bit.q) for k, bit in enumerate(bits))
 
 
+def _checked_bit(bit, k: int) -> UnaryBits:
+    """``bit`` as ``UnaryBits`` of exact probabilities, each with its complement; ``InvalidParameter`` otherwise."""
+    values = sequence(bit, f"bit {k}")
+    if len(values) != 4:
+        raise InvalidParameter(f"bit {k} must be (p, q, 1 - p, 1 - q), got {len(values)} values")
+    names = ("p", "q", "1 - p", "1 - q")
+    p, q, not_p, not_q = (probability(value, f"{name} of bit {k}") for value, name in zip(values, names))
+    for value, complement, name in ((p, not_p, "p"), (q, not_q, "q")):
+        if value + complement != 1:
+            raise InvalidParameter(f"bit {k}: {name} and 1 - {name} must sum to 1")
+    return UnaryBits(p, q, not_p, not_q)
+
+
 class UnaryEncoding:
     """Unary encoding over ``d`` items with per-bit parameters ``bits[k] = (a_k, b_k, 1 - a_k, 1 - b_k)``.
 
@@ -83,14 +98,13 @@ class UnaryEncoding:
     # --- the plain reference ---
 
     def __init__(self, bits: Sequence[UnaryBits], guarantee: Guarantee | None = None, metadata: Mapping | None = None):
+        bits = sequence(bits, "bits")
         self.d = domain_size(len(bits), "the number of bits")
-        self.bits = tuple(UnaryBits(*(probability(value, f"{name} of bit {k}")
-                                      for value, name in zip(bit, UnaryBits._fields)))
-                          for k, bit in enumerate(bits))
-        for k, bit in enumerate(self.bits):
-            for value, complement, name in ((bit.p, bit.not_p, "p"), (bit.q, bit.not_q, "q")):
-                if abs(value + complement - 1) > ctx.mpf("1e-30"):
-                    raise InvalidParameter(f"bit {k}: {name} and 1 - {name} must sum to 1")
+        checked = {}  # id -> the checked bit: levels (and plain unary encoding) share one bit object
+        for k, bit in enumerate(bits):
+            if id(bit) not in checked:
+                checked[id(bit)] = _checked_bit(bit, k)
+        self.bits = tuple(checked[id(bit)] for bit in bits)
         self._guarantee = guarantee
         self.metadata = dict(metadata or {})
 
@@ -113,8 +127,10 @@ class UnaryEncoding:
         """``(P[y_k = 0], P[y_k = 1])`` for every bit, given the user's item."""
         return one_hot_bit_distributions(self.bits, item)
 
-    def channel(self) -> IndependentBits:
-        """The exact channel: a product of independent bits, the whole vector released."""
+    def channel(self, max_entries: int | None = None) -> IndependentBits:
+        """The exact channel: a product of independent bits, the whole vector released. It holds two probabilities
+        per bit and input; refused beyond ``max_entries`` of them."""
+        check_entries(2 * self.d * self.d, f"the unary encoding's channel on {self.d:,} items", max_entries)
         return IndependentBits(range(self.d), {i: self.bit_distributions(i) for i in range(self.d)})
 
     def guarantee(self) -> Guarantee:
@@ -150,7 +166,13 @@ class UnaryEncoding:
         if len(true_counts) != self.d:
             raise InvalidParameter(f"true_counts must have one entry per item ({self.d}), got {len(true_counts)}")
         n = sum(true_counts)
-        per_item = [count_variance(n, c, bit.p, bit.q) for c, bit in zip(true_counts, self.bits)]
+        terms = {}  # the coefficients of count_variance for each distinct bit, computed once: levels share their bits
+        per_item = []
+        for c, bit in zip(true_counts, self.bits):
+            if id(bit) not in terms:
+                terms[id(bit)] = variance_terms(bit.p, bit.q)
+            per_user, per_holder = terms[id(bit)]
+            per_item.append(n * per_user + c * per_holder)
         return per_item, sum(per_item)
 
     def estimate_moments(self, items: Sequence[int]) -> tuple[list, list]:
@@ -158,7 +180,7 @@ class UnaryEncoding:
         true_counts = [0] * self.d
         for item in items:
             true_counts[item_index(item, self.d)] += 1
-        return [ctx.mpf(c) for c in true_counts], self.variance(true_counts)[0]
+        return [Exact.rational(c) for c in true_counts], self.variance(true_counts)[0]
 
     @cached_property
     def twin(self) -> UnaryEncodingTwin:
@@ -227,20 +249,21 @@ def ue(p, q, d: int) -> UnaryEncoding:
     bits = general_unary_probabilities(p, q)
     parameters = {}
     if 0 < p < 1 and 0 < q < 1:
-        parameters["epsilon"] = abs(ctx.log(p) + ctx.log(bits.not_q) - ctx.log(q) - ctx.log(bits.not_p))
+        ratio = (p * bits.not_q) / (q * bits.not_p)
+        parameters["epsilon"] = Nats.log(ratio if ratio >= 1 else 1 / ratio)
     return UnaryEncoding.uniform(bits, d, Guarantee("ldp", parameters))
 
 
 def sue(epsilon, d: int) -> UnaryEncoding:
     """Basic RAPPOR / SUE over ``d`` items: eps-LDP."""
     eps = budget(epsilon, "epsilon")
-    return UnaryEncoding.uniform(sue_probabilities(ctx.exp(eps / 2)), d, Guarantee("ldp", {"epsilon": eps}))
+    return UnaryEncoding.uniform(sue_probabilities((eps / 2).exponential()), d, Guarantee("ldp", {"epsilon": eps}))
 
 
 def oue(epsilon, d: int) -> UnaryEncoding:
     """OUE over ``d`` items: eps-LDP."""
     eps = budget(epsilon, "epsilon")
-    return UnaryEncoding.uniform(oue_probabilities(ctx.exp(eps)), d, Guarantee("ldp", {"epsilon": eps}))
+    return UnaryEncoding.uniform(oue_probabilities(eps.exponential()), d, Guarantee("ldp", {"epsilon": eps}))
 
 
 def _ue_workload(n: int, d: int, rng: np.random.Generator):

@@ -8,9 +8,7 @@
         The privacy-loss profile as JSON (ldp_epsilon, pairwise and per-output losses, invertible outputs).
 
     ldpspec check CHANNEL.json --notion NAME [parameters]
-        The verdict as JSON. Exit status 0 when the notion holds, 1 when it does not, 2 on bad input (the message
-        on standard error names the parameter and what is allowed). Parameters not given are taken from the
-        channel file's ``privacy`` section.
+        The verdict as JSON. Parameters not given are taken from the channel file's ``privacy`` section.
 
     ldpspec idue solve (--budgets JSON | --levels JSON) [--model opt0|opt1|opt2] [--notion min|avg] ...
         Deployable IDUE parameters (per item and per level), the objective, the active constraints and the margin
@@ -19,6 +17,11 @@
     ldpspec channel MECHANISM [parameters] [--output FILE]
         A registered mechanism as a channel file (for domains small enough to enumerate), with the parameters of
         the notion it claims in the file's ``privacy`` section.
+
+Exit status (``EXIT``): 0 when the notion holds (or the command did its work), 1 when it does not hold, 2 on bad
+input (one line on standard error names the parameter, what was given and what is allowed; a size limit names the
+option that raises it), 3 on a bug of ldpspec (one line, and a request to report it; never a traceback), 4 when a
+comparison is undecided at the largest precision (``spec.exact.MAX_BITS``).
 """
 
 from __future__ import annotations
@@ -30,13 +33,15 @@ import sys
 
 from ldpspec.reference.gu2020.idue import SOLVER_PARAMETERS, levels_of, solve_levels
 from ldpspec.reference.registry import MECHANISMS, NOTIONS, listing
+from ldpspec.spec.channel import MAX_ENTRIES
 from ldpspec.spec.channelfile import channel_file_text, read_channel_file
 from ldpspec.spec.errors import SpecError
-from ldpspec.spec.loss import loss_profile
+from ldpspec.spec.exact import Undecided
+from ldpspec.spec.loss import MAX_PAIR_WORK, loss_profile
 from ldpspec.spec.structured import StructuredChannel
 
-MAX_FILE_OUTPUTS = 1 << 12
-"""The most outputs ``ldpspec channel`` writes: a channel file lists every output of every input."""
+EXIT = {"holds": 0, "does not hold": 1, "bad input": 2, "bug": 3, "undecided": 4}
+"""The exit status of each outcome."""
 
 
 def _metavar(parameter) -> str | None:
@@ -73,9 +78,9 @@ def _check_options() -> dict:
     return options
 
 
-def check(arguments) -> tuple[dict, bool]:
-    """Run ``ldpspec check``; returns the verdict as JSON data and whether the notion holds."""
-    stored = read_channel_file(arguments.channel)
+def check(arguments) -> tuple[dict, bool | None]:
+    """Run ``ldpspec check``; returns the verdict as JSON data and whether the notion holds (``None``: undecided)."""
+    stored = read_channel_file(arguments.channel, arguments.max_entries)
     notion = NOTIONS[arguments.notion]
     values = {}
     for parameter in notion.parameters:
@@ -84,7 +89,7 @@ def check(arguments) -> tuple[dict, bool]:
             values[parameter.keyword] = parameter.parse(text)
         elif parameter.file_key in stored.privacy:
             values[parameter.keyword] = stored.privacy[parameter.file_key]
-    verdict = notion.check(stored.channel, values)
+    verdict = notion.check(stored.channel, values, arguments.max_work)
     return verdict.to_json(), verdict.holds
 
 
@@ -95,13 +100,9 @@ def channel_file(arguments) -> str:
     declaration = MECHANISMS[arguments.mechanism]
     options = _given(arguments, declaration.parameters)
     mechanism = declaration.from_options(options)
-    channel = mechanism.channel()
-    if isinstance(channel, StructuredChannel):
-        if channel.output_count > MAX_FILE_OUTPUTS:
-            raise SpecError(f"{declaration.name} has {channel.output_count} outputs, more than {MAX_FILE_OUTPUTS}: too "
-                            "many to write as a channel file; use a smaller domain, or the Python API's structured "
-                            "channel")
-        channel = channel.explicit()
+    channel = mechanism.channel(max_entries=arguments.max_entries)
+    if isinstance(channel, StructuredChannel):  # a channel file lists every output of every input
+        channel = channel.explicit(max_entries=arguments.max_entries)
     guarantee = mechanism.guarantee()
     metadata = {"mechanism": declaration.name, "notion": guarantee.notion,
                 "parameters": {p.name: options.get(p.name, p.default) for p in declaration.parameters
@@ -137,12 +138,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     profile = commands.add_parser("profile", help="print the privacy-loss profile of a channel file as JSON")
     profile.add_argument("channel", help="a channel file (JSON)")
+    _add_limits(profile, work=True)
 
     notion_lines = [f"  {name}: " + (", ".join(p.option + ("" if p.required else " (optional)")
                                                for p in notion.parameters)
                                      or "no parameters") for name, notion in NOTIONS.items()]
     checker = commands.add_parser(
-        "check", help="check a privacy notion; exit 0 if it holds, 1 if not, 2 on bad input",
+        "check", help="check a privacy notion; exit 0 if it holds, 1 if not, 2 on bad input, 4 if undecided",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="parameters of each notion (else taken from the file's privacy section):\n" + "\n".join(notion_lines))
     checker.add_argument("channel", help="a channel file (JSON)")
@@ -156,6 +158,7 @@ def build_parser() -> argparse.ArgumentParser:
                              metavar=_metavar(first),
                              help="; ".join(f"{meaning} ({', '.join(notions)})"
                                             for meaning, notions in meanings.items()))
+    _add_limits(checker, work=True)
 
     idue_command = commands.add_parser("idue", help="IDUE tools").add_subparsers(dest="idue_command", required=True)
     solver = idue_command.add_parser("solve", help="deployable IDUE parameters from opt0, opt1 or opt2, verified by "
@@ -175,7 +178,28 @@ def build_parser() -> argparse.ArgumentParser:
         if any(parameter.name == "box" for parameter in declaration.parameters):
             _add_no_box_alias(sub)
         sub.add_argument("--output", "-o", help="write the file here instead of standard output")
+        _add_limits(sub, work=False)
     return parser
+
+
+def _limit(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}")
+    return value
+
+
+def _add_limits(parser: argparse.ArgumentParser, *, work: bool) -> None:
+    """The size limits, checked before any work that grows faster than the input: raise them to go further."""
+    parser.add_argument("--max-entries", type=_limit, default=MAX_ENTRIES, metavar="N",
+                        help=f"refuse a channel of more than N probabilities (default {MAX_ENTRIES:,})")
+    if work:
+        parser.add_argument("--max-work", type=_limit, default=MAX_PAIR_WORK, metavar="N",
+                            help="refuse a pairwise check of more than N = inputs^2 x outputs steps "
+                                 f"(default {MAX_PAIR_WORK:,})")
 
 
 def _list_text() -> str:
@@ -200,36 +224,58 @@ def _print_json(result) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
-def main(argv=None) -> int:
-    parser = build_parser()
-    arguments = parser.parse_args(argv)
+def _write(path: str | None, text: str) -> None:
+    if path is None:
+        sys.stdout.write(text)
+        return
     try:
-        if arguments.command == "list":
-            if arguments.json:
-                _print_json(listing())
-            else:
-                sys.stdout.write(_list_text())
-            return 0
-        if arguments.command == "profile":
-            result, status = loss_profile(read_channel_file(arguments.channel).channel), 0
-        elif arguments.command == "check":
-            result, holds = check(arguments)
-            status = 0 if holds else 1
-        elif arguments.command == "idue":
-            result, status = idue_solve(arguments), 0
-        else:
-            text = channel_file(arguments)
-            if arguments.output is None:
-                sys.stdout.write(text)
-            else:
-                with open(arguments.output, "w", encoding="utf-8") as handle:
-                    handle.write(text)
-            return 0
-    except SpecError as error:
-        print(f"ldpspec: error: {error}", file=sys.stderr)
-        return 2
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except OSError as error:
+        raise SpecError(f"--output: cannot write {path!r}: {error.strerror or error}") from None
+
+
+def run(argv=None) -> int:
+    """Parse the arguments and run the command; project errors propagate (``main`` turns them into exit codes)."""
+    arguments = build_parser().parse_args(argv)
+    if arguments.command == "list":
+        _write(None, json.dumps(listing(), indent=1) + "\n" if arguments.json else _list_text())
+        return EXIT["holds"]
+    if arguments.command == "channel":
+        _write(arguments.output, channel_file(arguments))
+        return EXIT["holds"]
+    if arguments.command == "profile":
+        channel = read_channel_file(arguments.channel, arguments.max_entries).channel
+        result, status = loss_profile(channel, arguments.max_work), EXIT["holds"]
+    elif arguments.command == "check":
+        result, holds = check(arguments)
+        status = EXIT["undecided"] if holds is None else EXIT["holds"] if holds else EXIT["does not hold"]
+    else:
+        result, status = idue_solve(arguments), EXIT["holds"]
     _print_json(result)
     return status
+
+
+def main(argv=None) -> int:
+    """The command line: ``run``, with every outcome mapped to its exit status (``EXIT``) and one line on standard
+    error for anything but a verdict."""
+    try:
+        return run(argv)
+    except SystemExit as exit:  # argparse: --help (0), or a usage error it has already printed (2)
+        return exit.code if isinstance(exit.code, int) else EXIT["bad input"]
+    except Undecided as error:
+        print(f"ldpspec: undecided: {error}", file=sys.stderr)
+        return EXIT["undecided"]
+    except SpecError as error:
+        print(f"ldpspec: error: {error}", file=sys.stderr)
+        return EXIT["bad input"]
+    except KeyboardInterrupt:
+        print("ldpspec: interrupted", file=sys.stderr)
+        return 130
+    except Exception as error:  # a bug (the limits are there to prevent running out of memory or stack too)
+        print(f"ldpspec: internal error ({type(error).__name__}: {str(error)[:200]}); this is a bug of ldpspec, "
+              "please report it with the command that caused it", file=sys.stderr)
+        return EXIT["bug"]
 
 
 if __name__ == "__main__":

@@ -73,7 +73,7 @@ def test_a_false_claim_is_refuted_with_a_shrunk_counterexample(registered):
     rebuilt = spec.Channel(channel["inputs"], channel["outputs"], channel["probabilities"])
     budgets = {int(x): value for x, value in counterexample["budgets"].items()}
     assert spec.min_id_ldp(rebuilt, budgets).holds
-    assert not spec.ldp(rebuilt, min(spec.numbers.exact(v, "b") for v in budgets.values()))
+    assert not spec.ldp(rebuilt, min(spec.numbers.budget(v, "b") for v in budgets.values()))
 
 
 def test_a_verdict_differing_from_the_record_does_not_match(registered):

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from ldpspec import spec
 from ldpspec.reference.shared.grr import grr_rows
 from ldpspec.reference.shared.unary import oue, oue_probabilities, sue, sue_probabilities
-from ldpspec.spec.numbers import ctx, mpf
+from ldpspec.spec.exact import Exact, Nats
 from ldpspec.verify.gu2020.baselines import _symbolic_unary
 from ldpspec.verify.search import random_channels
 from ldpspec.verify.symbolic import SymbolicBudget, SymbolicChannel, id_ldp_conditions, ldp_conditions, prove
@@ -54,9 +54,11 @@ def test_budget_ranges_are_respected():
     # The rational end points enclose the range: nothing with eps < 1 - 1e-30 is admitted.
     solver = z3.Solver()
     solver.add(*budget.constraints())
-    solver.add(budget.variable < z3.RealVal(ctx.nstr(ctx.exp(mpf(1) / 2) * (1 - mpf("1e-30")), 50)))
+    below, _ = Exact.exp(Fraction(1, 2)).bounds()
+    solver.add(budget.variable < z3.RealVal(str(below * (1 - Fraction(1, 10**30)))))
     assert solver.check() == z3.unsat
-    assert budget.contains(mpf(2)) and not budget.contains(mpf("3.01")) and not budget.contains(mpf("0.99"))
+    assert budget.contains(Nats.rational(2)) and budget.contains(Nats.rational(3))
+    assert not budget.contains(Nats.rational(Fraction(301, 100))) and not budget.contains(Nats.log("2.71"))
 
 
 def _rational_channel(rc):
@@ -72,7 +74,7 @@ def test_id_ldp_conditions_agree_with_the_kernel(rc, steps, r):
     E = {x: Fraction(4 + k, 4) for x, k in zip(rc.inputs, steps)}
     conditions = id_ldp_conditions(_rational_channel(rc), {x: z3.RealVal(str(e)) for x, e in E.items()}, r)
     proved = prove(conditions).proved
-    budgets = {x: ctx.log(mpf(e.numerator) / e.denominator) for x, e in E.items()}
+    budgets = {x: Nats.log(e) for x, e in E.items()}  # exactly ln E_x: ties with E_x are ties
     assert proved == spec.id_ldp(rc.channel, budgets, r).holds
 
 
@@ -81,4 +83,4 @@ def test_id_ldp_conditions_agree_with_the_kernel(rc, steps, r):
 def test_ldp_conditions_agree_with_the_kernel(rc, step):
     E = Fraction(4 + step, 4)
     proved = prove(ldp_conditions(_rational_channel(rc), z3.RealVal(str(E)))).proved
-    assert proved == spec.ldp(rc.channel, ctx.log(mpf(E.numerator) / E.denominator)).holds
+    assert proved == spec.ldp(rc.channel, Nats.log(E)).holds

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from fractions import Fraction
 
 import pytest
 
@@ -28,20 +29,20 @@ def test_round_trip_keeps_every_digit(tmp_path):
                                                     "sensitive_inputs": [0], "protected_outputs": [(0, 0, 0)]})
     stored = spec.read_channel_file(path)
     assert stored.channel.inputs == channel.inputs and stored.channel.outputs == channel.outputs
-    for row, stored_row in zip(channel.rows, stored.channel.rows):
-        for p, s in zip(row, stored_row):
-            assert abs(p - s) <= abs(p) * spec.numbers.mpf("1e-49")
-    assert stored.privacy["epsilon"] == spec.numbers.mpf("1.25")
-    assert stored.privacy["budgets"] == {0: 1, 2: spec.numbers.mpf("0.5")}
+    assert stored.channel.rows == channel.rows  # every entry exactly: the file holds exp() expressions, not digits
+    assert stored.privacy["epsilon"] == Fraction(5, 4)
+    assert stored.privacy["budgets"] == {0: 1, 2: Fraction(1, 2)}
     assert stored.privacy["protected_outputs"] == ((0, 0, 0),)
-    # The rounded file still decides ties the same way as the exact channel.
-    assert spec.ldp(stored.channel, "1.25").holds and not spec.ldp(stored.channel, "1.2499")
+    # The file decides the tie at its budget exactly as the channel it was written from.
+    verdict = spec.ldp(stored.channel, "1.25")
+    assert verdict.holds and verdict.margin == 0
+    assert not spec.ldp(stored.channel, "1.2499999999999999999999999999999999999999999999999999999999999")
 
 
 def test_json_numbers_are_read_exactly_from_their_text():
     text = '{"inputs": [0, 1], "outputs": ["a", "b"], "probabilities": [[0.1, 0.9], [0.3, 0.7]]}'
     channel = spec.parse_channel_file(text).channel
-    assert channel.probability(0, "a") == spec.numbers.mpf(1) / 10  # not the float 0.1
+    assert channel.probability(0, "a") == Fraction(1, 10)  # not the float 0.1
 
 
 def test_profile_of_hand_written_grr(capsys):
@@ -100,7 +101,8 @@ def test_check_suldp_and_graded_from_the_command_line(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("corrupt, message", [
-    (lambda t: t.replace('"0.25", "0.5", "0.25"', '"0.25", "0.5", "0.26"'), "row of input 'b' must sum to 1"),
+    (lambda t: t.replace('"0.25", "0.5", "0.25"', '"0.25", "0.5", "0.26"'),
+     "row of input 'b' must sum to exactly 1, sums to 1.01"),
     (lambda t: t.replace('"0.25", "0.5", "0.25"', '"-0.25", "1.0", "0.25"'), r"must be a probability in \[0, 1\]"),
     (lambda t: t.replace('"0.25", "0.5", "0.25"', '"0.25", "NaN", "0.25"'), "NaN"),
     (lambda t: t.replace('"0.25", "0.5", "0.25"', '"0.25", "x", "0.25"'), "must be a decimal number"),
@@ -108,7 +110,9 @@ def test_check_suldp_and_graded_from_the_command_line(tmp_path, capsys):
     (lambda t: t.replace('"inputs": ["a", "b", "c"]', '"inputs": ["a", "a", "c"]'), "must be unique"),
     (lambda t: t.replace('"format"', '"fromat"'), "unknown keys"),
     (lambda t: t[:-5], "not valid JSON"),
-    (lambda t: t.replace('"epsilon": "0.69', '"epsilon": "-0.69'), "privacy.epsilon must be a finite real number >= 0"),
+    (lambda t: t.replace('"epsilon": "log(2)"', '"epsilon": "-0.69"'),
+     "privacy.epsilon must be a finite real number >= 0"),
+    (lambda t: t.replace('"epsilon": "log(2)"', '"epsilon": "log(0.5)"'), "log"),
 ])
 def test_corrupted_files_exit_2_with_a_clear_message(tmp_path, capsys, corrupt, message):
     text = (EXAMPLES / "grr3.json").read_text()
@@ -175,12 +179,12 @@ def test_idue_solve_models_and_notions(capsys, model, notion):
 
 @pytest.mark.parametrize("arguments, message", [
     (["idue", "solve"], "give exactly one of --budgets"),
-    (["idue", "solve", "--budgets", "[1]"], "at least 2 items"),
+    (["idue", "solve", "--budgets", "[1]"], "for 2 to 1,000,000 items, got 1"),
     (["idue", "solve", "--levels", "[[1, 0]]"], "must be an integer >= 1"),
     (["idue", "solve", "--budgets", "[0, 1]"], "every budget must be > 0"),
     (["channel", "grr", "--d", "3"], "needs --epsilon"),
     (["channel", "idue-ps", "--levels", "[[1, 2]]", "--padding", "1", "--dummy-level", "3"], "dummy_level must be"),
-    (["channel", "sue", "--epsilon", "1", "--d", "20"], "too many to write as a channel file"),
+    (["channel", "sue", "--epsilon", "1", "--d", "20"], "20 inputs x 1,048,576 outputs"),
     (["channel", "oue-ps", "--epsilon", "1", "--m", "3"], "needs --padding"),
 ])
 def test_solver_and_channel_errors_exit_2(capsys, arguments, message):

@@ -2,25 +2,53 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import mpmath
 import pytest
 
 from ldpspec import spec
 from ldpspec.reference.shared.grr import Grr
-from ldpspec.spec.numbers import ctx, mpf
+from ldpspec.spec.exact import Exact, Nats
 
 
 def test_tie_at_the_budget_holds_and_a_relative_excess_of_1e30_fails():
     channel = Grr(1, 3).channel()
     tie = spec.ldp(channel, 1)
-    assert tie.holds and abs(tie.margin) < spec.RESOLUTION
+    assert tie.holds and tie.margin == 0 and tie.witness.log_ratio == tie.witness.bound  # a tie, decided exactly
     p = channel.probability(0, 0)
-    p_up = p * (1 + mpf("1e-30"))
+    p_up = p * (1 + Fraction(1, 10**30))
     q_up = (1 - p_up) / 2
     rows = [[p_up if x == y else q_up for y in range(3)] for x in range(3)]
     above = spec.ldp(spec.Channel(range(3), range(3), rows), 1)
     assert not above.holds
-    assert -mpf("1e-29") < above.margin < -mpf("1e-31")
+    assert mpmath.mpf("-1e-29") < above.margin < mpmath.mpf("-1e-31")
+
+
+def test_an_excess_of_1e_minus_40_is_not_within_the_budget():
+    """A tolerance of 1e-36 nats once let this channel hold: ratio e^(1 + 1e-40) against e^1."""
+    ratio = Exact.exp(1 + Fraction(1, 10**40))
+    rows = [[ratio / (1 + ratio), 1 / (1 + ratio)], [1 / (1 + ratio), ratio / (1 + ratio)]]
+    channel = spec.Channel([0, 1], [0, 1], rows)
+    assert not spec.ldp(channel, 1).holds
+    assert spec.ldp(channel, 1 + Fraction(1, 10**40)).holds
+    assert spec.ldp_epsilon(channel) == Nats.rational(1 + Fraction(1, 10**40))
+
+
+def test_a_rational_ratio_never_ties_with_e_to_a_rational_budget():
+    """ln 3 cut to 40 digits is below ln 3: the channel with ratio 3 exceeds it by about 5e-41."""
+    ln3_cut = "1.098612288668109691395245236922525704647"
+    channel = spec.Channel([0, 1], [0, 1], [["3/4", "1/4"], ["1/4", "3/4"]])
+    assert not spec.ldp(channel, ln3_cut).holds
+    assert spec.ldp(channel, "1.098612288668109691395245236922525704648").holds
+    assert spec.ldp(channel, "log(3)").holds and spec.ldp(channel, "log(3)").margin == 0
+
+
+def test_rows_must_sum_to_one_exactly():
+    with pytest.raises(spec.InvalidChannel, match="sum"):
+        spec.Channel([0, 1], [0, 1], [["0.5", "0.4995"], ["0.5", "0.5"]])
+    with pytest.raises(spec.InvalidChannel, match="sum"):
+        spec.Channel([0, 1], [0, 1], [["0.5", "0.5000000000000000000000000000000000000000001"], ["0.5", "0.5"]])
 
 
 def test_a_caller_changing_global_mpmath_precision_does_not_change_verdicts():
@@ -35,9 +63,9 @@ def test_a_caller_changing_global_mpmath_precision_does_not_change_verdicts():
 
 def test_an_output_impossible_for_one_input_gives_infinite_loss():
     channel = spec.Channel(["x", "z"], ["a", "b"], [["1", "0"], ["0.5", "0.5"]])
-    assert spec.ldp_epsilon(channel) == ctx.inf
+    assert spec.ldp_epsilon(channel).is_infinite
     verdict = spec.ldp(channel, 1000)
-    assert not verdict and verdict.margin == -ctx.inf
+    assert not verdict and verdict.margin == -mpmath.inf
     assert verdict.witness.inputs == ("z", "x") and verdict.witness.output == "b"
 
 
@@ -51,12 +79,12 @@ def test_large_budgets_do_not_overflow():
     channel = Grr(eps, 4).channel()
     assert spec.ldp(channel, eps).holds
     assert not spec.ldp(channel, eps - 1).holds
-    assert abs(spec.ldp_epsilon(channel) - eps) < spec.RESOLUTION
+    assert spec.ldp_epsilon(channel) == eps  # exactly: GRR's ratio is e^eps
 
 
 def urr_channel(eps, sensitive, non_sensitive):
     """uRR (Murakami and Kawamoto 2019): c1 = e^eps/D, c2 = 1/D, c3 = (e^eps - 1)/D with D = k + e^eps - 1."""
-    E = ctx.exp(mpf(eps))
+    E = Exact.exp(Fraction(eps))
     k = len(sensitive)
     D = k + E - 1
     items = list(sensitive) + list(non_sensitive)
@@ -76,21 +104,21 @@ def test_urr_satisfies_uldp_exactly_at_its_budget_and_is_not_ldp():
     channel = urr_channel(1, ["hiv", "cancer"], ["flu", "none"])
     assert spec.uldp(channel, ["hiv", "cancer"], ["hiv", "cancer"], 1).holds
     assert not spec.uldp(channel, ["hiv", "cancer"], ["hiv", "cancer"], "0.999")
-    assert spec.ldp_epsilon(channel) == ctx.inf
+    assert spec.ldp_epsilon(channel).is_infinite
     # Declaring a non-sensitive item sensitive breaks the invertibility condition.
     broken = spec.uldp(channel, ["hiv", "cancer", "flu"], ["hiv", "cancer"], 1)
     assert not broken and broken.witness.condition == "invertible output" and broken.witness.output == "flu"
 
 
 def test_identity_channel_is_uldp_with_everything_invertible():
-    channel = spec.Channel("abc", "abc", [[1, 0, 0], [0, 1, 0], [0, 0, 1]])
+    channel = spec.Channel(list("abc"), list("abc"), [[1, 0, 0], [0, 1, 0], [0, 0, 1]])
     assert spec.uldp(channel, [], [], 0).holds
     assert not spec.uldp(channel, ["a"], [], 0).holds  # "a" is invertible but sensitive
 
 
 def iprr_channel(budgets: dict, non_sensitive: list):
     """IPRR (IPLDP preprint Def. 5) in its compact form Q(y|x) = S (1[y = x] + r_y)."""
-    r = {x: 1 / (ctx.exp(mpf(e)) - 1) for x, e in budgets.items()}
+    r = {x: 1 / (Exact.exp(Fraction(e)) - 1) for x, e in budgets.items()}
     S = 1 / (1 + sum(r.values()))
     items = list(budgets) + list(non_sensitive)
     return spec.Channel(items, items, [[S * ((1 if y == x else 0) + r.get(y, 0)) for y in items] for x in items])
@@ -100,10 +128,10 @@ def test_iprr_satisfies_ipldp_with_each_output_tight():
     budgets = {"x1": "0.1", "x2": "0.5", "x3": "1.0"}
     channel = iprr_channel(budgets, ["x4", "x5"])
     verdict = spec.ipldp(channel, budgets)
-    assert verdict.holds and abs(verdict.margin) < spec.RESOLUTION
+    assert verdict.holds and verdict.margin == 0
     losses = spec.output_loss(channel)
     for item, eps in budgets.items():
-        assert abs(losses[item][0] - mpf(eps)) < spec.RESOLUTION
+        assert losses[item][0] == Fraction(eps)  # each output's loss is its budget, exactly
     tighter = dict(budgets, x3="0.999")
     failing = spec.ipldp(channel, tighter)
     assert not failing and failing.witness.output == "x3"
@@ -123,7 +151,7 @@ def test_the_three_suldp_readings_differ():
     assert spec.suldp_joint_unrevealed(*arguments).holds
     joint = spec.suldp_joint(*arguments)
     assert not joint and joint.witness.output == ("s", ("u",))
-    assert abs(joint.witness.log_ratio - ctx.log(4)) < spec.RESOLUTION
+    assert joint.witness.log_ratio == Nats.log(4)
 
 
 def test_suldp_conditions_9_and_10():
@@ -142,8 +170,8 @@ def test_suldp_conditions_9_and_10():
 def test_graded_ldp_with_each_pair_function():
     """Two levels: [0, 1) with budget 1, [1, 2] with budget 3; inputs 0, 1, 2. Inputs 0 and 2 differ by
     ln-ratio 2: within max (3) and avg (2), not within min (1)."""
-    E = ctx.e
-    rows = [[E * E / (E * E + 1), 1 / (E * E + 1)], [mpf(1) / 2, mpf(1) / 2], [1 / (E * E + 1), E * E / (E * E + 1)]]
+    E = Exact.exp(1)
+    rows = [[E * E / (E * E + 1), 1 / (E * E + 1)], ["1/2", "1/2"], [1 / (E * E + 1), E * E / (E * E + 1)]]
     channel = spec.Channel([0, 1, 2], ["lo", "hi"], rows)
     assert spec.graded_ldp(channel, [0, 1, 2], [1, 3], "max").holds
     assert spec.graded_ldp(channel, [0, 1, 2], [1, 3], "avg").holds
@@ -158,13 +186,13 @@ def test_ldp_on_structured_and_explicit_unary_agree():
         explicit = structured.explicit()
         for eps in ("1.5", "1.49"):
             assert spec.ldp(structured, eps).holds == spec.ldp(explicit, eps).holds
-        assert abs(spec.ldp_epsilon(structured) - spec.ldp_epsilon(explicit)) < spec.RESOLUTION
+        assert spec.ldp_epsilon(structured) == spec.ldp_epsilon(explicit)
 
 
 def test_explicit_refuses_too_many_outputs():
     from ldpspec.reference.shared.unary import oue
 
-    with pytest.raises(spec.InvalidParameter, match="max_outputs"):
+    with pytest.raises(spec.InvalidParameter, match="20 inputs x 1,048,576 outputs.*max-entries"):
         oue(1, 20).channel().explicit()
 
 
@@ -175,6 +203,6 @@ def test_a_policy_graph_protects_only_its_pairs():
     budgets = {"flu": 5, "cold": 5, "hiv": 1}
     assert not spec.min_id_ldp(channel, budgets)                             # the complete graph protects hiv too
     assert spec.min_id_ldp(channel, budgets, policy=[("flu", "cold")]).holds  # only flu-cold is protected
-    assert spec.ldp_epsilon(channel) == ctx.inf                             # gain beyond any 2 min E
+    assert spec.ldp_epsilon(channel).is_infinite                            # gain beyond any 2 min E
     with pytest.raises(spec.InvalidParameter, match="unknown label 'x'"):
         spec.min_id_ldp(channel, budgets, policy=[("flu", "x")])

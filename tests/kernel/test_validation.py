@@ -14,7 +14,7 @@ GRR = Grr(1, 3).channel()
 
 
 @pytest.mark.parametrize("rows, message", [
-    ([["0.5", "0.4"], ["0.5", "0.5"]], "row of input 'x' must sum to 1"),
+    ([["0.5", "0.4"], ["0.5", "0.5"]], "row of input 'x' must sum to exactly 1, sums to 0.9"),
     ([["-0.5", "1.5"], ["0.5", "0.5"]], r"P\['a'\|'x'\] must be a probability in \[0, 1\]"),
     ([["nan", "0.5"], ["0.5", "0.5"]], "must be a real number, got NaN"),
     ([[float("nan"), 0.5], [0.5, 0.5]], "must be a real number, got NaN"),
@@ -90,7 +90,7 @@ def test_ipldp_needs_outputs_in_the_domain():
 
 @pytest.mark.parametrize("inputs, outputs, sensitive, non_sensitive, message", [
     ([("a",), ("a", "u")], [("s", ())], ["a"], ["u"], "the same size m"),
-    ([("a",), ("z",)], [("s", ())], ["a"], ["u"], r"items \['z'\] outside"),
+    ([("a",), ("u",), ("z",)], [("s", ())], ["a"], ["u"], r"items \['z'\] outside"),
     ([("a",), ("u",)], [("s", ())], ["a"], ["a", "u"], "must be disjoint"),
     ([("a",), ("u",)], ["s"], ["a"], ["u"], "every output must be a pair"),
     ([("a", "a"), ("u", "a")], [("s", ())], ["a"], ["u"], "a list without repeats"),
@@ -129,9 +129,10 @@ def test_composition_and_postprocessing_errors():
 
 
 def test_mechanism_parameter_errors():
-    with pytest.raises(spec.InvalidParameter, match="d \\(domain size\\) must be an integer >= 2, got 1"):
+    with pytest.raises(spec.InvalidParameter,
+                       match=r"d \(domain size\) must be an integer in \[2, 10,000,000\], got 1"):
         Grr(1, 1).channel()
-    with pytest.raises(spec.InvalidParameter, match="d \\(domain size\\) must be an integer >= 2"):
+    with pytest.raises(spec.InvalidParameter, match="d \\(domain size\\) must be an integer in \\[2, 10,000,000\\]"):
         oue(1, 2.5).channel()
 
 

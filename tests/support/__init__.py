@@ -11,6 +11,15 @@ DEEP = False
 """Set by ``tests/conftest.py`` under ``pytest --deep``."""
 
 
+FUZZ = None
+"""Set by ``tests/conftest.py`` under ``pytest --fuzz N``."""
+
+
 def examples(count: int) -> int:
     """A property test's number of examples: ``count``, or ten times as many in the deep profile."""
     return count * 10 if DEEP else count
+
+
+def fuzz_examples(count: int) -> int:
+    """A fuzz test's number of inputs: ``count``, ``N`` under ``--fuzz N``, or ten times ``count`` under ``--deep``."""
+    return FUZZ if FUZZ else examples(count)

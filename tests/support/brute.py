@@ -1,9 +1,9 @@
 """Brute-force readings of each definition, written from the papers' text, independent of the kernel.
 
-They work on exact fractions and compare ``P[y|x] <= e^b P[y|x']`` directly
-(no logarithms, no shared code with ``spec``), with ``e^b`` from mpmath's
-global context at 100 digits. Equality is decided with a relative slack of
-1e-40, far below any difference the tests construct.
+They work on exact fractions and compare ``P[y|x] <= e^b P[y|x']`` directly (no logarithms, no shared code with
+``spec``) and exactly: for ``b = 0`` by comparing the fractions, and for a rational ``b != 0`` (``e^b`` is then
+irrational, so the two sides never tie) by mpmath's interval arithmetic, with the precision raised until the
+intervals separate.
 """
 
 from __future__ import annotations
@@ -12,23 +12,30 @@ from fractions import Fraction
 
 import mpmath
 
-SLACK = mpmath.mpf("1e-40")
 
-
-def exp(value) -> mpmath.mpf:
-    with mpmath.workdps(100):
-        return mpmath.exp(mpmath.mpf(value.numerator) / value.denominator if isinstance(value, Fraction) else value)
-
-
-def within(p: Fraction, bound, other: Fraction) -> bool:
-    """``p <= e^bound * other``, exactly up to the slack."""
+def within(p: Fraction, bound: Fraction, other: Fraction) -> bool:
+    """``p <= e^bound * other``, decided exactly."""
+    bound = Fraction(bound)
     if p == 0:
         return True
     if other == 0:
         return False
-    with mpmath.workdps(100):
-        left = mpmath.mpf(p.numerator) / p.denominator
-        return left <= exp(bound) * (mpmath.mpf(other.numerator) / other.denominator) * (1 + SLACK)
+    if bound == 0:
+        return p <= other
+    iv = mpmath.iv
+    saved = iv.dps
+    try:
+        for digits in (60, 200, 1000, 5000):
+            iv.dps = digits
+            left = iv.mpf(p.numerator) / p.denominator
+            right = iv.exp(iv.mpf(bound.numerator) / bound.denominator) * iv.mpf(other.numerator) / other.denominator
+            if left.b < right.a:
+                return True
+            if left.a > right.b:
+                return False
+    finally:
+        iv.dps = saved
+    raise AssertionError(f"not decided at 5000 digits: {p} against e^{bound} * {other}")
 
 
 def ldp(inputs, outputs, P, eps) -> bool:

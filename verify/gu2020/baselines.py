@@ -19,9 +19,10 @@ from ldpspec.reference.shared.unary import (
     sue_probabilities,
     ue,
 )
+from ldpspec.spec.exact import Nats
 from ldpspec.spec.loss import ldp_epsilon
 from ldpspec.spec.notions import ldp
-from ldpspec.spec.numbers import RESOLUTION, ctx, mpf, to_decimal_string
+from ldpspec.spec.numbers import budget, ctx, to_decimal_string
 from ldpspec.spec.structured import bit_vector_probability
 from ldpspec.verify.gu2020.readings import UTILITY
 from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide
@@ -32,14 +33,13 @@ from ldpspec.verify.symbolic import Condition, SymbolicBudget, SymbolicChannel, 
 
 def _tightness_step(name: str, build, cases) -> Step:
     """Kernel evidence: at sample budgets and sizes the tightest LDP budget equals eps exactly."""
-    worst = max(abs(ldp_epsilon(build(eps, d)) - ctx.mpf(eps)) for eps, d in cases)
-    step = Step(Evidence("exact kernel", f"{name} at (eps, d) in {cases}",
-                         f"tightest LDP budget equals eps (largest difference {to_decimal_string(worst, 3)})"))
-    step.inconclusive = worst > RESOLUTION
-    return step
+    differing = [(eps, d) for eps, d in cases if ldp_epsilon(build(eps, d)) != budget(eps)]
+    return Step(Evidence("exact kernel", f"{name} at (eps, d) in {cases}",
+                         "the tightest LDP budget equals eps exactly" if not differing
+                         else f"the tightest LDP budget differs from eps at {differing}"), inconclusive=bool(differing))
 
 
-EPSILON_CASES = [("0.1", 2), ("1", 5), ("1.3862943611198906188344642429163531361510", 3), ("10", 4), ("1000", 3)]
+EPSILON_CASES = [("0.1", 2), ("1", 5), ("log(4)", 3), ("10", 4), ("1000", 3)]
 
 
 @claim("gu2020.sec3c-baselines.grr-ldp", location="Sec. III-C",
@@ -86,9 +86,8 @@ def ue_ldp(settings: AuditSettings):
         (p_weight, q_weight), d = example
         p_value, q_value = Fraction(max(p_weight, q_weight), 64), Fraction(min(p_weight, q_weight), 64)
         channel = ue(p_value, q_value, d).channel()
-        formula = ctx.log(mpf(p_value) * (1 - mpf(q_value)) / ((1 - mpf(p_value)) * mpf(q_value)))
-        return (abs(ldp_epsilon(channel) - formula) > RESOLUTION
-                or abs(ldp_epsilon(channel.explicit()) - formula) > RESOLUTION)
+        formula = Nats.log(p_value * (1 - q_value) / ((1 - p_value) * q_value))
+        return ldp_epsilon(channel) != formula or ldp_epsilon(channel.explicit()) != formula
 
     strategy = st.tuples(st.tuples(st.integers(1, 63), st.integers(1, 63)), st.integers(2, 5))
     example = find_counterexample(strategy, violates, settings)
@@ -158,10 +157,10 @@ def estimator(settings: AuditSettings):
                                 prove_identity(name, expected_first, first, assumptions)))
         steps.append(proof_step(f"{name}: (1-p-q)/(p-q) as in the table, every budget",
                                 prove_identity(name, expected_second, second, assumptions)))
-    worst = 0
+    differing = []
     items = [0, 0, 1]
     for name, d_value in (("GRR", 3), ("SUE", 2), ("OUE", 2)):
-        for eps in ("0.5", "1.3862943611198906188344642429163531361510"):
+        for eps in ("0.5", "log(4)"):
             if name == "GRR":
                 channel = Grr(eps, d_value).channel()
                 keep, other = channel.probability(0, 0), channel.probability(0, 1)
@@ -176,12 +175,12 @@ def estimator(settings: AuditSettings):
                                           (reports(ys, i) - 3 * other) / (keep - other))
                 formula = (3 * other * (1 - other) / (keep - other) ** 2
                            + items.count(i) * (1 - keep - other) / (keep - other))
-                worst = max(worst, abs(mean - items.count(i)), abs(var - formula))
+                if mean != items.count(i) or var != formula:
+                    differing.append((name, eps, i))
     step = Step(Evidence("exhaustive", "GRR (d = 3), SUE and OUE (d = 2), three users, eps in {0.5, ln 4}: every joint "
                                        "output",
-                         "mean = true count and variance = formula (largest difference "
-                         f"{to_decimal_string(worst, 3)})"))
-    step.inconclusive = worst > RESOLUTION
+                         "mean = true count and variance = formula, exactly" if not differing
+                         else f"the moments differ from the formula at {differing}"), inconclusive=bool(differing))
     steps.append(step)
     return decide(steps, "Unbiased, with that variance and each mechanism's coefficients.", "")
 
@@ -236,8 +235,8 @@ def oue_beats_rappor(settings: AuditSettings, *, utility: str):
         return decide([Step(Evidence("z3", "d = 2, every eps > 0", "no counterexample found"), inconclusive=True)],
                       "", "", "z3 found no counterexample at d = 2.")
     model = solver.model()
-    s_value = mpf(model[s].as_fraction().numerator) / model[s].as_fraction().denominator
-    eps = 2 * ctx.log(s_value)
+    s_value = model[s].as_fraction()
+    eps = Nats.log(s_value) * 2  # eps = 2 ln s, held exactly
     d_value = model[d].as_long()
     # Kernel confirmation: exact totals of the reference mechanisms on single-item data (one user per item).
     data = [1] * d_value
@@ -246,7 +245,7 @@ def oue_beats_rappor(settings: AuditSettings, *, utility: str):
     if not oue_total > sue_total:
         return decide([Step(Evidence("z3", "d = 2", "model not confirmed by the kernel"), inconclusive=True)], "", "",
                       "The kernel does not confirm z3's model.")
-    counterexample = {"d": d_value, "epsilon": to_decimal_string(eps, 20), "data": "one user per item",
+    counterexample = {"d": d_value, "epsilon": eps.text(), "data": "one user per item",
                       "OUE total variance": to_decimal_string(oue_total, 12),
                       "RAPPOR total variance": to_decimal_string(sue_total, 12)}
     step = Step(Evidence("z3 + exact kernel", "d = 2, eps > 0",
@@ -418,10 +417,10 @@ def naive_small_probabilities(settings: AuditSettings):
     def violates(random_channel):
         channel = random_channel.channel
         eps = tightest(channel)
-        if eps == ctx.inf:
+        if eps.is_infinite:
             return False
-        E, m = ctx.exp(eps), len(channel.inputs)
-        return min(channel.probability(x, x) for x in channel.inputs) > E / (E + m - 1) * (1 + RESOLUTION)
+        E, m = eps.exponential(), len(channel.inputs)
+        return min(channel.probability(x, x) for x in channel.inputs) > E / (E + m - 1)
 
     strategy = st.integers(2, settings.max_inputs + 1).flatmap(
         lambda m: random_channels(inputs=tuple(range(m)), outputs=tuple(range(m))))

@@ -19,8 +19,9 @@ from ldpspec.reference.gu2020.idue import (
     worst_case_mse,
 )
 from ldpspec.reference.shared.unary import UnaryBits, one_hot_bit_distributions, oue, sue
+from ldpspec.spec.exact import Exact
 from ldpspec.spec.notions import min_id_ldp
-from ldpspec.spec.numbers import RESOLUTION, ctx, mpf, to_decimal_string
+from ldpspec.spec.numbers import ctx, to_decimal_string
 from ldpspec.spec.structured import bit_vector_probability
 from ldpspec.verify.common import channel_row, count_estimator_proofs, exact_moments, z3_min
 from ldpspec.verify.gu2020.readings import BOX, LESS, SELF_PAIRS, TOY_LAYOUT
@@ -85,11 +86,11 @@ def eq6(settings: AuditSettings):
 
     def violates(example):
         parameters, budgets = example
-        bits = [UnaryBits(mpf(a_k), mpf(b_k), 1 - mpf(a_k), 1 - mpf(b_k)) for a_k, b_k in parameters]
+        bits = [UnaryBits(a_k, b_k, 1 - a_k, 1 - b_k) for a_k, b_k in parameters]
         channel = idue_channel(bits)
         kernel = min_id_ldp(channel, dict(enumerate(budgets))).holds
-        a, b = [mpf(a_k) for a_k, _ in parameters], [mpf(b_k) for _, b_k in parameters]
-        six = all(a[i] * (1 - b[j]) <= ctx.exp(mpf(min(budgets[i], budgets[j]))) * b[i] * (1 - a[j]) * (1 + RESOLUTION)
+        a, b = [Exact.rational(a_k) for a_k, _ in parameters], [Exact.rational(b_k) for _, b_k in parameters]
+        six = all(a[i] * (1 - b[j]) <= Exact.exp(min(budgets[i], budgets[j])) * b[i] * (1 - a[j])
                   for i, j in itertools.permutations(range(len(parameters)), 2))
         return kernel != six
 
@@ -109,18 +110,19 @@ def idue_channel(bits):
 
 def _estimator_moments_step(description: str) -> Step:
     """Exact enumeration: IDUE's estimator (7) over every joint output of four users."""
-    levels = PrivacyLevels.from_sizes([ctx.log(2), 1, 2], [1, 1, 1])
+    levels = PrivacyLevels.from_sizes(["log(2)", 1, 2], [1, 1, 1])
     solution = solve_levels(levels, "opt0")
     encoding = idue(levels, solution.a, solution.b)
     items = [0, 1, 1, 2]
     rows = [channel_row(encoding.channel(), x) for x in items]
     variances, _ = encoding.variance([items.count(i) for i in range(3)])
-    worst = 0
+    differing = []
     for i, bit in enumerate(encoding.bits):
         mean, var = exact_moments(rows, lambda ys, i=i, bit=bit: (sum(y[i] for y in ys) - 4 * bit.q) / (bit.p - bit.q))
-        worst = max(worst, abs(mean - items.count(i)), abs(var - variances[i]))
-    return Step(Evidence("exhaustive", description, f"largest difference {to_decimal_string(worst, 3)}"),
-                inconclusive=worst > RESOLUTION)
+        if mean != items.count(i) or var != variances[i]:
+            differing.append(i)
+    return Step(Evidence("exhaustive", description, "equal, exactly" if not differing
+                         else f"the moments differ for items {differing}"), inconclusive=bool(differing))
 
 
 @claim("gu2020.theorem3", location="Sec. V-C, Theorem 3, eq. (7)",
@@ -239,7 +241,7 @@ def opt0_vs_baselines(settings: AuditSettings, *, less: str, box: str):
         steps.append(proof_step("one level of two items, every eps > 0: nothing in (9)'s region beats RAPPOR", optimal))
         if optimal.proved:
             levels = PrivacyLevels.from_sizes([1], [2])
-            s = ctx.exp(mpf(1) / 2)
+            s = Exact.exp(Fraction(1, 2))
             rappor = (s / (s + 1), 1 / (s + 1))
             feasible = verify_idue(levels, [rappor[0]], [rappor[1]]).holds
             value = worst_case_mse(levels.sizes, [rappor[0]], [rappor[1]])
@@ -257,7 +259,7 @@ def opt0_vs_baselines(settings: AuditSettings, *, less: str, box: str):
 
     def violates(example):
         budgets, sizes = example
-        levels = PrivacyLevels.from_sizes([mpf(e) / 4 for e in budgets], sizes[: len(budgets)])
+        levels = PrivacyLevels.from_sizes([Fraction(e, 4) for e in budgets], sizes[: len(budgets)])
         smallest = min(levels.budgets)
         value = solve_levels(levels, "opt0", box=box).worst_case_mse
         for baseline in (oue(smallest, 2), sue(smallest, 2)):
@@ -396,6 +398,7 @@ def opt1_opt2_convex(settings: AuditSettings, *, self_pairs: str):
     opt2_second = prove([Condition((), None, 3 / (2 * u ** 4) > 0)], assumptions=[u > 0, u < z3.RealVal(1) / 2])
     steps.append(proof_step("opt2: h''(b) > 0 for every b in (0, 1/2)", opt2_second))
     worst = 0
+    mpf = ctx.mpf  # numerical differentiation: evidence that the closed forms are the second derivatives
     for x in ("0.1", "1", "3"):
         x = mpf(x)
         numeric = ctx.diff(lambda v: ctx.exp(v) / (ctx.exp(v) - 1) ** 2, x, 2)
@@ -450,8 +453,8 @@ TOY_FLIPS = {"hiv-flips-more": ("0.41", "0.33"), "hiv-flips-less": ("0.33", "0.4
 
 
 def _variance_text(a, b) -> str:
-    first, second = (b * (1 - b) / (a - b) ** 2, (1 - a - b) / (a - b))
-    return f"{float(first):.2f}n" + ("" if abs(second) < 1e-12 else f"+{float(second):.2f}c_i")
+    first, second = (float(b * (1 - b) / (a - b) ** 2), float((1 - a - b) / (a - b)))  # shown to 2 decimals
+    return f"{first:.2f}n" + ("" if abs(second) < 1e-12 else f"+{second:.2f}c_i")
 
 
 def _total_range(sizes, a, b) -> str:
@@ -463,9 +466,9 @@ def _total_range(sizes, a, b) -> str:
 
 def toy_example(box: str, self_pairs: str) -> tuple:
     """The toy example's levels (ln 4 for HIV, ln 6 for four items), opt0's solution, and RAPPOR's and OUE's bits."""
-    levels = PrivacyLevels.from_sizes([ctx.log(4), ctx.log(6)], [1, 4])
+    levels = PrivacyLevels.from_sizes(["log(4)", "log(6)"], [1, 4])
     solution = solve_levels(levels, "opt0", self_pairs=self_pairs, box=box)
-    return levels, solution, sue(ctx.log(4), 5).bits[0], oue(ctx.log(4), 5).bits[0]
+    return levels, solution, sue("log(4)", 5).bits[0], oue("log(4)", 5).bits[0]
 
 
 @claim("gu2020.table2-toy", location="Sec. V-E, Table II; slides 002 ('TABLE I')",
@@ -509,7 +512,7 @@ def table2_toy(settings: AuditSettings, *, box: str, self_pairs: str, toy_layout
                  "computed": f"{_variance_text(printed_a[0], printed_b[0])}, "
                              f"{_variance_text(printed_a[1], printed_b[1])}; "
                              f"{_total_range(levels.sizes, printed_a, printed_b)}"})
-    printed_verdict = verify_idue(levels, [mpf(v) for v in printed_a], [mpf(v) for v in printed_b])
+    printed_verdict = verify_idue(levels, printed_a, printed_b)
     printed_worst = float(worst_case_mse(levels.sizes, printed_a, printed_b))
     matches = ([f"{float(1 - v):.2f}" for v in solution.a] == list(TOY_FLIPS[toy_layout])
                and [f"{float(v):.2f}" for v in solution.b] == ["0.33", "0.28"])
@@ -562,11 +565,11 @@ def sec8_benefits(settings: AuditSettings):
                                at * (1 - b1) <= E1 * bt * (1 - a1)],
                   description="per-item lower bound")
     steps = [proof_step("every item paired with one of budget eps_1: b(1-b)/(a-b)^2 >= 1/(e^{eps_1} - 1)", bound)]
-    m, eps1, eps2 = 100, mpf(1), mpf(4)
-    lower = (m - 1) / (ctx.exp(eps1) - 1)  # every item but the eps_1 one
-    oue_eps2 = m * 4 * ctx.exp(eps2) / (ctx.exp(eps2) - 1) ** 2 + 1
-    solved = solve_levels(PrivacyLevels.from_sizes([eps1, eps2], [1, m - 1]), "opt0").worst_case_mse
-    limit = (ctx.exp(eps2) - 1) ** 2 / (4 * ctx.exp(eps2) * (ctx.exp(eps1) - 1))
+    m, E1, E4 = 100, Exact.exp(1), Exact.exp(4)
+    lower = (m - 1) / (E1 - 1)  # every item but the eps_1 one
+    oue_eps2 = m * 4 * E4 / (E4 - 1) ** 2 + 1
+    solved = solve_levels(PrivacyLevels.from_sizes([1, 4], [1, m - 1]), "opt0").worst_case_mse
+    limit = (E4 - 1) ** 2 / (4 * E4 * (E1 - 1))
     counterexample = {"levels": [{"budget": "1", "items": 1}, {"budget": "4", "items": m - 1}],
                       "IDUE worst-case MSE / n, lower bound": to_decimal_string(lower, 8),
                       "IDUE worst-case MSE / n, opt0 solution": f"{solved:.4f}",

@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from ldpspec.reference.gu2020.idue import PrivacyLevels, level_pairs, solve_levels, with_dummies
 from ldpspec.reference.gu2020.idue_ps import IduePs, itemset_budget
 from ldpspec.reference.shared.unary import UnaryBits, UnaryEncoding
+from ldpspec.spec.exact import Nats
 from ldpspec.spec.loss import pairwise_loss
 from ldpspec.spec.notions import id_ldp
-from ldpspec.spec.numbers import INF, RESOLUTION, ctx, mpf, to_decimal_string
+from ldpspec.spec.numbers import to_decimal_string
 from ldpspec.verify.common import channel_row, exact_moments
 from ldpspec.verify.gu2020.readings import DUMMY_BUDGET, RELEASE, SELF_PAIRS
 from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide
@@ -26,7 +27,7 @@ from ldpspec.verify.symbolic import Condition, proof_step, prove
 
 
 def _bits(parameters) -> list:
-    return [UnaryBits(mpf(a), mpf(b), 1 - mpf(a), 1 - mpf(b)) for a, b in parameters]
+    return [UnaryBits(a, b, 1 - a, 1 - b) for a, b in parameters]
 
 
 def _hundredths(pair) -> tuple:
@@ -64,14 +65,14 @@ def ps_estimator(settings: AuditSettings):
     steps = [Step(Evidence("exhaustive", "one user with the set {0, 1}, l = 1 (every joint output enumerated)",
                            f"E[c_hat_0] = {to_decimal_string(enumerated, 6)} (and {to_decimal_string(means[0], 6)} "
                            "from the closed form), not 1"),
-                  counterexample=counterexample if abs(enumerated - mpf(1) / 2) < RESOLUTION else None,
-                  inconclusive=abs(enumerated - mpf(1) / 2) >= RESOLUTION)]
+                  counterexample=counterexample if enumerated == Fraction(1, 2) else None,
+                  inconclusive=enumerated != Fraction(1, 2))]
 
     def violates(example):  # sets within the padding length: unbiased
         padding, sets = example
         mechanism = oue_ps(1, 3, padding)
         means, _ = mechanism.estimate_moments(sets)
-        return any(abs(means[i] - sum(i in s for s in sets)) > RESOLUTION for i in range(3))
+        return any(means[i] != sum(i in s for s in sets) for i in range(3))
 
     strategy = st.integers(1, 3).flatmap(lambda padding: st.tuples(
         st.just(padding), st.lists(st.sets(st.integers(0, 2), max_size=padding).map(tuple), min_size=1, max_size=4)))
@@ -103,7 +104,7 @@ def _lemma2_bound(mechanism: IduePs, first: tuple, second: tuple):
     dummies = range(mechanism.m, mechanism.m + mechanism.padding)
 
     def side(items, values):
-        eta = mpf(len(items)) / max(len(items), mechanism.padding)
+        eta = Fraction(len(items), max(len(items), mechanism.padding))
         real = eta / len(items) * sum(values[i] for i in items) if items else 0
         return real + (1 - eta) / mechanism.padding * sum(values[d] for d in dummies)
 
@@ -125,7 +126,7 @@ def lemma2(settings: AuditSettings, *, release: str):
         mechanism = IduePs(UnaryEncoding(_bits(parameters[: m + padding])), m, padding, release)
         channel = mechanism.channel()
         for (x1, x2), (loss, _) in pairwise_loss(channel).items():
-            if loss == INF or loss > ctx.log(_lemma2_bound(mechanism, x1, x2)) + RESOLUTION:
+            if loss.is_infinite or loss > Nats.log(_lemma2_bound(mechanism, x1, x2)):
                 return True
         return False
 
@@ -150,11 +151,11 @@ def eq16_jensen(settings: AuditSettings):
         budgets, items, padding, dummy = example
         items = tuple(sorted(set(i for i in items if i < len(budgets))))
         combined = itemset_budget(budgets, items, padding, dummy)
-        eta = mpf(len(items)) / max(len(items), padding) if items else mpf(0)
-        average = (eta / len(items) * sum(mpf(budgets[i]) for i in items) if items else 0) + (1 - eta) * mpf(dummy)
+        eta = Fraction(len(items), max(len(items), padding)) if items else Fraction(0)
+        average = (eta / len(items) * sum(budgets[i] for i in items) if items else 0) + (1 - eta) * dummy
         involved = {budgets[i] for i in items} | ({dummy} if eta < 1 else set())
         if len(involved) == 1:
-            return abs(combined - average) > RESOLUTION
+            return combined != average
         return not combined > average
 
     strategy = st.tuples(st.lists(st.integers(0, 40).map(lambda k: Fraction(k, 8)), min_size=1, max_size=4),
@@ -177,21 +178,22 @@ def _tight_budgets(levels_of_items: list, parameters: dict, r: str, self_pairs_a
     """
     levels = sorted(set(levels_of_items))
     count = {t: levels_of_items.count(t) for t in levels}
-    p = {t: mpf(parameters[t][0]) / mpf(parameters[t][1]) for t in levels}
-    q = {t: (1 - mpf(parameters[t][0])) / (1 - mpf(parameters[t][1])) for t in levels}
-    needed = {(s, t): ctx.log(p[s] / q[t]) for s in levels for t in levels if s != t or self_pairs_all or count[t] >= 2}
-    budgets = {t: mpf(0) for t in levels}
+    p = {t: parameters[t][0] / parameters[t][1] for t in levels}
+    q = {t: (1 - parameters[t][0]) / (1 - parameters[t][1]) for t in levels}
+    needed = {(s, t): Nats.log(p[s] / q[t]) for s in levels for t in levels
+              if s != t or self_pairs_all or count[t] >= 2}
+    budgets = {t: Nats.rational(0) for t in levels}
     if r == "min":  # min(eps_s, eps_t) >= L_st: both at least L_st
         for (s, t), value in needed.items():
             budgets[s], budgets[t] = max(budgets[s], value), max(budgets[t], value)
-        return {t: budgets[t] + mpf(increments[k % len(increments)]) for k, t in enumerate(levels)}
-    budgets = {t: mpf(increments[k % len(increments)]) for k, t in enumerate(levels)}
-    for _ in range(len(levels) * len(levels) + 1):  # avg: raise both ends of every deficit until none is left
-        for (s, t), value in needed.items():
-            deficit = value - (budgets[s] + budgets[t]) / 2
-            if deficit > 0:
-                budgets[s] += deficit
-                budgets[t] += deficit
+        return {t: budgets[t] + increments[k % len(increments)] for k, t in enumerate(levels)}
+    budgets = {t: Nats.rational(increments[k % len(increments)]) for k, t in enumerate(levels)}
+    for (s, t), value in needed.items():  # avg: raise one end of each deficit until the pair is tight
+        deficit = value - (budgets[s] + budgets[t]) / 2
+        if deficit > 0:
+            # By twice the deficit: e^{eps_s} stays an exact number (raising both ends by the deficit would take
+            # square roots); budgets only grow, so a pair made tight stays satisfied.
+            budgets[s] += 2 * deficit
     return budgets
 
 
@@ -209,7 +211,7 @@ def _theorem4_case(example, release: str, self_pairs: str, dummy_budget: str, r:
     # The premise (17), checked by the kernel on IDUE over the extended domain, plus i = j when self_pairs = "all".
     premise = id_ldp(encoding.channel(), {k: budgets[t] for k, t in enumerate(extended)}, r).holds
     if self_pairs_all:
-        premise = premise and all(ctx.log(bit.p / bit.q) - ctx.log(bit.not_p / bit.not_q) <= budgets[t] + RESOLUTION
+        premise = premise and all(Nats.log(bit.p * bit.not_q / (bit.q * bit.not_p)) <= budgets[t]
                                   for bit, t in zip(encoding.bits, extended))
     mechanism = IduePs(encoding, m, padding, release)
     channel = mechanism.channel()
@@ -218,7 +220,7 @@ def _theorem4_case(example, release: str, self_pairs: str, dummy_budget: str, r:
     verdict = id_ldp(channel, set_budgets, r)
     description = {"m": m, "l": padding, "item_levels": item_levels, "dummy_level": dummy_level,
                    "a_b_per_level": [[str(a), str(b)] for a, b in parameters],
-                   "level_budgets": {str(t): to_decimal_string(e, 30) for t, e in budgets.items()},
+                   "level_budgets": {str(t): e.text() for t, e in budgets.items()},
                    "worst_pair": None if verdict.witness is None else [list(x) for x in verdict.witness.inputs],
                    "margin": to_decimal_string(verdict.margin, 10)}
     return premise, verdict, description
@@ -331,7 +333,7 @@ def dummy_range(settings: AuditSettings):
                       "s = t, so the constraints depend on the level sizes, not only on the privacy levels.",
        choices=(SELF_PAIRS,))
 def dummy_same_problem(settings: AuditSettings, *, self_pairs: str):
-    levels = PrivacyLevels.from_sizes([ctx.log(4), ctx.log(6)], [1, 4])
+    levels = PrivacyLevels.from_sizes(["log(4)", "log(6)"], [1, 4])
     without = solve_levels(levels, "opt0", self_pairs=self_pairs).worst_case_mse
     steps = []
     for dummy_level in range(levels.count):
@@ -363,7 +365,7 @@ def dummy_smaller_budget(settings: AuditSettings):
         budgets, items, padding = example
         items = tuple(sorted(set(i for i in items if i < len(budgets))))
         smallest = itemset_budget(budgets, items, padding, min(budgets))
-        return any(itemset_budget(budgets, items, padding, e) < smallest - RESOLUTION for e in budgets)
+        return any(itemset_budget(budgets, items, padding, e) < smallest for e in budgets)
 
     strategy = st.tuples(st.lists(st.integers(0, 40).map(lambda k: Fraction(k, 8)), min_size=1, max_size=4),
                          st.lists(st.integers(0, 3), max_size=4), st.integers(1, 4))

@@ -15,9 +15,10 @@ import z3
 from hypothesis import strategies as st
 
 from ldpspec.spec.channel import Channel, compose
+from ldpspec.spec.exact import Exact, Nats
 from ldpspec.spec.loss import ldp_epsilon, pairwise_loss, posterior_leakage_range
 from ldpspec.spec.notions import ldp, min_id_ldp
-from ldpspec.spec.numbers import INF, RESOLUTION, ctx, mpf, to_decimal_string
+from ldpspec.spec.numbers import to_decimal_string
 from ldpspec.verify.common import (
     ALL_ENTRIES,
     channel_with_budgets,
@@ -52,7 +53,7 @@ def theorem1(settings: AuditSettings):
     def violates(pair):
         first, second = pair[0].channel, pair[1].channel
         eps = [ldp_epsilon(first), ldp_epsilon(second)]
-        if INF in eps:
+        if any(e.is_infinite for e in eps):
             return False
         return not ldp(compose(first, second), eps[0] + eps[1])
 
@@ -180,9 +181,9 @@ def lemma1(settings: AuditSettings):
         random_channel, increments = example
         channel = random_channel.channel
         eps = ldp_epsilon(channel)
-        if eps == INF:
+        if eps.is_infinite:
             return False
-        return not min_id_ldp(channel, {x: eps + mpf(increments[k]) for k, x in enumerate(channel.inputs)})
+        return not min_id_ldp(channel, {x: eps + increments[k] for k, x in enumerate(channel.inputs)})
 
     example = find_counterexample(channel_with_budgets(settings), violates_a, settings)
     steps.append(search_step("(a): random exact channels at their tightest eps, budgets eps plus random increments; "
@@ -202,7 +203,7 @@ def _twofold_channel() -> tuple[Channel, dict]:
     Column 1 is (u e^2, u e, u) for inputs (a, m, b) with u = 1 / (e (e + 1)),
     the largest u for which the second column keeps (a, m) within e^1.
     """
-    e = ctx.e
+    e = Exact.exp(1)
     u = 1 / (e * (e + 1))
     rows = [[u * e * e, 1 - u * e * e], [u * e, 1 - u * e], [u, 1 - u]]
     return Channel(("a", "m", "b"), ("y1", "y2"), rows), {"a": 5, "m": 1, "b": 5}
@@ -228,7 +229,7 @@ def lemma1_relaxation(settings: AuditSettings):
     steps.append(Step(Evidence("exact example", "E = {1, 5, 5} on three inputs, two outputs (built by hand)",
                                f"E-MinID-LDP: {holds}; tightest LDP budget {to_decimal_string(tight, 25)} = 2 min E, "
                                "so the bound is attained")))
-    if not holds or abs(tight - 2) > RESOLUTION:
+    if not holds or tight != 2:
         steps[-1].inconclusive = True
     return decide(steps, "The relaxation is at most 2 min E, and the bound is attained.",
                   "A MinID-LDP channel needs more than 2 min E for LDP.",
@@ -276,8 +277,8 @@ def table1(settings: AuditSettings):
     def ldp_row_violates(random_channel):
         channel = random_channel.channel
         eps = ldp_epsilon(channel)
-        return eps != INF and any(low < -eps - RESOLUTION or high > eps + RESOLUTION
-                                  for low, high in posterior_leakage_range(channel).values())
+        return not eps.is_infinite and any(low < -eps or high > eps
+                                           for low, high in posterior_leakage_range(channel).values())
 
     def minid_row_violates(example):
         random_channel, increments = example
@@ -286,18 +287,17 @@ def table1(settings: AuditSettings):
         if budgets is None:
             return False
         smallest = min(budgets.values())
-        return any(low < -min(budgets[x], 2 * smallest) - RESOLUTION
-                   or high > min(budgets[x], 2 * smallest) + RESOLUTION
-                   for (x, _), (low, high) in posterior_leakage_range(channel).items() if low != -INF)
+        return any(low < -min(budgets[x], 2 * smallest) or high > min(budgets[x], 2 * smallest)
+                   for (x, _), (low, high) in posterior_leakage_range(channel).items() if low.base)
 
     def gi_row_violates(random_channel):
         channel = random_channel.channel  # inputs 0..n-1 with the metric d(x, x') = |x - x'|
         losses = pairwise_loss(channel)
-        if any(loss == INF for loss, _ in losses.values()):
+        if any(loss.is_infinite for loss, _ in losses.values()):
             return False
-        eps = max((loss / abs(x - x2) for (x, x2), (loss, _) in losses.items()), default=mpf(0))
+        eps = max((loss / abs(x - x2) for (x, x2), (loss, _) in losses.items()), default=Nats.rational(0))
         reach = {x: max((abs(x - x2) for x2 in channel.inputs), default=0) for x in channel.inputs}
-        return any(low < -eps * reach[x] - RESOLUTION or high > eps * reach[x] + RESOLUTION
+        return any(low < -(eps * reach[x]) or high > eps * reach[x]
                    for (x, _), (low, high) in posterior_leakage_range(channel).items())
 
     channels = random_channels(max_inputs=settings.max_inputs, max_outputs=settings.max_inputs)
@@ -356,11 +356,11 @@ def uldp_not_ldp(settings: AuditSettings):
     from ldpspec.spec.notions import uldp
 
     channel, sensitive, protected = _urr_channel()
-    holds, tight = bool(uldp(channel, sensitive, protected, ctx.log(3))), ldp_epsilon(channel)
+    holds, tight = bool(uldp(channel, sensitive, protected, "log(3)")), ldp_epsilon(channel)
     step = Step(Evidence("exact example", "uRR on {hiv, cancer | flu, none} at eps = ln 3",
                          f"(X_sen, Y_pro, ln 3)-ULDP: {holds}; tightest LDP budget: {to_decimal_string(tight, 10)}"),
                 inconclusive=not holds)
-    if holds and tight == INF:
+    if holds and tight.is_infinite:
         return decide([step], "uRR is ULDP and is not LDP for any budget (its invertible outputs).", "")
     return decide([step], "", "", "The example did not behave as constructed.")
 

@@ -7,13 +7,16 @@ channels searched map the domain to itself.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import z3
 from hypothesis import strategies as st
 
 from ldpspec.spec.channel import Channel
+from ldpspec.spec.exact import Exact
 from ldpspec.spec.loss import ldp_epsilon, output_loss
 from ldpspec.spec.notions import ipldp, ldp
-from ldpspec.spec.numbers import INF, ctx, mpf, to_decimal_string
+from ldpspec.spec.numbers import budget, to_decimal_string
 from ldpspec.verify.common import ALL_ENTRIES, pointwise
 from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.search import budget_increments, find_counterexample, random_channels, search_step
@@ -46,7 +49,7 @@ def equal_budgets(settings: AuditSettings):
                                    [a, b], [E, Ey]))]
 
     def violates(example):
-        channel, eps = example[0].channel, mpf(example[1][0])
+        channel, eps = example[0].channel, budget(example[1][0])
         return bool(ipldp(channel, {x: eps for x in channel.inputs})) != bool(ldp(channel, eps))
 
     example = find_counterexample(_domain_channels(settings), violates, settings)
@@ -67,10 +70,10 @@ def ldp_implies_ipldp(settings: AuditSettings):
     def budgets_of(example):
         channel = example[0].channel
         eps = ldp_epsilon(channel)
-        if eps == INF:
+        if eps.is_infinite:
             return None
         increments = example[1]
-        raised = {x: eps + mpf(increments[k]) for k, x in enumerate(channel.inputs)}
+        raised = {x: eps + increments[k] for k, x in enumerate(channel.inputs)}
         raised[channel.inputs[0]] = eps  # min E = eps exactly
         return raised
 
@@ -96,9 +99,9 @@ def ipldp_implies_ldp(settings: AuditSettings):
 
     def budgets_of(example):
         losses = output_loss(example[0].channel)
-        if any(loss == INF for loss, _ in losses.values()):
+        if any(loss.is_infinite for loss, _ in losses.values()):
             return None
-        return {y: loss + mpf(example[1][k]) for k, (y, (loss, _)) in enumerate(losses.items())}
+        return {y: loss + example[1][k] for k, (y, (loss, _)) in enumerate(losses.items())}
 
     def violates(example):
         budgets = budgets_of(example)
@@ -116,9 +119,9 @@ def _strictly_relaxed_channel() -> tuple[Channel, dict]:
     Rows: x1 outputs 0 with probability 9/10, x0 with 9/10 e^-0.1. So the channel
     is (D, E)-IPLDP but not 0.1-LDP.
     """
-    b = mpf(9) / 10
-    a = b * ctx.exp(mpf("-0.1"))
-    return Channel((0, 1), (0, 1), [[a, 1 - a], [b, 1 - b]]), {0: mpf("0.1"), 1: mpf(5)}
+    b = Exact.rational(Fraction(9, 10))
+    a = b * Exact.exp(Fraction(-1, 10))
+    return Channel((0, 1), (0, 1), [[a, 1 - a], [b, 1 - b]]), {0: Fraction(1, 10), 1: 5}
 
 
 @claim("ipldp2023.sec4.2-not-weaker", location="Sec. 4.2",
@@ -137,7 +140,7 @@ def not_weaker(settings: AuditSettings):
                         f"(D, E)-IPLDP: {satisfied}; (min E = 0.1)-LDP: {bool(ldp(channel, '0.1'))}; "
                         f"tightest LDP budget {to_decimal_string(needed, 20)}")
     step = Step(evidence, inconclusive=True)
-    if not satisfied or needed <= mpf("0.1"):
+    if not satisfied or needed <= Fraction(1, 10):
         evidence.result += " (the example did not behave as constructed)"
     return decide([step], "", "", "Normative statement; no channel property to decide. The exact example shows that "
                   "IPLDP admits channels that (min E)-LDP rules out, i.e. it is a weaker requirement.")

@@ -1,0 +1,937 @@
+"""Exact real numbers for the kernel, and quantities in nats held through their exponentials.
+
+**The numbers.** Every probability the kernel meets is a rational number, or is built from rationals and ``e^q``
+for rational ``q`` with ``+ - * /``: the probabilities of the mechanisms are arithmetic over ``e^eps`` for budgets
+``eps`` that are exact decimals. So every such number is a fraction ``N / D`` of *exponential polynomials*
+``N = sum_i c_i e^{q_i}`` with rational ``c_i`` and ``q_i`` (``Exact``).
+
+**Deciding.** Such a number is zero exactly when its numerator is the zero polynomial. For distinct rationals ``q_i``,
+the ``e^{q_i}`` are distinct integer powers of the one number ``t = e^{1/L}`` (``L`` the least common multiple of
+the denominators), which is transcendental (Hermite-Lindemann: ``e^a`` is transcendental for every algebraic
+``a != 0``); a Laurent polynomial with rational coefficients that is not the zero polynomial therefore does not
+vanish at ``t``. So equality is decided exactly, by collecting terms. The sign of a number that is not zero is
+decided by interval arithmetic (mpmath's interval context, rounding outward), starting at ``START_BITS`` of
+precision and doubling until the interval excludes 0; the doubling stops at ``MAX_BITS``, and a comparison not decided
+by then raises ``Undecided``, never a guess. A rational ratio never ties with ``e^eps`` for a rational
+``eps != 0``; a ratio built from ``e^eps`` that equals it is found equal exactly.
+
+**Nats.** Budgets and log-ratios are quantities in nats. ``Nats`` holds one as ``ln(base) / root`` with ``base`` an
+exact positive number (``e^eps`` for a rational budget ``eps``; the ratio itself for a log-ratio) and ``root`` a
+positive integer (from halving, as the average of two budgets does), so that every comparison of budgets and
+log-ratios is a comparison of exact numbers raised to integer powers.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from decimal import Decimal, InvalidOperation
+from fractions import Fraction
+from numbers import Rational
+
+from mpmath.ctx_iv import MPIntervalContext
+from mpmath.ctx_mp import MPContext
+
+from ldpspec.spec.errors import InvalidParameter, SpecError
+
+START_BITS = 256
+"""Interval precision of the first attempt to decide a sign (about 77 decimal digits)."""
+
+MAX_BITS = 1 << 16
+"""The largest interval precision tried (about 19,700 decimal digits); beyond it a comparison is ``Undecided``."""
+
+APPROXIMATION_DIGITS = 60
+"""Significant digits of the approximations shown to users (log-ratios, margins)."""
+
+MAX_TEXT = 2000
+"""The most characters a number written as text may have."""
+
+MAX_DECIMAL_EXPONENT = 2000
+"""The largest magnitude of a decimal exponent (``1e2000``) a number written as text may have."""
+
+MAX_TERMS = 20_000
+"""The most terms ``c e^q`` the numerator or denominator of an exact number may have. Sums of fractions with
+different denominators multiply the denominators, so a few dozen such entries could otherwise make a number of
+astronomically many terms; past this size a computation stops with ``InvalidParameter``."""
+
+_IV = MPIntervalContext()  # private: a caller changing mpmath's global precision cannot change a decision
+_MP = MPContext()
+_MP.dps = APPROXIMATION_DIGITS
+
+
+class Undecided(SpecError):
+    """A comparison that interval arithmetic did not decide within ``MAX_BITS`` of precision.
+
+    It is not an error of the input: the two numbers differ by less than about ``2^-MAX_BITS`` relative to their
+    size, or are equal in a way the exact normal form does not reveal.
+    """
+
+
+# --- exponential polynomials: tuples of (exponent, coefficient), sorted by exponent ---------------------------
+#
+# An exponent is a rational (an int when it is whole, else a Fraction; the two hash and compare alike) and a
+# coefficient a non-zero int: an exact number is a ratio of two such polynomials, so rational coefficients are
+# never needed (both sides are scaled by the common denominator), and integer arithmetic keeps every step fast.
+
+def _exponent(q) -> int | Fraction:
+    q = Fraction(q)
+    return q.numerator if q.denominator == 1 else q
+
+
+def _poly(terms: dict) -> tuple:
+    return tuple(sorted((q, c) for q, c in terms.items() if c))
+
+
+def _add(a: tuple, b: tuple, sign: int = 1) -> tuple:
+    terms = dict(a)
+    for q, c in b:
+        terms[q] = terms.get(q, 0) + sign * c
+    return _poly(terms)
+
+
+def _mul(a: tuple, b: tuple) -> tuple:
+    if len(a) == 1 and a[0][0] == 0:
+        return _scale(b, a[0][1])
+    if len(b) == 1 and b[0][0] == 0:
+        return _scale(a, b[0][1])
+    if len(a) * len(b) > MAX_TERMS * 100:
+        raise InvalidParameter(f"an exact number too large to compute with: a product of {len(a):,} and {len(b):,} "
+                               f"terms of exp(), more than the limit of {MAX_TERMS:,} terms (spec.exact.MAX_TERMS)")
+    terms = {}
+    for q1, c1 in a:
+        for q2, c2 in b:
+            q = q1 + q2
+            terms[q] = terms.get(q, 0) + c1 * c2
+    return _poly(terms)
+
+
+def _scale(a: tuple, c: int) -> tuple:
+    """``a * c`` for an integer ``c``."""
+    if c == 0:
+        return ()
+    return a if c == 1 else tuple((q, c1 * c) for q, c1 in a)
+
+
+def _shift(a: tuple, q: int | Fraction) -> tuple:
+    """``a * e^q``."""
+    return a if q == 0 else tuple((q1 + q, c) for q1, c in a)
+
+
+ONE_POLY = ((0, 1),)
+
+
+def _interval(poly: tuple, bits: int):
+    _IV.prec = bits
+    total = _IV.mpf(0)
+    for q, c in poly:
+        total += c if q == 0 else c * _IV.exp(_IV.mpf(q.numerator) / q.denominator)
+    return total
+
+
+def _poly_sign(poly: tuple) -> int:
+    """The sign of a non-zero exponential polynomial at its value."""
+    signs = {c > 0 for _, c in poly}
+    if len(signs) == 1:  # every e^q is positive
+        return 1 if signs.pop() else -1
+    bits = START_BITS
+    while bits <= MAX_BITS:
+        value = _interval(poly, bits)
+        if value.a > 0:
+            return 1
+        if value.b < 0:
+            return -1
+        bits *= 2
+    raise Undecided(f"the sign of {_poly_text(poly)} is not decided at {MAX_BITS} bits of precision")
+
+
+def _mpf_fraction(raw: tuple) -> Fraction:
+    """A finite mpmath raw value ``(sign, mantissa, exponent, bits)`` as a Fraction, exactly."""
+    sign, mantissa, exponent, _ = raw
+    if mantissa == 0 and exponent != 0:
+        raise InvalidParameter("not a finite number")
+    fraction = Fraction(mantissa * 2 ** exponent) if exponent >= 0 else Fraction(mantissa, 2 ** -exponent)
+    return -fraction if sign else fraction
+
+
+def _rational(value) -> Fraction | None:
+    """``value`` as a Fraction when it is a rational number the kernel reads exactly; ``None`` otherwise."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, Rational):
+        return Fraction(value.numerator, value.denominator)
+    return None
+
+
+class _Ordered:
+    """``< <= > >=`` from a ``compare(other)`` method returning -1, 0 or 1 (exact numbers and budgets alike)."""
+
+    __slots__ = ()
+
+    def __lt__(self, other) -> bool:
+        return self.compare(other) < 0
+
+    def __le__(self, other) -> bool:
+        return self.compare(other) <= 0
+
+    def __gt__(self, other) -> bool:
+        return self.compare(other) > 0
+
+    def __ge__(self, other) -> bool:
+        return self.compare(other) >= 0
+
+
+class Exact(_Ordered):
+    """An exact real number: a fraction of two exponential polynomials ``sum_i c_i e^{q_i}``.
+
+    Build one with ``Exact.of`` (rationals, decimal text, fractions ``"1/3"``, expressions ``"exp(1)/(exp(1)+2)"``,
+    floats read as their shortest decimal, mpmath numbers read exactly) or ``Exact.exp(q)``; combine with
+    ``+ - * /`` (also with ints and Fractions). Comparisons are exact (``==`` always; ``<`` may raise ``Undecided``).
+    """
+
+    __slots__ = ("num", "den", "_enclosure")
+
+    def __init__(self, num: tuple, den: tuple = ONE_POLY, *, reduced: bool = False):
+        """``num / den`` for two polynomials with integer coefficients; ``reduced`` skips the search for a
+        polynomial that divides out (the caller knows there is none)."""
+        if not den:
+            raise ZeroDivisionError("division by an exact zero")
+        self.num, self.den = _normalize(num, den, reduced)
+        self._enclosure = None
+
+    # --- construction ---
+
+    @classmethod
+    def rational(cls, value) -> Exact:
+        value = Fraction(value)
+        return cls(((0, value.numerator),) if value else (), ((0, value.denominator),), reduced=True)
+
+    @classmethod
+    def exp(cls, q) -> Exact:
+        """``e^q`` for a rational ``q``."""
+        q = Exact.of(q, "exponent").as_rational()
+        if q is None:
+            raise InvalidParameter("exp() takes a rational number")
+        return cls(((_exponent(q), 1),), reduced=True)
+
+    @classmethod
+    def of(cls, value, name: str = "number") -> Exact:
+        """``value`` read exactly, or ``InvalidParameter`` naming ``name``."""
+        if isinstance(value, Exact):
+            return value
+        if isinstance(value, bool) or value is None:
+            raise InvalidParameter(f"{name} must be a real number, got {value!r}")
+        rational = _rational(value)
+        if rational is not None:
+            return cls.rational(rational)
+        if isinstance(value, float) or type(value).__name__ in ("float64", "float32", "float16"):
+            value = float(value)
+            if math.isnan(value):
+                raise InvalidParameter(f"{name} must be a real number, got NaN")
+            if math.isinf(value):
+                raise InvalidParameter(f"{name} must be finite, got {value!r}")
+            return cls.rational(Fraction(repr(value)))
+        if type(value).__name__ in ("int64", "int32", "int16", "int8", "uint64", "uint32", "uint16", "uint8"):
+            return cls.rational(int(value))
+        if isinstance(value, Decimal):
+            if value.is_nan():
+                raise InvalidParameter(f"{name} must be a real number, got NaN")
+            if value.is_infinite():
+                raise InvalidParameter(f"{name} must be finite, got {value}")
+            _check_decimal_size(value, name)
+            return cls.rational(Fraction(value))
+        if hasattr(value, "_mpf_"):  # an mpmath number of any context: a binary rational, read exactly
+            try:
+                return cls.rational(_mpf_fraction(value._mpf_))
+            except InvalidParameter:  # nan and infinities have a zero mantissa and a special exponent
+                raise InvalidParameter(f"{name} must be a finite real number, got {value}") from None
+        if isinstance(value, str):
+            return parse(value, name)
+        raise InvalidParameter(f"{name} must be a real number, got {type(value).__name__} {value!r}")
+
+    # --- what it is ---
+
+    def is_rational(self) -> bool:
+        return len(self.den) == 1 and self.den[0][0] == 0 and (not self.num or (len(self.num) == 1 and
+                                                                                 self.num[0][0] == 0))
+
+    def as_rational(self) -> Fraction | None:
+        """The value as a Fraction when it is rational, else ``None``."""
+        if not self.is_rational():
+            return None
+        return Fraction(self.num[0][1], self.den[0][1]) if self.num else Fraction(0)
+
+    def sign(self) -> int:
+        """-1, 0 or 1, exactly (``Undecided`` only when interval arithmetic runs out of precision)."""
+        if not self.num:
+            return 0
+        return _poly_sign(self.num) * _poly_sign(self.den)
+
+    def enclosure(self):
+        """An interval (mpmath's interval context, ``START_BITS`` of precision) that contains the value."""
+        if self._enclosure is None:
+            self._enclosure = _interval(self.num, START_BITS) / _interval(self.den, START_BITS)
+        return self._enclosure
+
+    def bounds(self) -> tuple[Fraction, Fraction]:
+        """Rationals ``(low, high)`` with ``low <= value <= high``, from the enclosure (rigorous)."""
+        rational = self.as_rational()
+        if rational is not None:
+            return rational, rational
+        low, high = self.enclosure()._mpi_
+        return _mpf_fraction(low), _mpf_fraction(high)
+
+    def approximation(self):
+        """The value to ``APPROXIMATION_DIGITS`` digits, as an mpmath number (for display, never for decisions)."""
+        rational = self.as_rational()
+        if rational is not None:
+            return _MP.mpf(rational.numerator) / rational.denominator
+        return _MP.mpf(self.enclosure().mid)
+
+    def __float__(self) -> float:
+        rational = self.as_rational()
+        return float(rational) if rational is not None else float(self.approximation())
+
+    # --- arithmetic ---
+
+    def _constant(self) -> tuple[int, int] | None:
+        """``(a, b)`` when the value is the rational ``a / b``."""
+        if self.is_rational():
+            return (self.num[0][1] if self.num else 0), self.den[0][1]
+        return None
+
+    def __add__(self, other) -> Exact:
+        other = _coerce(other)
+        if other is NotImplemented:
+            return other
+        if self.den == other.den:
+            return Exact(_add(self.num, other.num), self.den)
+        # When one denominator is a multiple of the other, it is a common denominator: sums of many fractions
+        # over powers of a few factors (the moments of an estimator) then keep the least common denominator
+        # instead of the product of all of them.
+        big, small = (self, other) if len(self.den) >= len(other.den) else (other, self)
+        if len(small.den) > 1:
+            multiple = _divide(big.den, small.den)
+            if multiple is not None:  # big.den = small.den * quotient / scale
+                quotient, ((_, scale),) = multiple
+                return Exact(_add(_scale(big.num, scale), _mul(small.num, quotient)), _scale(big.den, scale))
+        return Exact(_add(_mul(self.num, other.den), _mul(other.num, self.den)), _mul(self.den, other.den))
+
+    __radd__ = __add__
+
+    def __neg__(self) -> Exact:
+        return Exact(_scale(self.num, -1), self.den, reduced=True)
+
+    def __abs__(self) -> Exact:
+        return -self if self.sign() < 0 else self
+
+    def __sub__(self, other) -> Exact:
+        other = _coerce(other)
+        return NotImplemented if other is NotImplemented else self + (-other)
+
+    def __rsub__(self, other) -> Exact:
+        other = _coerce(other)
+        return NotImplemented if other is NotImplemented else other + (-self)
+
+    def __mul__(self, other) -> Exact:
+        other = _coerce(other)
+        if other is NotImplemented:
+            return other
+        constant = other._constant() or self._constant()
+        if constant is not None:  # a rational factor: scaling cannot make a polynomial divide out
+            rest = self if other._constant() else other
+            a, b = constant
+            return Exact(_scale(rest.num, a), _scale(rest.den, b), reduced=True)
+        return Exact(_mul(self.num, other.num), _mul(self.den, other.den))
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other) -> Exact:
+        other = _coerce(other)
+        if other is NotImplemented:
+            return other
+        if not other.num:
+            raise ZeroDivisionError("division by an exact zero")
+        constant = other._constant()
+        if constant is not None:
+            a, b = constant
+            return Exact(_scale(self.num, b), _scale(self.den, a), reduced=True)
+        return Exact(_mul(self.num, other.den), _mul(self.den, other.num))
+
+    def __rtruediv__(self, other) -> Exact:
+        other = _coerce(other)
+        return NotImplemented if other is NotImplemented else other / self
+
+    def __pow__(self, exponent: int) -> Exact:
+        if not isinstance(exponent, int) or isinstance(exponent, bool):
+            return NotImplemented
+        if abs(exponent) > 10_000:
+            raise InvalidParameter(f"an exact power too large to compute: exponent {exponent:,} (the limit is 10,000)")
+        if exponent < 0:
+            return Exact.rational(1) / (self ** -exponent)
+        result, base = Exact.rational(1), self
+        while exponent:
+            if exponent & 1:
+                result = result * base
+            base = base * base
+            exponent >>= 1
+        return result
+
+    # --- comparison ---
+
+    def __eq__(self, other) -> bool:
+        other = _coerce(other)
+        if other is NotImplemented:
+            return NotImplemented
+        if self.den == other.den:
+            return self.num == other.num
+        return _mul(self.num, other.den) == _mul(other.num, self.den)
+
+    def __hash__(self) -> int:
+        rational = self.as_rational()
+        if rational is None:
+            raise TypeError("an exact number that is not rational is not hashable")
+        return hash(rational)
+
+    def compare(self, other) -> int:
+        """-1, 0 or 1 as ``self`` is less than, equal to, or greater than ``other``."""
+        coerced = _coerce(other)
+        if coerced is NotImplemented:
+            raise TypeError(f"cannot compare an exact number with {type(other).__name__}")
+        other = coerced
+        left, right = self.as_rational(), other.as_rational()
+        if left is not None and right is not None:
+            return (left > right) - (left < right)
+        # Enclosures that do not overlap decide at once; otherwise the exact difference decides.
+        a, b = self.enclosure(), other.enclosure()
+        if a.b < b.a:
+            return -1
+        if a.a > b.b:
+            return 1
+        return (self - other).sign()
+
+    def __bool__(self) -> bool:
+        return bool(self.num)
+
+    # --- text ---
+
+    def text(self) -> str:
+        """The exact value as text that ``parse`` reads back: a decimal, a fraction ``a/b``, or an expression."""
+        rational = self.as_rational()
+        if rational is not None:
+            return rational_text(rational)
+        numerator = _poly_text(self.num)
+        if self.den == ONE_POLY:
+            return numerator
+        if len(self.num) > 1:
+            numerator = f"({numerator})"
+        denominator = _poly_text(self.den)
+        if len(self.den) > 1 or "*" in denominator:
+            denominator = f"({denominator})"
+        return f"{numerator}/{denominator}"
+
+    def __repr__(self) -> str:
+        return f"Exact({self.text()!r})"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def _normalize(num: tuple, den: tuple, reduced: bool) -> tuple[tuple, tuple]:
+    """The canonical form of ``num / den`` (values unchanged, forms small):
+
+    the denominator's smallest exponent is 0 (both sides times ``e^-q``); a denominator that divides the numerator
+    is divided out (unless ``reduced``); the coefficients have no common factor; the denominator's leading
+    coefficient is positive. So denominators that differ by a factor ``c e^q`` become equal.
+    """
+    if not num:
+        return (), ONE_POLY
+    if len(num) > MAX_TERMS or len(den) > MAX_TERMS:
+        raise InvalidParameter(f"an exact number too large to compute with: {max(len(num), len(den)):,} terms of "
+                               f"exp(), more than the limit of {MAX_TERMS:,} (spec.exact.MAX_TERMS)")
+    low = den[0][0]
+    if low != 0:
+        num, den = _shift(num, -low), _shift(den, -low)
+    if not reduced and len(den) > 1:
+        quotient = _divide(num, den)
+        if quotient is not None:
+            num, den = quotient
+    content = 0
+    for _, c in num:
+        content = math.gcd(content, c)
+    for _, c in den:
+        content = math.gcd(content, c)
+    if den[-1][1] < 0:
+        content = -content
+    if content != 1:
+        num = tuple((q, c // content) for q, c in num)
+        den = tuple((q, c // content) for q, c in den)
+    return num, den
+
+
+def _divide(num: tuple, den: tuple) -> tuple[tuple, tuple] | None:
+    """``(quotient, constant)`` with ``num / den = quotient / constant`` when ``den`` (two or more terms, smallest
+    exponent 0) divides ``num`` exactly, else ``None``.
+
+    Long division from the largest exponent down, in rationals: each step removes the remainder's leading term. The
+    quotient's exponents are at least ``min(num)``, so the division fails once a step would go below that.
+    """
+    if len(num) < len(den) or num[-1][0] - num[0][0] < den[-1][0]:
+        return None  # the quotient would have to span a negative range of exponents
+    floor = num[0][0]
+    lead_q, lead_c = den[-1]
+    remainder, quotient = {q: Fraction(c) for q, c in num}, {}
+    for _ in range(len(num) * len(den) + 1):
+        if not remainder:
+            scale = math.lcm(*(c.denominator for c in quotient.values()))
+            return _poly({q: int(c * scale) for q, c in quotient.items()}), ((0, scale),)
+        top = max(remainder)
+        q, c = top - lead_q, remainder[top] / lead_c
+        if q < floor:
+            return None
+        quotient[q] = quotient.get(q, 0) + c
+        for qd, cd in den:
+            key = qd + q
+            value = remainder.get(key, 0) - c * cd
+            if value:
+                remainder[key] = value
+            else:
+                remainder.pop(key, None)
+    return None
+
+
+def _coerce(value):
+    """The other operand of arithmetic or a comparison: Python's numbers (bool as int, as Python does), and floats
+    read as ``Exact.of`` reads them (their shortest decimal)."""
+    if isinstance(value, Exact):
+        return value
+    if isinstance(value, bool):
+        return Exact.rational(int(value))
+    rational = _rational(value)
+    if rational is not None:
+        return Exact.rational(rational)
+    if isinstance(value, float) or type(value).__name__ in ("float64", "float32", "float16"):
+        return Exact.of(value)
+    return NotImplemented
+
+
+def rational_text(value: Fraction) -> str:
+    """A rational as a terminating decimal when it is one (``0.25``; ``1.5e-130`` when that is much shorter), else
+    as ``a/b``."""
+    denominator = value.denominator
+    twos = fives = 0
+    while denominator % 2 == 0:
+        denominator //= 2
+        twos += 1
+    while denominator % 5 == 0:
+        denominator //= 5
+        fives += 1
+    places = max(twos, fives)
+    if denominator != 1 or places > MAX_TEXT // 2:
+        return f"{value.numerator}/{value.denominator}"
+    sign = "-" if value < 0 else ""
+    digits = str(abs((value * 10 ** places).numerator))
+    if places == 0:
+        significant = digits.rstrip("0")
+        if len(digits) - len(significant) > 10:  # 1e300, not three hundred zeros
+            mantissa = significant[0] + ("." + significant[1:] if len(significant) > 1 else "")
+            return f"{sign}{mantissa}e{len(digits) - 1}"
+        return f"{sign}{digits}"
+    if places > 60 and len(digits) <= 60:  # many leading zeros: scientific notation
+        mantissa = digits[0] + ("." + digits[1:].rstrip("0") if digits[1:].rstrip("0") else "")
+        return f"{sign}{mantissa}e-{places - len(digits) + 1}"
+    text = digits.rjust(places + 1, "0")
+    return f"{sign}{text[:-places]}.{text[-places:]}"
+
+
+def _term_text(q, c: int) -> str:
+    if q == 0:
+        return str(c)
+    power = f"exp({rational_text(Fraction(q))})"
+    if c == 1:
+        return power
+    if c == -1:
+        return f"-{power}"
+    return f"{c}*{power}"
+
+
+def _poly_text(poly: tuple) -> str:
+    if not poly:
+        return "0"
+    text = ""
+    for q, c in reversed(poly):  # the largest exponent first
+        term = _term_text(q, c)
+        text += term if not text else (f" - {term[1:]}" if term.startswith("-") else f" + {term}")
+    return text
+
+
+# --- reading text ---------------------------------------------------------------------------------------------
+
+_TOKEN = re.compile(r"\s*(?:(?P<number>\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|(?P<name>[a-z]+)|"
+                    r"(?P<symbol>[-+*/()]))")
+
+
+def _check_decimal_size(value: Decimal, name: str) -> None:
+    sign, digits, exponent = value.as_tuple()
+    if len(digits) > MAX_TEXT or abs(exponent + len(digits)) > MAX_DECIMAL_EXPONENT:
+        raise InvalidParameter(f"{name} must have at most {MAX_TEXT} digits and a decimal exponent within "
+                               f"±{MAX_DECIMAL_EXPONENT}, got {value:.6e}")
+
+
+def parse(text: str, name: str = "number", *, allow_log: bool = False):
+    """Read a number written as text: a decimal (``"0.25"``, ``"1e-3"``), a fraction (``"1/3"``), or an
+    expression of those with ``+ - * /``, parentheses and ``exp(q)`` for rational ``q``
+    (``"exp(1)/(exp(1)+2)"``). With ``allow_log`` (budgets), the whole text may be ``log(expression)`` of a positive
+    expression; the result is then a ``Nats``.
+    """
+    if not isinstance(text, str):
+        raise InvalidParameter(f"{name} must be a number written as text, got {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise InvalidParameter(f"{name} must be at most {MAX_TEXT} characters, got {len(text)}")
+    tokens, position, stripped = [], 0, text.strip()
+    if stripped.lower() in ("nan", "+nan", "-nan"):
+        raise InvalidParameter(f"{name} must be a real number, got NaN")
+    if stripped.lower().lstrip("+-") in ("inf", "infinity"):
+        raise InvalidParameter(f"{name} must be finite, got {text!r}")
+    while position < len(text):
+        match = _TOKEN.match(text, position)
+        if not match or match.end() == position:
+            if text[position:].strip() == "":
+                break
+            raise InvalidParameter(f"{name} must be a decimal number, a fraction a/b or an expression of them with "
+                                   f"exp(); cannot read {text!r} at {text[position:position + 10]!r}")
+        kind = match.lastgroup
+        tokens.append((kind, match.group(kind)))
+        position = match.end()
+    parser = _Parser(tokens, text, name)
+    if allow_log and tokens[:2] == [("name", "log"), ("symbol", "(")]:
+        parser.position = 2
+        inner = parser.expression()
+        parser.expect(")")
+        parser.finish()
+        return Nats.log(inner, name)
+    value = parser.expression()
+    parser.finish()
+    return value
+
+
+class _Parser:
+    def __init__(self, tokens, text, name):
+        self.tokens, self.text, self.name, self.position = tokens, text, name, 0
+
+    def error(self, what: str):
+        return InvalidParameter(f"{self.name} must be a decimal number, a fraction a/b or an expression of them with "
+                                f"exp(); {what} in {self.text!r}")
+
+    def peek(self):
+        return self.tokens[self.position] if self.position < len(self.tokens) else (None, None)
+
+    def expect(self, symbol: str):
+        if self.peek() != ("symbol", symbol):
+            raise self.error(f"expected {symbol!r}")
+        self.position += 1
+
+    def finish(self):
+        if self.position != len(self.tokens):
+            raise self.error(f"unexpected {self.peek()[1]!r}")
+
+    def expression(self) -> Exact:
+        value = self.term()
+        while self.peek() in (("symbol", "+"), ("symbol", "-")):
+            operator = self.peek()[1]
+            self.position += 1
+            right = self.term()
+            value = value + right if operator == "+" else value - right
+        return value
+
+    def term(self) -> Exact:
+        value = self.factor()
+        while self.peek() in (("symbol", "*"), ("symbol", "/")):
+            operator = self.peek()[1]
+            self.position += 1
+            right = self.factor()
+            if operator == "/":
+                if not right:
+                    raise self.error("division by zero")
+                value = value / right
+            else:
+                value = value * right
+        return value
+
+    def factor(self) -> Exact:
+        kind, token = self.peek()
+        if (kind, token) in (("symbol", "-"), ("symbol", "+")):
+            self.position += 1
+            value = self.factor()
+            return -value if token == "-" else value
+        if kind == "number":
+            self.position += 1
+            try:
+                decimal = Decimal(token)
+            except InvalidOperation:  # the token pattern admits only numbers, so this is not expected
+                raise self.error(f"cannot read the number {token!r}") from None
+            _check_decimal_size(decimal, self.name)
+            return Exact.rational(Fraction(decimal))
+        if kind == "name":
+            if token != "exp":
+                raise self.error(f"unknown function {token!r} (only exp() is allowed here)")
+            self.position += 1
+            self.expect("(")
+            argument = self.expression()
+            self.expect(")")
+            exponent = argument.as_rational()
+            if exponent is None:
+                raise self.error("exp() takes a rational number")
+            if abs(exponent) > 10 ** MAX_DECIMAL_EXPONENT:
+                raise self.error("exp() of a number this large")
+            return Exact.exp(exponent)
+        if (kind, token) == ("symbol", "("):
+            self.position += 1
+            value = self.expression()
+            self.expect(")")
+            return value
+        raise self.error("expected a number" if kind is None else f"unexpected {token!r}")
+
+
+# --- quantities in nats ---------------------------------------------------------------------------------------
+
+class Nats(_Ordered):
+    """A quantity in nats, ``(power / root) * ln(base)``, held exactly: a budget, or the log of an exact ratio.
+
+    ``base`` is an exact positive number; ``None`` stands for +infinity (the loss of an output one input produces
+    and the other cannot) and an exact 0 for -infinity (the log of a probability 0). ``power`` is a non-zero integer
+    and ``root`` a positive integer, without a common factor. A rational budget ``q`` is ``ln(e^q)``. Comparisons and
+    arithmetic are exact; ``approximation()`` is for display.
+    """
+
+    __slots__ = ("base", "power", "root")
+
+    def __init__(self, base: Exact | None, power: int = 1, root: int = 1):
+        if base is not None and len(base.num) == 1 and base.den == ONE_POLY and base.num[0][1] == 1:
+            # ln(e^q) = q: keep a rational quantity as e^(q * power / root) with power = root = 1
+            q = Fraction(base.num[0][0]) * power / root
+            base, power, root = Exact.exp(q), 1, 1
+        divisor = math.gcd(power, root)
+        power, root = power // divisor, root // divisor
+        if root > 1 and base is not None and base.is_rational() and base:  # (p/q)^(1/root) exactly, when it is
+            rational = base.as_rational()
+            top, bottom = _integer_root(rational.numerator, root), _integer_root(rational.denominator, root)
+            if top is not None and bottom is not None:
+                base, root = Exact.rational(Fraction(top, bottom)), 1
+        self.base, self.power, self.root = base, power, root
+
+    @classmethod
+    def rational(cls, value) -> Nats:
+        """The budget ``value`` (a rational number of nats): ``base = e^value``."""
+        return cls(Exact.exp(Fraction(value)))
+
+    @classmethod
+    def log(cls, value, name: str = "value") -> Nats:
+        """``ln(value)`` for an exact positive ``value``."""
+        value = Exact.of(value, name)
+        if value.sign() <= 0:
+            raise InvalidParameter(f"{name}: log() takes a positive number, got {value.text()}")
+        return cls(value)
+
+    @classmethod
+    def infinity(cls) -> Nats:
+        return cls(None)
+
+    @property
+    def is_infinite(self) -> bool:
+        return self.base is None
+
+    def as_rational(self) -> Fraction | None:
+        """The value when it is a rational number of nats (``ln(e^q) = q``), else ``None``."""
+        base = self.base
+        if base is None or base.den != ONE_POLY or len(base.num) != 1 or base.num[0][1] != 1:
+            return None
+        return Fraction(base.num[0][0]) * self.power / self.root
+
+    def exponential(self) -> Exact:
+        """``e^self`` as an exact number: a rational number of nats gives ``e^q``, ``log(x)`` gives ``x``."""
+        if self.base is None:
+            raise InvalidParameter("e^inf is not a number")
+        rational = self.as_rational()
+        if rational is not None:
+            return Exact.exp(rational)
+        if self.root != 1:
+            raise InvalidParameter(
+                f"e^({self.text()}) = {self.base.text()}^({self.power}/{self.root}) is not an exact number the kernel "
+                "can hold (it holds rationals and e^q for rational q); give the budget as a rational number, or as "
+                f"log(x) with x a perfect {'square' if self.root == 2 else f'{self.root}-th power'}")
+        return self.base ** self.power
+
+    def _common(self, other: Nats) -> tuple[Exact, Exact, int]:
+        """Exact numbers ``A, B`` and a root ``L`` with ``self = ln(A)/L`` and ``other = ln(B)/L``."""
+        roots = math.lcm(self.root, other.root)
+        return (self.base ** (self.power * roots // self.root), other.base ** (other.power * roots // other.root),
+                roots)
+
+    def compare(self, other: Nats) -> int:
+        other = _nats(other)
+        if self.base is None or other.base is None:
+            return (self.base is None) - (other.base is None)
+        if not self.base or not other.base:  # -infinity
+            return (bool(self.base)) - (bool(other.base))
+        left, right = self.as_rational(), other.as_rational()
+        if left is not None and right is not None:
+            return (left > right) - (left < right)
+        left, right, _ = self._common(other)
+        return left.compare(right)
+
+    def __eq__(self, other) -> bool:
+        other = _nats(other, strict=False)
+        if other is NotImplemented:
+            return NotImplemented
+        return self.compare(other) == 0
+
+    def __hash__(self) -> int:
+        rational = self.as_rational()
+        if rational is None:
+            raise TypeError("a budget that is not a rational number of nats is not hashable")
+        return hash(rational)
+
+    def __add__(self, other) -> Nats:
+        other = _nats(other, strict=False)
+        if other is NotImplemented:
+            return other
+        if self.base is None or other.base is None:
+            return Nats.infinity()
+        left, right = self.as_rational(), other.as_rational()
+        if left is not None and right is not None:
+            return Nats.rational(left + right)
+        left, right, roots = self._common(other)
+        return Nats(left * right, 1, roots)
+
+    __radd__ = __add__
+
+    def __sub__(self, other) -> Nats:
+        other = _nats(other, strict=False)
+        if other is NotImplemented:
+            return other
+        if other.base is None:
+            raise ValueError("cannot subtract an infinite quantity")
+        return self + (-other)
+
+    def __rsub__(self, other) -> Nats:
+        other = _nats(other, strict=False)
+        return NotImplemented if other is NotImplemented else other + (-self)
+
+    def __neg__(self) -> Nats:
+        if self.base is None or not self.base:
+            raise ValueError("cannot negate an infinite quantity")
+        rational = self.as_rational()
+        if rational is not None:
+            return Nats.rational(-rational)
+        return Nats(self.base, -self.power, self.root)
+
+    def __mul__(self, factor) -> Nats:
+        factor = _rational(factor)
+        if factor is None:
+            return NotImplemented
+        if self.base is None:
+            if factor <= 0:
+                raise ValueError("infinity times a number that is not positive")
+            return self
+        if factor == 0:
+            return Nats.rational(0)
+        rational = self.as_rational()
+        if rational is not None:
+            return Nats.rational(rational * factor)
+        power = self.power * factor.numerator
+        return Nats(self.base, power, self.root * factor.denominator)
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, divisor) -> Nats:
+        divisor = _rational(divisor)
+        if divisor is None or divisor == 0:
+            return NotImplemented
+        return self * (1 / divisor)
+
+    def sign(self) -> int:
+        if self.base is None:
+            return 1
+        if not self.base:
+            return -1
+        rational = self.as_rational()
+        if rational is not None:
+            return (rational > 0) - (rational < 0)
+        return self.base.compare(1) * (1 if self.power > 0 else -1)
+
+    def approximation(self):
+        """The value in nats, to ``APPROXIMATION_DIGITS`` digits (``+inf`` or ``-inf`` when infinite)."""
+        if self.base is None:
+            return _MP.inf
+        if not self.base:
+            return -_MP.inf
+        rational = self.as_rational()
+        if rational is not None:
+            return _MP.mpf(rational.numerator) / rational.denominator
+        return _approximate_log(self.base) * self.power / self.root
+
+    def text(self) -> str:
+        """Exact text: a rational number of nats as a decimal or fraction, else ``log(...)``; ``inf`` if infinite."""
+        if self.base is None:
+            return "inf"
+        if not self.base:
+            return "-inf"
+        rational = self.as_rational()
+        if rational is not None:
+            return rational_text(rational)
+        text = f"log({self.base.text()})"
+        if self.power != 1:
+            text = f"-{text}" if self.power == -1 else f"{self.power}*{text}"
+        return text if self.root == 1 else f"{text}/{self.root}"
+
+    def __float__(self) -> float:
+        return float(self.approximation())
+
+    def __repr__(self) -> str:
+        return f"Nats({self.text()!r})"
+
+    __str__ = text
+
+
+def _integer_root(value: int, k: int) -> int | None:
+    """The integer ``r >= 0`` with ``r^k = value``, or ``None`` when ``value`` is not a perfect k-th power."""
+    if value < 0:
+        return None
+    if value < 2:
+        return value
+    guess = int(round(value ** (1 / k))) if value.bit_length() < 1000 else 1 << (value.bit_length() // k)
+    for _ in range(4 * value.bit_length() + 8):  # Newton's method on integers, then a check
+        better = ((k - 1) * guess + value // guess ** (k - 1)) // k
+        if better >= guess:
+            break
+        guess = better
+    for candidate in (guess - 1, guess, guess + 1):
+        if candidate >= 0 and candidate ** k == value:
+            return candidate
+    return None
+
+
+def _approximate_log(value: Exact):
+    """``ln(value)`` to ``APPROXIMATION_DIGITS`` digits, also for values beyond the float range."""
+    _IV.prec = START_BITS
+    num, den = _interval(value.num, START_BITS), _interval(value.den, START_BITS)
+    return _MP.mpf(_IV.log(num / den).mid)
+
+
+def _nats(value, strict: bool = True):
+    if isinstance(value, Nats):
+        return value
+    rational = _rational(value)
+    if rational is not None:
+        return Nats.rational(rational)
+    if strict:
+        raise TypeError(f"cannot compare a quantity in nats with {type(value).__name__}")
+    return NotImplemented
+
+
+ZERO = Exact.rational(0)
+ONE = Exact.rational(1)
