@@ -128,6 +128,18 @@ def _interval(poly: tuple, bits: int):
     return total
 
 
+ENCLOSURE_BITS = 200
+"""Relative precision of an enclosure: its width is below ``2^-200`` of its size (about 60 decimal digits)."""
+
+
+def _tight(interval) -> bool:
+    """Whether ``interval`` excludes 0 and its width is below ``2^-ENCLOSURE_BITS`` of its smallest magnitude."""
+    if not (interval.a > 0 or interval.b < 0):
+        return False
+    low, high = abs(interval.a), abs(interval.b)
+    return bool((interval.b - interval.a) < min(low, high) * _IV.ldexp(1, -ENCLOSURE_BITS))
+
+
 def _poly_sign(poly: tuple) -> int:
     """The sign of a non-zero exponential polynomial at its value."""
     signs = {c > 0 for _, c in poly}
@@ -271,9 +283,20 @@ class Exact(_Ordered):
         return _poly_sign(self.num) * _poly_sign(self.den)
 
     def enclosure(self):
-        """An interval (mpmath's interval context, ``START_BITS`` of precision) that contains the value."""
+        """An interval (mpmath's interval context) that contains the value, with a relative width below
+        ``2^-ENCLOSURE_BITS``: the precision starts at ``START_BITS`` and doubles while the numerator's or the
+        denominator's interval is wider than that relative to its size (a sum that nearly cancels), up to
+        ``MAX_BITS``, beyond which it is ``Undecided``."""
         if self._enclosure is None:
-            self._enclosure = _interval(self.num, START_BITS) / _interval(self.den, START_BITS)
+            bits = START_BITS
+            while True:
+                numerator, denominator = _interval(self.num, bits), _interval(self.den, bits)
+                if (not self.num or _tight(numerator)) and _tight(denominator):
+                    break
+                bits *= 2
+                if bits > MAX_BITS:
+                    raise Undecided(f"{self.text()[:200]} is not enclosed tightly at {MAX_BITS} bits of precision")
+            self._enclosure = numerator / denominator
         return self._enclosure
 
     def bounds(self) -> tuple[Fraction, Fraction]:
@@ -916,10 +939,14 @@ def _integer_root(value: int, k: int) -> int | None:
 
 
 def _approximate_log(value: Exact):
-    """``ln(value)`` to ``APPROXIMATION_DIGITS`` digits, also for values beyond the float range."""
+    """``ln(value)`` of a positive number to ``APPROXIMATION_DIGITS`` digits (for display), also beyond the float
+    range, and near 1 (a margin near 0) from the exact ``value - 1``, so that a tiny logarithm keeps its digits."""
+    enclosure = value.enclosure()  # tight: excludes 0, relative width below 2^-ENCLOSURE_BITS
+    if enclosure.a > 0.5 and enclosure.b < 2:
+        excess = value - 1
+        return _MP.log1p(excess.approximation()) if excess else _MP.mpf(0)
     _IV.prec = START_BITS
-    num, den = _interval(value.num, START_BITS), _interval(value.den, START_BITS)
-    return _MP.mpf(_IV.log(num / den).mid)
+    return _MP.mpf(_IV.log(enclosure).mid)
 
 
 def _nats(value, strict: bool = True):

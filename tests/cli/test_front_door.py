@@ -90,6 +90,18 @@ def test_a_list_parameter_given_something_else_is_refused(tmp_path, value):
     assert "--sensitive must be a JSON list of labels" in err
 
 
+def test_a_huge_budget_against_a_transcendental_ratio_shows_its_margin(tmp_path):
+    """Found by the fuzz suite: at eps = 1e300 the margin's enclosure, at the first precision, spanned 0 and its
+    logarithm raised inside mpmath (exit 3). Enclosures are now tight relative to their size."""
+    rows = [["(exp(1)/(exp(1) + 2)) + (1/1000)", "(1/(exp(1) + 2)) - (1/1000)", "1/(exp(1) + 2)"],
+            ["1/(exp(1) + 2)", "exp(1)/(exp(1) + 2)", "1/(exp(1) + 2)"],
+            ["1/(exp(1) + 2)", "1/(exp(1) + 2)", "exp(1)/(exp(1) + 2)"]]
+    path = channel_file(tmp_path, [0, 1, 2], [0, 1, 2], rows, privacy={"epsilon": "1e300"})
+    status, out, err = run(["check", path, "--notion", "ldp"])
+    assert status == 0, err
+    assert json.loads(out)["margin"].startswith("1.0000000000000000000000000000000000000000000000000e+300")
+
+
 # --- clear errors instead of tracebacks -----------------------------------------------------------------------
 
 @pytest.mark.parametrize("raw, message", [

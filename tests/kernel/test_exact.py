@@ -150,6 +150,27 @@ def test_a_comparison_closer_than_the_precision_cap_is_undecided(monkeypatch):
     assert verdict.to_json()["holds"] is None
 
 
+def test_a_denominator_that_nearly_cancels_is_enclosed_tightly():
+    """A fuzzed channel file once divided by e - 2.71828... (300 digits): at the first precision the denominator's
+    interval contained 0 and the division raised inside mpmath (exit 3). The enclosure now raises its precision
+    until numerator and denominator are each known to 2^-200 of their size."""
+    with mpmath.workdps(400):
+        near_e = Fraction(mpmath.nstr(mpmath.e, 300, strip_zeros=False))  # within 1e-299 of e
+    gap = Exact.exp(1) - near_e
+    inverse = 1 / gap
+    assert abs(inverse) > 10**290
+    low, high = inverse.bounds()
+    assert low <= high and (high - low) < min(abs(low), abs(high)) / 2**200
+    assert (inverse * gap).approximation() == 1 and float(gap * 10**300) == float(gap.approximation() * 10**300)
+
+
+def test_a_logarithm_near_zero_keeps_its_digits():
+    """A margin of e^-200 nats (a ratio of 1 + e^-200) is shown to 60 digits, not as the rounding error of ln."""
+    tiny = Nats(1 + Exact.exp(-200)).approximation()
+    assert mpmath.almosteq(tiny, mpmath.log1p(mpmath.exp(mpmath.mpf(-200))), rel_eps=mpmath.mpf(10) ** -55)
+    assert mpmath.almosteq(Nats(Exact.exp(10**300)).approximation(), mpmath.mpf(10) ** 300, rel_eps=1e-15)
+
+
 def test_the_default_cap_decides_a_difference_of_1e_minus_15000():
     with mpmath.workdps(15100):
         mantissa, exponent = (+mpmath.e).man_exp  # e rounded to about 50,000 bits: within 1e-15000 of e
