@@ -12,6 +12,7 @@ from ldpspec.spec.channelfile import (
     read_channel_file,
     write_channel_file,
 )
+from ldpspec.spec.continuous import Density, PiecewiseChannel
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter, SpecError
 from ldpspec.spec.exact import Exact, Nats, Undecided
 from ldpspec.spec.loss import (
@@ -54,6 +55,6 @@ __all__ = [
     "avg_id_ldp", "graded_ldp", "id_ldp", "ipldp", "ldp", "min_id_ldp",
     "suldp_joint", "suldp_joint_unrevealed", "suldp_marginal", "uldp",
     "DISPLAY_DIGITS", "Exact", "Nats", "Undecided",
-    "IndependentBits", "StructuredChannel",
+    "Density", "IndependentBits", "PiecewiseChannel", "StructuredChannel",
     "Verdict", "Witness",
 ]
