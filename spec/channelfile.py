@@ -139,6 +139,8 @@ def read_channel_file(path, max_entries: int | None = None) -> ChannelFile:
         raise SpecError(f"cannot read channel file {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise InvalidChannel(f"channel file {path} is not UTF-8 text") from None
+    except ValueError as error:  # a path the system cannot name (a NUL byte)
+        raise SpecError(f"cannot read channel file {path!r}: {error}") from None
     return parse_channel_file(text, max_entries)
 
 

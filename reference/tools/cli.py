@@ -233,6 +233,8 @@ def _write(path: str | None, text: str) -> None:
             handle.write(text)
     except OSError as error:
         raise SpecError(f"--output: cannot write {path!r}: {error.strerror or error}") from None
+    except ValueError as error:  # a path the system cannot name (a NUL byte)
+        raise SpecError(f"--output: cannot write {path!r}: {error}") from None
 
 
 def run(argv=None) -> int:

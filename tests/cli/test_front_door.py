@@ -127,6 +127,12 @@ def test_an_unwritable_output(tmp_path):
     assert "--output: cannot write" in error_of(["channel", "grr", "--epsilon", "1", "--d", "3", "--output", target])
 
 
+def test_a_path_with_a_nul_byte():
+    """Found by the fuzz suite: open() raises ValueError, not OSError, for a path with a NUL byte (exit 3)."""
+    assert "--output: cannot write" in error_of(["channel", "rr", "--epsilon", "0", "--output", "a\x00b"])
+    assert "cannot read channel file" in error_of(["profile", "a\x00b"])
+
+
 @pytest.mark.parametrize("argv, message", [
     (["idue", "solve", "--budgets", "[1e-9, 2e-9]"], "budgets in [0.000001, 300]"),
     (["idue", "solve", "--budgets", "[800, 801]"], "budgets in [0.000001, 300]"),
