@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ldpspec.reference import gu2020, shared
+from ldpspec.reference import cao2022, gu2020, shared
 from ldpspec.reference.mechanism import Mechanism
 from ldpspec.spec.notions import NOTIONS, Notion
 
@@ -48,6 +48,7 @@ PAPERS: dict[str, Paper] = {paper.key: paper for paper in (
 MECHANISMS: dict[str, Mechanism] = {mechanism.name: mechanism for mechanism in (
     *shared.MECHANISMS,
     *gu2020.MECHANISMS,
+    *cao2022.MECHANISMS,
 )}
 """Every registered mechanism, by name."""
 

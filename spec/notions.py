@@ -160,6 +160,9 @@ def uldp(channel, sensitive_inputs: Iterable, protected_outputs: Iterable, epsil
     1. Every invertible output ``y`` (``Y_inv = outputs - Y_pro``) is produced
        by exactly one input, and that input is non-sensitive (2)-(3).
     2. ``P[y|x] <= e^eps P[y|x']`` for all inputs and every protected output (4).
+
+    An output that no input produces (a zero column) is not in the mechanism's range and constrains nothing: writing
+    the matrix with or without it describes the same mechanism (uRAP's vectors with two non-sensitive 1s, say).
     """
     channel = _explicit(channel)
     eps = budget(epsilon, "epsilon")
@@ -174,7 +177,7 @@ def uldp(channel, sensitive_inputs: Iterable, protected_outputs: Iterable, epsil
         if y in protected:
             continue
         producers = [x for x, row in zip(channel.inputs, channel.rows) if row[j]]
-        if len(producers) != 1 or producers[0] in sensitive:
+        if producers and (len(producers) != 1 or producers[0] in sensitive):
             worst.structural_failure(
                 "invertible output", tuple(producers), y,
                 f"invertible output {y!r} must be produced by exactly one non-sensitive input; "
@@ -251,9 +254,12 @@ class _SetValued:
         }
 
     def check_invertible_parts(self, channel: Channel, worst: WorstCase) -> None:
-        """Conditions (9)-(10), and that every output is protected or invertible."""
+        """Conditions (9)-(10), and that every output is protected or invertible. An output that no input produces
+        is not in the mechanism's range and constrains nothing."""
         revealed_anywhere = set()
         for j, y in enumerate(channel.outputs):
+            if not any(row[j] for row in channel.rows):
+                continue
             y0, revealed = self.parts[y]
             revealed_anywhere |= revealed
             outside = revealed - self.non_sensitive

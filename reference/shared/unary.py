@@ -19,7 +19,7 @@ allows it: ``1 - p`` rounds to 0 once ``p`` is within the working precision of 1
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from functools import cached_property
 from typing import NamedTuple
@@ -88,7 +88,8 @@ class UnaryEncoding:
 
     Args:
         bits: one ``UnaryBits`` per item (``p`` is ``a_k``, ``q`` is ``b_k``).
-        guarantee: the notion it claims, with its parameters (``ue``, ``sue``, ``oue`` and IDUE set it).
+        guarantee: the notion it claims, with its parameters (``ue``, ``sue``, ``oue`` and IDUE set it), or a
+            function that returns it when asked (uRAP, whose protected outputs are many).
         metadata: facts a channel file records beside the channel (for example the parameters a solver found).
 
     The estimator needs ``a_k != b_k`` for every bit (Gu et al. Theorem 3);
@@ -97,7 +98,8 @@ class UnaryEncoding:
 
     # --- the plain reference ---
 
-    def __init__(self, bits: Sequence[UnaryBits], guarantee: Guarantee | None = None, metadata: Mapping | None = None):
+    def __init__(self, bits: Sequence[UnaryBits], guarantee: Guarantee | Callable[[], Guarantee] | None = None,
+                 metadata: Mapping | None = None):
         bits = sequence(bits, "bits")
         self.d = domain_size(len(bits), "the number of bits")
         checked = {}  # id -> the checked bit: levels (and plain unary encoding) share one bit object
@@ -137,7 +139,7 @@ class UnaryEncoding:
         if self._guarantee is None:
             raise InvalidParameter("this unary encoding was built from bare bit parameters and claims no notion; "
                                    "build it with ue, sue, oue or idue")
-        return self._guarantee
+        return self._guarantee() if callable(self._guarantee) else self._guarantee
 
     def perturb(self, item: int, rng: random.Random) -> tuple[int, ...]:
         """One user's report: bit ``k`` is 1 with probability ``a_k`` if ``k == item``, else ``b_k``."""

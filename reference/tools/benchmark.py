@@ -91,7 +91,8 @@ def _operation(library: str, name: str, mode: str, n: int, d: int):
     rng = np.random.default_rng(2)
     if mode == "reports":
         return lambda: mechanism.twin.reports(inputs, rng)
-    population = Counter(inputs if isinstance(inputs, list) else inputs.tolist())  # the number of users of each input
+    values = inputs if isinstance(inputs, list) else inputs.tolist()
+    population = Counter(tuple(v) if isinstance(v, list) else v for v in values)  # users of each input (or set)
     return lambda: mechanism.twin.simulate_counts(population, rng)
 
 

@@ -161,10 +161,16 @@ def test_suldp_conditions_9_and_10():
     leaking = spec.Channel(inputs, outputs, [["0.5", "0.5"], ["0.5", "0.5"]])
     verdict = spec.suldp_marginal(leaking, ["a"], ["u"], ["s"], 5)
     assert not verdict and verdict.witness.condition == "condition (10)"
-    # (9): u is a revealable output, but its holder never reveals it.
-    silent = spec.Channel(inputs, outputs, [["1", "0"], ["1", "0"]])
-    verdict = spec.suldp_joint(silent, ["a"], ["u"], ["s"], 5)
-    assert not verdict and verdict.witness.condition == "condition (9)"
+    # (9): u is revealed by one of its holders, but the other holder never reveals it.
+    pairs = [("a", "u"), ("b", "u"), ("a", "b")]
+    silent = spec.Channel(pairs, outputs, [["0.5", "0.5"], ["1", "0"], ["1", "0"]])
+    verdict = spec.suldp_joint(silent, ["a", "b"], ["u"], ["s"], 5)
+    assert not verdict and verdict.witness.condition == "condition (9)" and verdict.witness.inputs == (("b", "u"),)
+    # An output that no input produces is not in the mechanism's range: it reveals nothing and constrains nothing.
+    unused = spec.Channel(inputs, outputs, [["1", "0"], ["1", "0"]])
+    assert spec.suldp_joint(unused, ["a"], ["u"], ["s"], 0).holds
+    assert spec.uldp(spec.Channel(["a", "u"], ["s", "u", "never"], [["1", "0", "0"], ["1/2", "1/2", "0"]]),
+                     ["a"], ["s"], "log(2)").holds
 
 
 def test_graded_ldp_with_each_pair_function():

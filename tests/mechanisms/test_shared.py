@@ -13,7 +13,9 @@ from ldpspec.reference.shared.grr import Grr
 from ldpspec.reference.shared.ps import padding_and_sampling, padding_and_sampling_many, ps_distribution
 from ldpspec.reference.shared.rr import RandomizedResponse
 from ldpspec.reference.shared.unary import oue, sue, ue
+from ldpspec.reference.shared.urr import URR
 from ldpspec.spec.exact import Exact, Nats
+from tests.support import EXAMPLES
 from tests.support.fit import SAMPLES, assert_fits
 
 
@@ -79,7 +81,26 @@ def test_compact_reports():
     (lambda: Grr(1, 1), r"d \(domain size\) must be an integer in \[2, 10,000,000\], got 1"),
     (lambda: oue(1, 2.5), r"d \(domain size\) must be an integer in \[2, 10,000,000\]"),
     (lambda: Grr(-1, 3), "epsilon must be a finite real number >= 0"),
+    (lambda: URR(1, 3, []), r"sensitive \(the sensitive items X_sen\) must hold at least one item of 0 .. 2"),
+    (lambda: URR(1, 3, [0, 3]), r"every item of sensitive \(the sensitive items X_sen\) must be an integer in "
+                                r"\[0, 2\]"),
+    (lambda: URR(1, 3, [1, 1]), "must not repeat an item"),
+    (lambda: URR(1, 3, "01"), "must be a list of labels"),
 ])
 def test_bad_mechanism_input(call, message):
     with pytest.raises(spec.SpecError, match=message):
         call()
+
+
+def test_urr_is_the_hand_written_example_of_the_docs():
+    """``docs/examples/urr.json`` was written by hand from Murakami and Kawamoto's table: c1 = 3/4, c2 = 1/4,
+    c3 = 1/2 at eps = ln 3 with two sensitive items of three."""
+    written = spec.read_channel_file(EXAMPLES / "urr.json").channel
+    built = URR("log(3)", 3, [0, 1]).channel()
+    assert built.rows == written.rows
+    assert URR("log(3)", 3, [0, 1]).guarantee().parameters["epsilon"] == spec.Nats.log(3)
+
+
+def test_urr_with_every_item_sensitive_is_grr():
+    for eps, d in [("0.5", 2), ("log(5)", 4)]:
+        assert URR(eps, d, range(d)).channel().rows == Grr(eps, d).channel().rows

@@ -51,12 +51,13 @@ def id_ldp(inputs, outputs, P, budgets, r) -> bool:
 
 def uldp(inputs, outputs, P, sensitive, protected, eps) -> bool:
     """Murakami and Kawamoto: every y outside Y_pro has exactly one x in X_non with P[y|x] > 0 and
-    P[y|x'] = 0 for every other x'; ratio within e^eps on Y_pro."""
+    P[y|x'] = 0 for every other x'; ratio within e^eps on Y_pro. The outputs are the mechanism's range: a y that no
+    input produces is not one of them."""
     for y in outputs:
         if y in protected:
             continue
         reachable = [x for x in inputs if P[x][y] > 0]
-        if not (len(reachable) == 1 and reachable[0] not in sensitive):
+        if reachable and not (len(reachable) == 1 and reachable[0] not in sensitive):
             return False
     return all(within(P[x][y], eps, P[x2][y]) for x in inputs for x2 in inputs for y in outputs if y in protected)
 
@@ -76,6 +77,7 @@ def ipldp(inputs, outputs, P, budgets) -> bool:
 
 def suldp(inputs, outputs, P, sensitive, non_sensitive, protected, eps, reading) -> bool:
     """Cao et al. Def. 3 with outputs (y0, R): (9)-(10) on revealed items, (11) under the reading."""
+    outputs = [o for o in outputs if any(P[s][o] > 0 for s in inputs)]  # the range: outputs some input produces
     revealable = {x for (_, R) in outputs for x in R}
     for (y0, R) in outputs:
         if not set(R) <= non_sensitive:

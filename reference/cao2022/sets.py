@@ -1,0 +1,74 @@
+"""What the set-valued mechanisms of Cao et al. share: users' sets of ``m`` items, the release ``(y0, R)``, and the
+two readings of the release the paper leaves open.
+
+Every user holds a set ``s`` of exactly ``m`` items of ``0 .. d-1`` (Definition 3; Sec. 3.3 normalises other sizes
+by padding and sampling). A release is a pair ``(y0, R)``: the protected part ``y0`` and the tuple ``R`` of revealed
+(invertible) non-sensitive items, sorted. The paper leaves two things about ``y0`` open, and each is a parameter:
+
+* ``y0`` of suGRR (reading B2): the sensitive outputs of the ``m`` perturbed items "regarded as a set". Two items can
+  produce the same sensitive output: ``"multiset"`` keeps it twice (and the estimator counts occurrences),
+  ``"set"`` merges the two (the estimator counts users).
+* an empty ``y0`` (reading B4): when no sensitive output occurs (a Sample variant that revealed its item, or every
+  item of suGRR revealed), ``"absent"`` releases no protected part (``y0 = None``, a purely invertible output) and
+  ``"empty"`` releases the empty protected part ``()``, an element of ``Y_pro``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Iterator
+
+from ldpspec.reference.validation import MAX_DOMAIN, item_set, positive_integer
+from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec.parameters import Parameter
+
+Y0_READINGS = ("multiset", "set")
+"""How suGRR's sensitive outputs form ``y0`` (reading B2)."""
+
+EMPTY_READINGS = ("absent", "empty")
+"""What is released when there is no sensitive output (reading B4)."""
+
+
+def set_size(m, d: int) -> int:
+    """``m``, the number of items of every user's set: an integer in ``[1, d]``."""
+    m = positive_integer(m, "m (the number of items of every set)", MAX_DOMAIN)
+    if m > d:
+        raise InvalidParameter(f"m (the number of items of every set) must be at most d = {d}, got {m}")
+    return m
+
+
+def user_set(items: Iterable, d: int, m: int, name: str = "a user's set") -> tuple:
+    """A set of exactly ``m`` distinct items of ``0 .. d-1``, sorted."""
+    items = item_set(items, d, name)
+    if len(items) != m:
+        raise InvalidParameter(f"{name} must hold exactly m = {m} items (pad or sample it to m first, Sec. 3.3), "
+                               f"got {len(items)}: {list(items)!r}")
+    return items
+
+
+def all_sets(d: int, m: int) -> Iterator[tuple]:
+    """Every set of ``m`` items of ``0 .. d-1``, as sorted tuples."""
+    return itertools.combinations(range(d), m)
+
+
+def reading(value: str, choices: tuple, name: str) -> str:
+    if value not in choices:
+        raise InvalidParameter(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
+def release(sensitive_outputs: Iterable[int], revealed: Iterable[int], y0: str, empty: str) -> tuple:
+    """The release ``(y0, R)`` from the sensitive outputs (with repeats) and the revealed items."""
+    outputs = sorted(sensitive_outputs)
+    if y0 == "set":
+        outputs = sorted(set(outputs))
+    protected = tuple(outputs) if outputs or empty == "empty" else None
+    return protected, tuple(sorted(revealed))
+
+
+SET_SIZE = Parameter("m", "integer", "the number of items m of every user's set, 1 <= m <= d", example="2",
+                     minimum=1, maximum=MAX_DOMAIN)
+Y0 = Parameter("y0", "choice", "suGRR's protected part: sensitive outputs as a multiset or a set (reading B2)",
+               required=False, default="multiset", choices=Y0_READINGS)
+EMPTY = Parameter("empty", "choice", "with no sensitive output, release no protected part or an empty one "
+                  "(reading B4)", required=False, default="absent", choices=EMPTY_READINGS)

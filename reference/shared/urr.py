@@ -1,0 +1,222 @@
+"""Utility-optimised randomised response (uRR; Murakami and Kawamoto, USENIX Security 2019), the single-item
+mechanism of ULDP that Cao et al. (Sec. 2.2) extend to sets and the IPLDP preprint uses as a baseline.
+
+The items ``0 .. d-1`` are split into the sensitive items ``X_sen`` (``k`` of them) and the others ``X_non``. With
+``E = e^eps`` and ``D = E + k - 1``:
+
+    x in X_sen:  y = x with c1 = E / D,  each other y in X_sen with c2 = 1 / D,  never a y in X_non;
+    x in X_non:  y = x with c3 = (E - 1) / D,  each y in X_sen with c2 = 1 / D,  never another y in X_non.
+
+So ``c1 + (k - 1) c2 = 1`` and ``c3 + k c2 = 1``. The protected outputs are ``Y_pro = X_sen``; an output in ``X_non``
+is invertible (it names its input). The user releases the one item. With ``C_y`` the number of reports of ``y``
+among ``n`` users, the server estimates the true count of ``x`` by
+
+    x in X_sen:  (C_x - n c2) / (c1 - c2),        x in X_non:  C_x / c3,
+
+which is the count estimator ``(C - n q) / (p - q)`` with ``(p, q) = (c1, c2)`` for a sensitive item and
+``(c3, 0)`` for a non-sensitive one (only its holders report it), so its variance is the same formula
+(``reference.shared.estimators``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from functools import cached_property
+
+import numpy as np
+
+from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
+from ldpspec.reference.sampling import CHUNK_BITS, ExactBernoulli
+from ldpspec.reference.shared.estimators import count_estimate, count_variance
+from ldpspec.reference.validation import count_array, domain_size, item_array, item_index, positive_integer
+from ldpspec.spec.channel import Channel, check_entries, label_list
+from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec.exact import Exact
+from ldpspec.spec.numbers import budget
+from ldpspec.spec.parameters import Parameter
+
+
+def urr_probabilities(E, k: int) -> tuple:
+    """``(c1, c2, c3)`` of uRR with ``k`` sensitive items at ``E = e^eps``. Plain arithmetic: exact numbers, floats
+    or z3 terms."""
+    D = E + k - 1
+    return E / D, 1 / D, (E - 1) / D
+
+
+def urr_rows(E, d: int, sensitive: Iterable[int]) -> list:
+    """The uRR matrix over the items ``0 .. d-1`` (rows: inputs, columns: outputs)."""
+    sensitive = set(sensitive)
+    c1, c2, c3 = urr_probabilities(E, len(sensitive))
+    rows = []
+    for x in range(d):
+        row = []
+        for y in range(d):
+            if y in sensitive:
+                row.append(c1 if y == x else c2)
+            else:
+                row.append(c3 if y == x else 0)
+        rows.append(row)
+    return rows
+
+
+def sensitive_items(items, d: int, name: str = "sensitive (the sensitive items X_sen)") -> tuple[int, ...]:
+    """At least one distinct item of ``0 .. d-1``, sorted: the sensitive items of a utility-optimised mechanism."""
+    items = label_list(items, name, InvalidParameter)
+    for item in items:
+        item_index(item, d, f"every item of {name}")
+    if len(set(items)) != len(items):
+        raise InvalidParameter(f"{name} must not repeat an item, got {list(items)!r}")
+    if not items:
+        raise InvalidParameter(f"{name} must hold at least one item of 0 .. {d - 1}, got none")
+    return tuple(sorted(int(item) for item in items))
+
+
+class URR:
+    """uRR over the items ``0 .. d-1`` with sensitive items ``sensitive`` and budget ``epsilon``."""
+
+    # --- the plain reference ---
+
+    def __init__(self, epsilon, d: int, sensitive: Iterable[int]):
+        self.epsilon = budget(epsilon, "epsilon")
+        self.d = domain_size(d)
+        self.sensitive = sensitive_items(sensitive, self.d)
+        self.is_sensitive = [x in set(self.sensitive) for x in range(self.d)]
+        self.c1, self.c2, self.c3 = urr_probabilities(self.epsilon.exponential(), len(self.sensitive))
+        # Each item's count estimator (p, q): a report of x comes from a holder with p, from anyone else with q.
+        self.p = [self.c1 if s else self.c3 for s in self.is_sensitive]
+        self.q = [self.c2 if s else Exact.rational(0) for s in self.is_sensitive]
+
+    def channel(self, max_entries: int | None = None) -> Channel:
+        """The exact channel: ``d`` inputs, ``d`` outputs (refused beyond ``max_entries`` probabilities)."""
+        check_entries(self.d * self.d, f"uRR's channel on {self.d:,} items", max_entries)
+        return Channel(range(self.d), range(self.d), urr_rows(self.epsilon.exponential(), self.d, self.sensitive))
+
+    def guarantee(self) -> Guarantee:
+        """``(X_sen, Y_pro, eps)``-ULDP with ``Y_pro = X_sen``."""
+        return Guarantee("uldp", {"sensitive_inputs": list(self.sensitive), "protected_outputs": list(self.sensitive),
+                                  "epsilon": self.epsilon})
+
+    def perturb(self, item: int, rng: random.Random) -> int:
+        """One user's report: the true item with ``c1`` (sensitive) or ``c3`` (not), else a sensitive item drawn
+        uniformly from those other than the true one."""
+        item_index(item, self.d)
+        keep = self.c1 if self.is_sensitive[item] else self.c3
+        if rng.random() < float(keep):
+            return item
+        others = [y for y in self.sensitive if y != item]
+        return others[rng.randrange(len(others))]
+
+    def counts(self, reports: Iterable[int]) -> list[int]:
+        """``C_y``: how many reports name item ``y``."""
+        counts = [0] * self.d
+        for report in reports:
+            counts[item_index(report, self.d, "a report")] += 1
+        return counts
+
+    def estimate(self, counts: Sequence[int], n: int) -> list:
+        """``(C_x - n c2) / (c1 - c2)`` for a sensitive item, ``C_x / c3`` for another (exact)."""
+        if len(counts) != self.d:
+            raise InvalidParameter(f"counts must have one entry per item ({self.d}), got {len(counts)}")
+        positive_integer(n, "n (the number of users)")
+        return [count_estimate(c, n, p, q) for c, p, q in zip(counts, self.p, self.q)]
+
+    def variance(self, true_counts: Sequence[int]) -> tuple[list, object]:
+        """Per-item variances of the estimates and their total, for the given true counts (exact)."""
+        if len(true_counts) != self.d:
+            raise InvalidParameter(f"true_counts must have one entry per item ({self.d}), got {len(true_counts)}")
+        n = sum(true_counts)
+        per_item = [count_variance(n, c, p, q) for c, p, q in zip(true_counts, self.p, self.q)]
+        return per_item, sum(per_item)
+
+    def estimate_moments(self, items: Sequence[int]) -> tuple[list, list]:
+        """Exact mean (the true counts: the estimator is unbiased) and variance of every estimate."""
+        true_counts = self.counts(items)
+        return [Exact.rational(c) for c in true_counts], self.variance(true_counts)[0]
+
+    @cached_property
+    def twin(self) -> URRTwin:
+        return URRTwin(self)
+
+
+class URRTwin:
+    """uRR for many users at once. Reports are one unsigned integer per user."""
+
+    def __init__(self, mechanism: URR):
+        self.mechanism = mechanism
+        self.d = mechanism.d
+        self.dtype = np.min_scalar_type(self.d - 1)
+        self.sensitive = np.array(mechanism.sensitive, dtype=np.int64)
+        self.is_sensitive = np.array(mechanism.is_sensitive)
+        # rank of each sensitive item among the sensitive items, to skip the true one when drawing another
+        self.rank = np.full(self.d, -1, dtype=np.int64)
+        self.rank[self.sensitive] = np.arange(len(self.sensitive))
+        self._keep = ExactBernoulli([float(mechanism.c1), float(mechanism.c3)])  # kind 0: sensitive, 1: not
+
+    def reports(self, items, rng: np.random.Generator) -> np.ndarray:
+        """One report per user: the true item with ``c1`` or ``c3``, else another sensitive item uniformly."""
+        items = item_array(items, self.d)
+        k = len(self.sensitive)
+        reports = np.empty(len(items), dtype=self.dtype)
+        users_per_chunk = CHUNK_BITS // 16
+        for start in range(0, len(items), users_per_chunk):
+            chunk = items[start:start + users_per_chunk]
+            sensitive = self.is_sensitive[chunk]
+            keep = self._keep.draw(np.where(sensitive, 0, 1), rng)
+            # a sensitive user draws among the k - 1 other sensitive items, anyone else among all k
+            choices = np.where(sensitive, k - 1, k)
+            other = rng.integers(0, np.maximum(choices, 1))  # exact uniform choices, no modulo bias
+            other += sensitive & (other >= self.rank[chunk])  # skip the true item's rank
+            reports[start:start + len(chunk)] = np.where(keep, chunk, self.sensitive[np.minimum(other, k - 1)])
+        return reports
+
+    def outputs(self, reports: np.ndarray) -> list[int]:
+        return np.asarray(reports).tolist()
+
+    def counts(self, reports: np.ndarray) -> np.ndarray:
+        """``C_y``: the number of reports naming item ``y``."""
+        return np.bincount(item_array(reports, self.d, "reports"), minlength=self.d)
+
+    def simulate_counts(self, true_counts, rng: np.random.Generator) -> np.ndarray:
+        """The report counts of ``sum(true_counts)`` users, drawn directly.
+
+        Holders of ``x`` keep it ``Bin(c_x, c1 or c3)`` times. The rest of a sensitive item's holders spread
+        uniformly over the other sensitive items (one multinomial per sensitive item); the rest of the
+        non-sensitive holders all spread uniformly over the sensitive items, so their sum is one multinomial.
+        """
+        counts = count_array(true_counts, self.d)
+        keep = np.where(self.is_sensitive, float(self.mechanism.c1), float(self.mechanism.c3))
+        result = rng.binomial(counts, keep)
+        k = len(self.sensitive)
+        moved = counts - result
+        if k > 1:
+            for x in self.sensitive:
+                others = self.sensitive[self.sensitive != x]
+                result[others] += rng.multinomial(moved[x], np.full(k - 1, 1 / (k - 1)))
+        result[self.sensitive] += rng.multinomial(moved[~self.is_sensitive].sum(), np.full(k, 1 / k))
+        return result
+
+    def estimate(self, counts, n: int) -> np.ndarray:
+        """The estimates of ``URR.estimate`` in floats."""
+        positive_integer(n, "n (the number of users)")
+        p = np.array([float(v) for v in self.mechanism.p])
+        q = np.array([float(v) for v in self.mechanism.q])
+        return count_estimate(np.asarray(counts, dtype=float), n, p, q)
+
+
+SENSITIVE = Parameter("sensitive", "labels", "the sensitive items X_sen, a non-empty subset of 0 .. d-1",
+                      example="[0, 1]")
+"""The sensitive items of a utility-optimised mechanism on single items."""
+
+
+def _workload(n: int, d: int, rng: np.random.Generator):
+    return URR(1, d, range(d // 4 or 1)), rng.integers(0, d, n)
+
+
+MECHANISMS = (
+    Mechanism(
+        name="urr", title="Utility-optimised randomised response (uRR)", home="shared",
+        source="Murakami and Kawamoto 2019; Cao et al. Sec. 2.2; IPLDP preprint (URR)", notion="uldp",
+        parameters=(EPSILON, DOMAIN_SIZE, SENSITIVE), build=URR, claims=(),
+        docs="mechanisms/urr.md", workload=_workload),
+)
