@@ -202,7 +202,10 @@ class UnaryEncodingTwin:
     def packed(self, hot: np.ndarray, released: int, rng: np.random.Generator) -> np.ndarray:
         """Packed reports of the first ``released`` bits: row ``r`` has bit ``hot[r]`` drawn with ``a``, every
         other bit with ``b``. ``hot[r] >= released`` means no released bit is hot (IDUE-PS: a dummy not released).
+        A two-dimensional ``hot`` gives each row several hot bits, distinct within the row (an m-hot set encoding).
         """
+        hot = np.asarray(hot)
+        columns = hot.reshape(len(hot), -1)
         n = len(hot)
         baseline = ExactBernoulli(self.b[:released])
         hot_bits = ExactBernoulli(self.a)
@@ -211,9 +214,10 @@ class UnaryEncodingTwin:
         for start in range(0, n, rows_per_chunk):
             stop = min(n, start + rows_per_chunk)
             bits = baseline.draw_columns(stop - start, rng)
-            chunk_hot = hot[start:stop]
-            shown = np.flatnonzero(chunk_hot < released)
-            bits[shown, chunk_hot[shown]] = hot_bits.draw(chunk_hot[shown], rng)
+            for column in columns.T:
+                chunk_hot = column[start:stop]
+                shown = np.flatnonzero(chunk_hot < released)
+                bits[shown, chunk_hot[shown]] = hot_bits.draw(chunk_hot[shown], rng)
             packed[start:stop] = np.packbits(bits, axis=1)
         return packed
 

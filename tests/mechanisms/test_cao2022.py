@@ -10,6 +10,7 @@ import pytest
 
 from ldpspec import spec
 from ldpspec.reference.cao2022.sugrr import SuGRR, SuGRRSample, uniform_sets
+from ldpspec.reference.cao2022.surap import SuRAP, SuRAPSample
 from ldpspec.spec.exact import Exact
 from ldpspec.verify.common import channel_row, exact_moments
 from tests.support.fit import SAMPLES, assert_fits, exact_count_distribution
@@ -22,6 +23,9 @@ def mechanisms():
         yield f"sugrr-{y0}-{empty}", SuGRR("log(4)", 4, [0, 1], 2, y0, empty)
     for empty in ("absent", "empty"):
         yield f"sugrr-sample-{empty}", SuGRRSample("log(3)", 4, [0, 1], 2, empty)
+    for y0 in ("vector", "sensitive-bits"):
+        yield f"surap-{y0}", SuRAP("log(16)", 4, [0, 1], 2, y0)
+        yield f"surap-sample-{y0}", SuRAPSample("log(4)", 4, [0, 2], 2, y0)
 
 
 MECHANISMS = dict(mechanisms())
