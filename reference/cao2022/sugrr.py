@@ -392,3 +392,41 @@ MECHANISMS = (
         source=_SOURCE, notion=NOTION, parameters=(EPSILON, DOMAIN_SIZE, SENSITIVE, SET_SIZE, EMPTY),
         build=SuGRRSample, claims=(), docs="mechanisms/sugrr.md", workload=_workload(SuGRRSample)),
 )
+
+
+# --- the baselines of Sec. 2.3: every item sensitive ------------------------------------------------------------
+
+class SetGRR(SuGRR):
+    """GRR for sets (Cao et al. Sec. 2.3): each of the ``m`` items through GRR at ``eps / m``, the ``m`` outputs
+    released. It is suGRR with every item sensitive (uRR is then GRR), and claims eps-LDP (composition)."""
+
+    def __init__(self, epsilon, d: int, m: int):
+        super().__init__(epsilon, domain_size(d), range(domain_size(d)), m)
+
+    def guarantee(self) -> Guarantee:
+        return Guarantee("ldp", {"epsilon": self.epsilon})
+
+
+class SetGRRSample(SuGRRSample):
+    """GRR-Sample (Cao et al. Sec. 2.3): one sampled item of the set through GRR at ``eps``; suGRR-Sample with
+    every item sensitive. Claims eps-LDP."""
+
+    def __init__(self, epsilon, d: int, m: int):
+        super().__init__(epsilon, domain_size(d), range(domain_size(d)), m)
+
+    def guarantee(self) -> Guarantee:
+        return Guarantee("ldp", {"epsilon": self.epsilon})
+
+
+MECHANISMS += (
+    Mechanism(
+        name="grr-set", title="GRR for sets: GRR at eps/m on every item (baseline)", home="cao2022",
+        source="Cao et al. Sec. 2.3", notion="ldp", parameters=(EPSILON, DOMAIN_SIZE, SET_SIZE), build=SetGRR,
+        claims=(), docs="mechanisms/sugrr.md",
+        workload=lambda n, d, rng: (SetGRR(1, d, min(8, d)), uniform_sets(n, d, min(8, d), rng))),
+    Mechanism(
+        name="grr-sample", title="GRR-Sample: GRR at eps on one sampled item of a set (baseline)", home="cao2022",
+        source="Cao et al. Sec. 2.3", notion="ldp", parameters=(EPSILON, DOMAIN_SIZE, SET_SIZE), build=SetGRRSample,
+        claims=(), docs="mechanisms/sugrr.md",
+        workload=lambda n, d, rng: (SetGRRSample(1, d, min(8, d)), uniform_sets(n, d, min(8, d), rng))),
+)

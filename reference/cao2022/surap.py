@@ -273,3 +273,41 @@ MECHANISMS = (
         source=_SOURCE, notion=NOTION, parameters=(EPSILON, DOMAIN_SIZE, SENSITIVE, SET_SIZE, Y0),
         build=SuRAPSample, claims=(), docs="mechanisms/surap.md", workload=_workload(SuRAPSample)),
 )
+
+
+# --- the baselines of Sec. 2.3: every item sensitive ------------------------------------------------------------
+
+class SetRAPPOR(SuRAP):
+    """RAPPOR for sets (Qin et al., CCS 2016; Cao et al. eqs. (6)-(7)): the m-hot vector with every bit kept with
+    ``e^{eps/(2m)} / (e^{eps/(2m)} + 1)``; suRAP with every item sensitive. Claims eps-LDP."""
+
+    def __init__(self, epsilon, d: int, m: int):
+        super().__init__(epsilon, domain_size(d), range(domain_size(d)), m)
+
+    def guarantee(self) -> Guarantee:
+        return Guarantee("ldp", {"epsilon": self.epsilon})
+
+
+class SetRAPPORSample(SuRAPSample):
+    """RAPPOR-Sample (Cao et al. Sec. 2.3): basic RAPPOR at ``eps`` on one sampled item of the set; suRAP-Sample with
+    every item sensitive. Claims eps-LDP."""
+
+    def __init__(self, epsilon, d: int, m: int):
+        super().__init__(epsilon, domain_size(d), range(domain_size(d)), m)
+
+    def guarantee(self) -> Guarantee:
+        return Guarantee("ldp", {"epsilon": self.epsilon})
+
+
+MECHANISMS += (
+    Mechanism(
+        name="rappor-set", title="RAPPOR for sets: the m-hot vector at eps/(2m) per bit (baseline)", home="cao2022",
+        source="Qin et al. CCS 2016; Cao et al. Sec. 2.3", notion="ldp", parameters=(EPSILON, DOMAIN_SIZE, SET_SIZE),
+        build=SetRAPPOR, claims=(), docs="mechanisms/surap.md",
+        workload=lambda n, d, rng: (SetRAPPOR(1, d, min(8, d)), uniform_sets(n, d, min(8, d), rng))),
+    Mechanism(
+        name="rappor-sample", title="RAPPOR-Sample: basic RAPPOR on one sampled item of a set (baseline)",
+        home="cao2022", source="Cao et al. Sec. 2.3", notion="ldp", parameters=(EPSILON, DOMAIN_SIZE, SET_SIZE),
+        build=SetRAPPORSample, claims=(), docs="mechanisms/surap.md",
+        workload=lambda n, d, rng: (SetRAPPORSample(1, d, min(8, d)), uniform_sets(n, d, min(8, d), rng))),
+)
