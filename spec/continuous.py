@@ -24,6 +24,7 @@ its label) or not released (the densities are added, on the union of their break
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import cmp_to_key
 
@@ -34,7 +35,7 @@ from ldpspec.spec.numbers import exact
 from ldpspec.spec.structured import StructuredChannel
 
 
-def _sorted_unique(points: list) -> list:
+def sorted_unique(points: list) -> list:
     """Exact numbers sorted, equal ones once."""
     ordered = sorted(points, key=cmp_to_key(lambda a, b: a.compare(b)))
     unique = []
@@ -92,7 +93,7 @@ class Density:
     @staticmethod
     def sum(densities: Sequence[Density]) -> Density:
         """The pointwise sum, on the union of the breakpoints."""
-        points = _sorted_unique([b for density in densities for b in density.breakpoints])
+        points = sorted_unique([b for density in densities for b in density.breakpoints])
         cells = list(zip(points, points[1:]))
         totals = [ZERO] * len(cells)
         for density in densities:
@@ -158,10 +159,11 @@ class PiecewiseChannel(StructuredChannel):
         self._cells = {}
         for label, kind in self.kinds.items():
             if kind == "density":
-                points = _sorted_unique([b for x in self.inputs if label in self.components[x]
+                points = sorted_unique([b for x in self.inputs if label in self.components[x]
                                          for b in self.components[x][label].breakpoints])
                 self._cells[label] = list(zip(points, points[1:]))
         self._explicit = None
+        self._float_ends = {}
 
     @classmethod
     def mixture(cls, weighted: Sequence[tuple], released: bool,
@@ -242,6 +244,26 @@ class PiecewiseChannel(StructuredChannel):
         from ldpspec.spec.loss import pair_loss
 
         return pair_loss(self.explicit(), x, other)
+
+    def output_at(self, label, point):
+        """The explicit channel's output holding the point ``point`` (an exact number or a float) of component
+        ``label``: how a sampled release is matched to the exact channel. An atom's output is its label."""
+        label = normalize_label(label, "component label")
+        if self.kinds.get(label) == "atom":
+            return self.output_label(label, None)
+        cells = self._cells.get(label, ())
+        if isinstance(point, float):  # a sample: the cells' ends as floats, found by bisection
+            if label not in self._float_ends:
+                self._float_ends[label] = [float(low) for low, _ in cells] + ([float(cells[-1][1])] if cells else [])
+            ends = self._float_ends[label]
+            k = bisect.bisect_right(ends, point) - 1
+            if 0 <= k < len(cells):
+                return self.output_label(label, cell_text(*cells[k]))
+        else:
+            for low, high in cells:
+                if low <= point < high:
+                    return self.output_label(label, cell_text(low, high))
+        raise InvalidChannel(f"no output of component {label!r} holds the point {point!r}")
 
     def density(self, x, label) -> Density | None:
         """Input ``x``'s density of component ``label`` (None when it has none)."""

@@ -11,9 +11,10 @@ import pytest
 from ldpspec import spec
 from ldpspec.reference.cao2022.sugrr import SuGRR, SuGRRSample, uniform_sets
 from ldpspec.reference.cao2022.surap import SuRAP, SuRAPSample
+from ldpspec.reference.cao2022.wheel import SuWheel, Wheel
 from ldpspec.spec.exact import Exact
 from ldpspec.verify.common import channel_row, exact_moments
-from tests.support.fit import SAMPLES, assert_fits, exact_count_distribution
+from tests.support.fit import SAMPLES, assert_fits, exact_count_distribution, labelled
 
 READINGS = [("multiset", "absent"), ("multiset", "empty"), ("set", "absent"), ("set", "empty")]
 
@@ -26,6 +27,9 @@ def mechanisms():
     for y0 in ("vector", "sensitive-bits"):
         yield f"surap-{y0}", SuRAP("log(16)", 4, [0, 1], 2, y0)
         yield f"surap-sample-{y0}", SuRAPSample("log(4)", 4, [0, 2], 2, y0)
+    # arcs of length p = 1/(3 + 2e) ~ 0.12: items 0 and 1 overlap, item 2 wraps around 1
+    yield "suwheel-overlapping", SuWheel(1, 4, [0, 3], 2, ["0", "1/10", "9/10", "1/2"])
+    yield "wheel-overlapping", Wheel(1, 4, 2, ["0", "1/10", "9/10", "1/2"])
 
 
 MECHANISMS = dict(mechanisms())
@@ -40,8 +44,9 @@ def test_samplers_fit_the_channel_under_every_reading(name):
     for s in channel.inputs:
         row = channel_row(channel, s)
         assert sum(row.values(), Exact.rational(0)) == 1
-        assert_fits(Counter(mechanism.perturb(s, rng) for _ in range(SAMPLES // 3)), row)
-        assert_fits(Counter(mechanism.twin.outputs(mechanism.twin.reports([s] * (SAMPLES // 3), generator))), row)
+        assert_fits(labelled(mechanism, channel, [mechanism.perturb(s, rng) for _ in range(SAMPLES // 3)]), row)
+        reports = mechanism.twin.reports([s] * (SAMPLES // 3), generator)
+        assert_fits(labelled(mechanism, channel, mechanism.twin.outputs(reports)), row)
 
 
 @pytest.mark.parametrize("name", sorted(MECHANISMS))
@@ -87,5 +92,37 @@ def test_the_uniform_sets_are_uniform():
     (lambda: SuGRR(1, 4, [0], 2).twin.reports(np.array([[0, 0]]), np.random.default_rng()), "m distinct items"),
 ])
 def test_bad_input_is_refused(build, message):
+    with pytest.raises(spec.SpecError, match=message):
+        build()
+
+
+def test_suwheel_holds_only_under_the_marginal_reading():
+    """Revealing the non-sensitive items whose arc misses y0 rules sets out: on the whole release some (y0, R) has
+    probability 0 under one set and not under another."""
+    mechanism = SuWheel(1, 4, [0, 1], 2)
+    channel, parameters = mechanism.channel(), mechanism.guarantee().parameters
+    assert spec.suldp_marginal(channel, **parameters).holds
+    verdict = spec.suldp_joint(channel, **parameters)
+    assert not verdict and verdict.witness.log_ratio.is_infinite
+
+
+def test_the_wheel_parameters_are_the_printed_ones():
+    """p = 1/(2m - 1 + m e^eps), Omega = m p e^eps + 1 - m p, P_true = p e^eps / Omega, r = 1 - e^eps p / Omega, and
+    their closed forms (algebra on those definitions): Omega = (2m e^eps + m - 1)/(2m - 1 + m e^eps),
+    P_true = e^eps/(2m e^eps + m - 1)."""
+    for m in (1, 2, 5):
+        mechanism = SuWheel("0.7", 6, [0], m)
+        E = Exact.exp("0.7")
+        assert mechanism.p == 1 / (2 * m - 1 + m * E)
+        assert mechanism.omega == (2 * m * E + m - 1) / (2 * m - 1 + m * E)
+        assert mechanism.p_true == E / (2 * m * E + m - 1) and mechanism.r == 1 - E * mechanism.p / mechanism.omega
+
+
+@pytest.mark.parametrize("build, message", [
+    (lambda: SuWheel(1, 4, [0], 2, ["0", "1/4"]), r"hash_values must give one point of \[0, 1\) per item \(4\)"),
+    (lambda: SuWheel(1, 4, [0], 2, ["0", "1/4", "1/2", "1"]), r"hash_values\[3\] must be in \[0, 1\), got 1"),
+    (lambda: Wheel(1, 4, 2, "0123"), "must be a list of labels"),
+])
+def test_bad_wheel_input_is_refused(build, message):
     with pytest.raises(spec.SpecError, match=message):
         build()

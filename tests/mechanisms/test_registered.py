@@ -20,7 +20,7 @@ from ldpspec.reference.registry import MECHANISMS, NOTIONS, PAPERS
 from ldpspec.verify.audit import load_claims
 from ldpspec.verify.common import channel_row, exact_moments
 from tests.support import DOCS
-from tests.support.fit import SAMPLES, assert_fits, exact_count_distribution, explicit
+from tests.support.fit import SAMPLES, assert_fits, exact_count_distribution, explicit, labelled
 
 NAMES = sorted(MECHANISMS)
 PLAIN_METHODS = ("channel", "guarantee", "perturb", "counts", "estimate", "estimate_moments")
@@ -88,7 +88,8 @@ def test_the_reference_sampler_fits_the_channel(name):
     mechanism, rng = EXAMPLES[name], random.Random(1)
     channel = mechanism.channel()
     for x in inputs_of(name):
-        assert_fits(Counter(mechanism.perturb(x, rng) for _ in range(SAMPLES)), channel_row(channel, x))
+        releases = [mechanism.perturb(x, rng) for _ in range(SAMPLES)]
+        assert_fits(labelled(mechanism, channel, releases), channel_row(channel, x))
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -97,7 +98,7 @@ def test_the_twin_reports_fit_the_channel(name):
     channel = mechanism.channel()
     for x in inputs_of(name):
         reports = mechanism.twin.reports([x] * SAMPLES, rng)
-        assert_fits(Counter(mechanism.twin.outputs(reports)), channel_row(channel, x))
+        assert_fits(labelled(mechanism, channel, mechanism.twin.outputs(reports)), channel_row(channel, x))
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -47,3 +47,10 @@ def exact_count_distribution(rows: list[dict], count) -> dict:
                     updated[key] += p * q
         distribution = dict(updated)
     return distribution
+
+
+def labelled(mechanism, channel, releases) -> Counter:
+    """Releases as the exact channel's outputs: a mechanism with continuous releases (a float point) says, with
+    ``label(release, channel)``, which output of the exact channel (a cell) each falls in."""
+    label = getattr(mechanism, "label", None)
+    return Counter(label(release, channel) for release in releases) if label else Counter(releases)

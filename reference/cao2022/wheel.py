@@ -1,0 +1,356 @@
+"""Wheel (Wang et al., PVLDB 2020) for sets and Cao et al.'s suWheel (Sec. 4.3, Algorithms 1 and 2).
+
+Every item ``x`` is hashed to a point ``v_x = h(x)`` of the circle ``[0, 1)``. With
+
+    p = 1 / (2m - 1 + m e^eps),      Omega = m p e^eps + 1 - m p,
+
+the *arc* of ``v`` is ``[v, v + p)`` (wrapping around at 1), and the *covered area* ``C_v`` of a set ``s`` is the union
+of its items' arcs, of total length ``l <= m p``. The user draws ``y0`` from the density (eq. (8))
+
+    e^eps / Omega                       on C_v,
+    (1 - l e^eps / Omega) / (1 - l)     elsewhere,
+
+which is ``1 / Omega`` outside when the arcs do not overlap (``l = m p``).
+
+* **Wheel** releases ``y0`` (and the hash function it used).
+* **suWheel** also reveals every non-sensitive item of ``s`` whose arc does not contain ``y0`` (Algorithm 1, step 5):
+  the release is ``(y0, R)``. For an item of ``s`` the probability that ``y0`` lies in its arc is
+  ``P_true = p e^eps / Omega`` (its arc lies inside ``C_v``), so a non-sensitive item is revealed with
+  ``r = 1 - P_true``.
+
+The server (Algorithm 2) counts, for a sensitive item ``x``, the users whose ``y0`` lies in the arc of ``h(x)``
+(``F_x``) and estimates the number of holders by ``(F_x - n p) / (P_true - p)``; for a non-sensitive item it counts the
+users revealing it and estimates ``F_x / r``.
+
+**The hash (reading B5).** The paper releases each user's hash function but does not say how it is drawn. Here the
+hash is a parameter: the values ``h(0), ..., h(d-1)`` (rationals in ``[0, 1)``; by default ``x / d``), fixed and public.
+The audit also checks the claims over a family of hash functions, released with the output (``hash_family_channel``)
+or not. ``P_false = p`` (the chance that ``y0`` lands in the arc of an item the user does not hold) is an average over
+random hash values; for one fixed hash it depends on the set.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from functools import cached_property
+
+import numpy as np
+
+from ldpspec.reference.cao2022.sets import SET_SIZE, all_sets, set_size, user_set
+from ldpspec.reference.cao2022.sugrr import _set_array, uniform_sets
+from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
+from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
+from ldpspec.reference.validation import domain_size, positive_integer, user_count
+from ldpspec.spec.channel import label_list
+from ldpspec.spec.continuous import Density, PiecewiseChannel, sorted_unique
+from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec.exact import ONE, ZERO, Exact, parse
+from ldpspec.spec.numbers import budget, exact
+from ldpspec.spec.parameters import Parameter
+
+SUWHEEL_NOTION = "suldp-marginal"
+"""The notion suWheel holds with its parameters: SULDP under reading A of (11)."""
+
+
+def wheel_parameters(E, m: int) -> tuple:
+    """``(p, Omega, P_true)`` at ``E = e^eps`` for sets of ``m`` items. Plain arithmetic."""
+    p = 1 / (2 * m - 1 + m * E)
+    omega = m * p * E + 1 - m * p
+    return p, omega, p * E / omega
+
+
+def arc(v, p) -> list[tuple]:
+    """The arc ``[v, v + p)`` of the circle ``[0, 1)``, as one or two intervals."""
+    end = v + p
+    if end <= 1:
+        return [(v, end)]
+    return [(v, ONE), (ZERO, end - 1)]
+
+
+def _inside(cell: tuple, intervals: Iterable[tuple]) -> bool:
+    low, high = cell
+    return any(a <= low and high <= b for a, b in intervals)
+
+
+class _WheelBase:
+    """What Wheel and suWheel share: the parameters, the hash, the density of ``y0`` and the cells."""
+
+    def __init__(self, epsilon, d: int, sensitive: Iterable[int], m: int, hash_values: Sequence | None):
+        self.epsilon = budget(epsilon, "epsilon")
+        self.d = domain_size(d)
+        self.m = set_size(m, self.d)
+        self.sensitive = sensitive_items(sensitive, self.d)
+        self.is_sensitive = [x in set(self.sensitive) for x in range(self.d)]
+        self.E = self.epsilon.exponential()
+        self.p, self.omega, self.p_true = wheel_parameters(self.E, self.m)
+        self.r = 1 - self.p_true
+        if hash_values is None:
+            hash_values = [Exact.rational(x) / self.d for x in range(self.d)]
+        values = label_list(hash_values, "hash_values", InvalidParameter)
+        if len(values) != self.d:
+            raise InvalidParameter(f"hash_values must give one point of [0, 1) per item ({self.d}), got {len(values)}")
+        self.hash = [exact(v, f"hash_values[{x}]") for x, v in enumerate(values)]
+        for x, v in enumerate(self.hash):
+            if not 0 <= v < 1:
+                raise InvalidParameter(f"hash_values[{x}] must be in [0, 1), got {v.text()}")
+        self.arcs = [arc(v, self.p) for v in self.hash]
+        self._densities = {}  # set -> (cells, values), computed once
+        self._float_cells = {}  # set -> (cell lows, widths, masses) in floats, for the plain sampler
+
+    def cells(self, items: Sequence[int]) -> list[tuple]:
+        """The cells of ``[0, 1)`` between the end points of the arcs of ``items``."""
+        points = sorted_unique([ZERO, ONE, *(end for x in items for piece in self.arcs[x] for end in piece)])
+        return list(zip(points, points[1:]))
+
+    def density(self, items: Sequence[int]) -> tuple[list, list]:
+        """``(cells, values)``: the density of ``y0`` for the set ``items`` on the cells of its arcs (eq. (8))."""
+        key = tuple(items)
+        if key not in self._densities:
+            self._densities[key] = self._density(key)
+        return self._densities[key]
+
+    def _density(self, items: tuple) -> tuple[list, list]:
+        cells = self.cells(items)
+        covered = [cell for cell in cells if any(_inside(cell, self.arcs[x]) for x in items)]
+        length = sum((high - low for low, high in covered), ZERO)
+        inside = self.E / self.omega
+        outside = (1 - length * inside) / (1 - length)
+        return cells, [inside if any(_inside(cell, self.arcs[x]) for x in items) else outside for cell in cells]
+
+    def density_on(self, items: Sequence[int], cells: Sequence[tuple]) -> list:
+        """The density of ``y0`` for the set ``items`` on each of ``cells`` (a refinement of the set's cells)."""
+        own_cells, own_values = self.density(items)
+        return [next(v for (a, b), v in zip(own_cells, own_values) if a <= low and high <= b) for low, high in cells]
+
+    def revealed(self, items: Sequence[int], cell: tuple) -> tuple:
+        """The non-sensitive items of the set whose arc does not contain the cell (suWheel's step 5)."""
+        return tuple(x for x in items if not self.is_sensitive[x] and not _inside(cell, self.arcs[x]))
+
+    def channel(self, max_entries: int | None = None) -> PiecewiseChannel:
+        """The exact channel over every set of ``m`` items: ``y0`` with its density, and the revealed items."""
+        components = {}
+        cells = self.cells(range(self.d))  # every item's arc is a union of cells: each count is decided per cell
+        for s in all_sets(self.d, self.m):
+            values = self.density_on(s, cells)
+            by_revealed = {}
+            for k, cell in enumerate(cells):
+                by_revealed.setdefault(self.revealed(s, cell), [ZERO] * len(cells))[k] = values[k]
+            points = [cells[0][0], *(high for _, high in cells)]
+            components[s] = {revealed: Density(points, part) for revealed, part in by_revealed.items()}
+        channel = PiecewiseChannel(list(components), components, output_label=lambda revealed, cell: (cell, revealed))
+        channel.explicit(max_entries)
+        return channel
+
+    def guarantee(self) -> Guarantee:
+        """eps-LDP for Wheel (it reveals nothing). suWheel claims SULDP; it holds under the marginal reading of
+        (11), the one Theorem 7's proof uses (``y0`` alone), with ``Y_pro`` every cell of ``y0``. On the whole release
+        it does not: revealing the non-sensitive items whose arc misses ``y0`` tells which sets could not have
+        produced ``(y0, R)`` (page "suWheel")."""
+        if all(self.is_sensitive):
+            return Guarantee("ldp", {"epsilon": self.epsilon})
+        protected = sorted({y0 for y0, _ in self.channel().explicit().outputs})
+        return Guarantee(SUWHEEL_NOTION, {"sensitive_items": list(self.sensitive), "non_sensitive_items": None,
+                                          "protected_outputs": protected, "epsilon": self.epsilon})
+
+    # --- one user ---
+
+    def draw_y0(self, items: Sequence[int], rng: random.Random) -> float:
+        """``y0`` from the density: a cell with its mass, then a uniform point of it."""
+        key = tuple(items)
+        if key not in self._float_cells:
+            cells, values = self.density(key)
+            self._float_cells[key] = ([float(low) for low, _ in cells], [float(high - low) for low, high in cells],
+                                      [float(v * (high - low)) for v, (low, high) in zip(values, cells)])
+        lows, widths, masses = self._float_cells[key]
+        u, k = rng.random() * sum(masses), 0
+        while k < len(masses) - 1 and u >= masses[k]:
+            u -= masses[k]
+            k += 1
+        return lows[k] + rng.random() * widths[k]
+
+    def perturb(self, items: Iterable[int], rng: random.Random) -> tuple:
+        """One user's release ``(y0, R)``, with ``y0`` a float (its cell decides every count)."""
+        items = user_set(items, self.d, self.m)
+        y0 = self.draw_y0(items, rng)
+        return y0, tuple(x for x in items if not self.is_sensitive[x] and not self.in_arc(y0, x))
+
+    def in_arc(self, y, x: int) -> bool:
+        """Whether ``y`` lies in the arc of item ``x``: a float point, or a cell of the exact channel (its label
+        ``"[low, high)"``; the channel's cells lie inside or outside every arc)."""
+        if isinstance(y, str):
+            low, high = (parse(end.strip()) for end in y[1:-1].split(","))  # "[low, high)"
+            return _inside((low, high), self.arcs[x])
+        return any(float(low) <= y < float(high) for low, high in self.arcs[x])
+
+    def label(self, release: tuple, channel: PiecewiseChannel) -> tuple:
+        """The output of the exact channel that a release ``(y0, R)`` with a float ``y0`` falls in."""
+        y0, revealed = release
+        return channel.output_at(tuple(revealed), y0)
+
+    def counts(self, releases: Iterable[tuple]) -> list[int]:
+        """``F_x``: users whose ``y0`` lies in the arc of ``h(x)`` (sensitive ``x``), or that reveal ``x``."""
+        counts = [0] * self.d
+        for y0, revealed in releases:
+            for x in range(self.d):
+                if self.is_sensitive[x]:
+                    counts[x] += self.in_arc(y0, x)
+            for x in revealed:
+                counts[x] += 1
+        return counts
+
+    def estimate(self, counts: Sequence[int], n: int) -> list:
+        """``(F_x - n p) / (P_true - p)`` (sensitive), ``F_x / r`` (non-sensitive), exactly."""
+        if len(counts) != self.d:
+            raise InvalidParameter(f"counts must have one entry per item ({self.d}), got {len(counts)}")
+        positive_integer(n, "n (the number of users)")
+        return [(c - n * self.p) / (self.p_true - self.p) if self.is_sensitive[x] else c / self.r
+                for x, c in enumerate(counts)]
+
+    def arc_mass(self, items: Sequence[int], x: int) -> Exact:
+        """``P[y0 in arc(h(x)) | s]``, exactly: the density of ``s`` integrated over the arc of ``x``."""
+        cells, values = self.density(items)
+        total = ZERO
+        for low, high in self.arcs[x]:
+            for (a, b), value in zip(cells, values):  # the overlap of the piece [low, high) with each cell
+                overlap_low, overlap_high = (a if a > low else low), (b if b < high else high)
+                if overlap_low < overlap_high:
+                    total = total + value * (overlap_high - overlap_low)
+        return total
+
+    def estimate_moments(self, item_sets: Sequence[Iterable[int]]) -> tuple[list, list]:
+        """Exact mean and variance of every estimate, for this hash: ``F_x`` sums one Bernoulli variable per user,
+        with ``P[y0 in arc(h(x)) | s]`` (sensitive ``x``) or ``r [x in s]`` (non-sensitive)."""
+        sets = [user_set(s, self.d, self.m) for s in item_sets]
+        means, variances = [], []
+        for x in range(self.d):
+            if self.is_sensitive[x]:
+                probabilities = [self.arc_mass(s, x) for s in sets]
+                scale, offset = 1 / (self.p_true - self.p), len(sets) * self.p
+            else:
+                probabilities = [self.r if x in s else ZERO for s in sets]
+                scale, offset = 1 / self.r, ZERO
+            mean = sum(probabilities, ZERO)
+            means.append((mean - offset) * scale)
+            variances.append(sum((b * (1 - b) for b in probabilities), ZERO) * scale * scale)
+        return means, variances
+
+
+class SuWheel(_WheelBase):
+    """suWheel (Cao et al. Algorithms 1 and 2) with a fixed public hash ``hash_values``."""
+
+    def __init__(self, epsilon, d: int, sensitive: Iterable[int], m: int, hash_values: Sequence | None = None):
+        super().__init__(epsilon, d, sensitive, m, hash_values)
+
+    @cached_property
+    def twin(self) -> WheelTwin:
+        return WheelTwin(self)
+
+
+class Wheel(_WheelBase):
+    """Wheel for sets (Wang et al. 2020): suWheel with every item sensitive, releasing ``y0`` alone; eps-LDP."""
+
+    def __init__(self, epsilon, d: int, m: int, hash_values: Sequence | None = None):
+        super().__init__(epsilon, domain_size(d), range(domain_size(d)), m, hash_values)
+
+    @cached_property
+    def twin(self) -> WheelTwin:
+        return WheelTwin(self)
+
+
+class WheelTwin:
+    """Wheel and suWheel for many users at once, in floats. A report is ``y0`` and the revealed items as a bit mask
+    over the ``d`` items (a NumPy record array with the fields ``y0`` and ``revealed``)."""
+
+    def __init__(self, mechanism: _WheelBase):
+        self.mechanism = mechanism
+        self.hash = np.array([float(v) for v in mechanism.hash])
+        self.p = float(mechanism.p)
+        self.inside = float(mechanism.E / mechanism.omega)
+        self.dtype = np.dtype([("y0", np.float64), ("revealed", np.uint8, ((mechanism.d + 7) // 8,))])
+
+    def draw_y0(self, sets: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """``y0`` for every user at once. With a user's hash points sorted around the circle, point ``i`` starts a
+        covered piece of length ``c_i = min(g_i, p)`` (``g_i`` the gap to the next point) followed by an uncovered
+        piece of length ``g_i - c_i``; ``l = sum c_i``. The user lands in the covered area with probability
+        ``l e^eps / Omega`` and then uniformly in it, otherwise uniformly in the rest: the density of eq. (8)."""
+        points = np.sort(self.hash[sets], axis=1)
+        gaps = np.diff(points, axis=1, append=points[:, :1] + 1.0)
+        covered = np.minimum(gaps, self.p)
+        uncovered = gaps - covered
+        length = covered.sum(axis=1)
+        in_cover = rng.random(len(sets)) < length * self.inside
+        pieces = np.where(in_cover[:, None], covered, uncovered)
+        starts = np.where(in_cover[:, None], points, points + covered)
+        target = rng.random(len(sets)) * pieces.sum(axis=1)
+        ends = np.cumsum(pieces, axis=1)
+        piece = np.minimum((ends <= target[:, None]).sum(axis=1), sets.shape[1] - 1)
+        before = np.where(piece > 0, ends[np.arange(len(sets)), piece - 1], 0.0)
+        return np.mod(starts[np.arange(len(sets)), piece] + (target - before), 1.0)
+
+    def reports(self, item_sets, rng: np.random.Generator) -> np.ndarray:
+        """Every user's ``y0`` and the non-sensitive items of its set whose arc does not contain it."""
+        mechanism = self.mechanism
+        sets = _set_array(item_sets, mechanism.d, mechanism.m)
+        reports = np.zeros(len(sets), dtype=self.dtype)
+        reports["y0"] = self.draw_y0(sets, rng)
+        outside = np.mod(reports["y0"][:, None] - self.hash[sets], 1.0) >= self.p
+        hidden = outside & ~np.array(mechanism.is_sensitive)[sets]
+        mask = np.zeros((len(sets), mechanism.d), dtype=bool)
+        rows = np.broadcast_to(np.arange(len(sets))[:, None], sets.shape)
+        mask[rows[hidden], sets[hidden]] = True
+        reports["revealed"] = np.packbits(mask, axis=1)
+        return reports
+
+    def outputs(self, reports: np.ndarray) -> list[tuple]:
+        """The releases ``(y0, R)``, ``y0`` a float."""
+        masks = np.unpackbits(reports["revealed"], axis=1, count=self.mechanism.d).astype(bool)
+        return [(float(y0), tuple(np.flatnonzero(mask).tolist())) for y0, mask in zip(reports["y0"], masks)]
+
+    def counts(self, reports: np.ndarray) -> np.ndarray:
+        """``F_x``: users whose ``y0`` lies in the arc of ``h(x)`` (sensitive), or revealing ``x``."""
+        mechanism = self.mechanism
+        counts = np.unpackbits(reports["revealed"], axis=1, count=mechanism.d).sum(axis=0).astype(np.int64)
+        for x in mechanism.sensitive:
+            counts[x] = np.count_nonzero(np.mod(reports["y0"] - self.hash[x], 1.0) < self.p)
+        return counts
+
+    def simulate_counts(self, population: Mapping, rng: np.random.Generator) -> np.ndarray:
+        """The counts of ``population = {set: number of users}``, drawn from one report per user. Unlike the other
+        mechanisms' simulations its cost grows with the number of users: a user's counts depend on where all its
+        items' arcs lie, so users with different sets share nothing to aggregate."""
+        mechanism = self.mechanism
+        sets = [s for s, users in population.items() for _ in range(user_count(users, f"population[{s!r}]"))]
+        return self.counts(self.reports(sets, rng)) if sets else np.zeros(mechanism.d, dtype=np.int64)
+
+    def estimate(self, counts, n: int) -> np.ndarray:
+        """The estimates of Algorithm 2 in floats."""
+        positive_integer(n, "n (the number of users)")
+        mechanism = self.mechanism
+        counts = np.asarray(counts, dtype=float)
+        return np.where(np.array(mechanism.is_sensitive), (counts - n * self.p) / (float(mechanism.p_true) - self.p),
+                        counts / float(mechanism.r))
+
+
+HASH_VALUES = Parameter("hash-values", "numbers", "h(0), ..., h(d-1): the public hash, points of [0, 1) "
+                        "(default x / d)", required=False)
+
+
+def _workload(build):
+    return lambda n, d, rng: (build(d), uniform_sets(n, d, min(8, d), rng))
+
+
+_SOURCE = "Cao, Zhu, He, Zhang 2022, Sec. 4.3; Wang et al. PVLDB 2020"
+MECHANISMS = (
+    Mechanism(
+        name="suwheel", title="suWheel: Wheel's y0 with the non-sensitive items outside its arc revealed",
+        home="cao2022", source=_SOURCE, notion=SUWHEEL_NOTION,
+        parameters=(EPSILON, DOMAIN_SIZE, SENSITIVE, SET_SIZE, HASH_VALUES), build=SuWheel, claims=(),
+        docs="mechanisms/wheel.md",
+        workload=_workload(lambda d: SuWheel(1, d, range(max(d // 4, 1)), min(8, d)))),
+    Mechanism(
+        name="wheel", title="Wheel for sets: a point of the circle, denser on the arcs of the user's items",
+        home="cao2022", source="Wang et al. PVLDB 2020; Cao et al. Sec. 2.3", notion="ldp",
+        parameters=(EPSILON, DOMAIN_SIZE, SET_SIZE, HASH_VALUES), build=Wheel, claims=(),
+        docs="mechanisms/wheel.md", workload=_workload(lambda d: Wheel(1, d, min(8, d)))),
+)
