@@ -1,0 +1,212 @@
+"""Cao et al. (2022), the privacy claims: SULDP and ULDP (Sec. 3.2), and Theorems 1, 4 and 7 (the mechanisms satisfy
+SULDP), each checked on the exact channel of the whole release under every reading of condition (11)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from fractions import Fraction
+
+from hypothesis import strategies as st
+
+from ldpspec.reference.cao2022.sugrr import SuGRR, SuGRRSample
+from ldpspec.reference.cao2022.surap import SuRAP, SuRAPSample
+from ldpspec.reference.cao2022.wheel import SuWheel
+from ldpspec.spec.channel import Channel, map_outputs
+from ldpspec.spec.continuous import PiecewiseChannel
+from ldpspec.spec.notions import SULDP_READINGS, uldp
+from ldpspec.verify.cao2022.readings import CONDITION_11, EMPTY, HASH, SUGRR_Y0, SURAP_Y0
+from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide
+from ldpspec.verify.search import find_counterexample, search_step
+
+BUDGETS = ("0", "1/2", "1", "3")
+"""Budgets of the exhaustive checks: rationals, so that e^{eps/m} is exact for every m; 0 is the edge."""
+
+
+def _suldp(condition_11: str, channel, sensitive: Iterable, epsilon):
+    """The SULDP verdict under the reading, with Y_pro every protected part the channel releases."""
+    outputs = channel.explicit().outputs if isinstance(channel, PiecewiseChannel) else channel.outputs
+    protected = sorted({y0 for y0, _ in outputs if y0 is not None}, key=repr)
+    return SULDP_READINGS[f"suldp-{condition_11}"](channel, list(sensitive), None, protected, epsilon)
+
+
+def exhaustive_step(scope: str, cases: Iterable[tuple], failure: Callable) -> Step:
+    """Try every case in order (smallest first); the first case ``failure`` describes (a dict, or None when the case
+    passes) is the counterexample."""
+    tried = 0
+    for case in cases:
+        tried += 1
+        found = failure(case)
+        if found is not None:
+            return Step(Evidence("exhaustive", scope, f"counterexample at case {tried}"),
+                        counterexample={"method": "exhaustive", "scope": scope, **found})
+    return Step(Evidence("exhaustive", scope, f"holds in all {tried} cases"))
+
+
+def _set_cases(largest: int, max_m: int = 3) -> list[tuple]:
+    """(d, m, k, eps), smallest first: domains of 2 to ``largest`` items, sets of 1 to ``max_m`` items, the first
+    ``k`` items sensitive (the mechanisms treat items alike, so which ones does not matter)."""
+    return [(d, m, k, eps) for d in range(2, largest + 1) for m in range(1, min(d, max_m) + 1)
+            for k in range(1, d + 1) for eps in BUDGETS]
+
+
+def _verdict_failure(verdict, case: tuple, mechanism: str) -> dict | None:
+    if verdict.holds:
+        return None
+    d, m, k, eps = case[:4]
+    return {"mechanism": mechanism, "d": d, "m": m, "sensitive_items": list(range(k)), "epsilon": eps,
+            "witness": verdict.witness.to_json() if verdict.witness else None}
+
+
+# --- Sec. 3.2: SULDP on sets of one item is ULDP -----------------------------------------------------------------
+
+@st.composite
+def _single_item_channels(draw):
+    """A mechanism on items 0 .. d-1 with k sensitive items: protected outputs p0, p1, ... and invertible outputs
+    r0, r1, ... (any input may produce any output)."""
+    d = draw(st.integers(2, 3))
+    k = draw(st.integers(1, d))
+    protected = [f"p{j}" for j in range(draw(st.integers(1, 3)))]
+    invertible = [f"r{j}" for j in range(draw(st.integers(0, 2)))]
+    outputs = protected + invertible
+    rows = []
+    for _ in range(d):
+        weights = draw(st.lists(st.integers(0, 4), min_size=len(outputs), max_size=len(outputs)))
+        weights[0] = weights[0] or int(not any(weights))  # a row needs some mass
+        rows.append([Fraction(w, sum(weights)) for w in weights])
+    eps = draw(st.sampled_from(["0", "1/2", "log(2)", "1"]))
+    return d, k, protected, invertible, rows, eps
+
+
+def _as_release(channel: Channel, y, protected) -> tuple:
+    """An item mechanism's output as a release of a set of one item: a protected output is ``(y, ())``; an invertible
+    one reveals the item that produces it (the first, when several do: (10) then fails for the others; two outputs
+    revealing the same item are one release)."""
+    if y in protected:
+        return y, ()
+    producers = [x for x, p in zip(channel.inputs, channel.column(y)) if p]
+    return None, ((producers[0] if producers else "nobody"),)
+
+
+@claim("cao2022.def3-reduces-to-uldp", location="Sec. 3.2, after Definition 3",
+       statement="If every input set has size 1 (|s| = 1), SULDP degenerates to the ULDP model: ULDP is a special case "
+                 "of SULDP.",
+       methods=("hypothesis",), recorded="verified",
+       interpretation="For a mechanism on single items with protected outputs Y_pro and invertible outputs, ULDP "
+                      "(Def. 2) holds exactly when SULDP (Def. 3) holds for the same mechanism on sets of one item, "
+                      "with a protected output y released as (y, ()) and an invertible output as revealing the item "
+                      "that produces it. Checked under every reading of (11).",
+       choices=(CONDITION_11,))
+def def3_reduces_to_uldp(settings: AuditSettings, *, condition_11: str):
+    def violates(example):
+        d, k, protected, invertible, rows, eps = example
+        items = Channel(range(d), protected + invertible, rows)
+        releases = map_outputs(items, lambda y: _as_release(items, y, protected))  # two outputs revealing x merge
+        sets = Channel([(x,) for x in range(d)], releases.outputs, releases.rows)
+        return bool(uldp(items, range(k), protected, eps)) != bool(_suldp(condition_11, sets, range(k), eps))
+
+    example = find_counterexample(_single_item_channels(), violates, settings)
+    step = search_step("items 0 .. d-1 (d <= 3), k sensitive, up to 3 protected and 2 invertible outputs, random "
+                       "rows; eps in {0, 1/2, ln 2, 1}", example,
+                       lambda ex: {"d": ex[0], "sensitive_items": list(range(ex[1])), "outputs": ex[2] + ex[3],
+                                   "rows": [[str(p) for p in row] for row in ex[4]], "epsilon": ex[5]},
+                       settings)
+    return decide([step], "On sets of one item, SULDP and ULDP agree on every mechanism tried.",
+                  "SULDP and ULDP disagree on a mechanism on single items.")
+
+
+# --- Theorems 1, 4 and 7 ------------------------------------------------------------------------------------------
+
+@claim("cao2022.theorem1", location="Sec. 4.1.2, Theorem 1",
+       statement="suGRR and suGRR-Sample satisfy SULDP.",
+       methods=("exhaustive",),
+       recorded={f"condition_11={c}, sugrr_y0={y}, empty={e}": (
+           "verified" if c != "marginal" or (y == "set" and e == "absent") else "refuted")
+           for c in CONDITION_11.values for y in SUGRR_Y0.values for e in EMPTY.values},
+       interpretation="(X_sen, Y_pro, eps)-SULDP of the whole release, with Y_pro every protected part the mechanism "
+                      "releases, for every set size m and every sensitive set; suGRR-Sample has no repeated outputs, "
+                      "so the reading of suGRR's y0 does not concern it.",
+       choices=(CONDITION_11, SUGRR_Y0, EMPTY))
+def theorem1(settings: AuditSettings, *, condition_11: str, sugrr_y0: str, empty: str):
+    cases = _set_cases(5 if settings.deep else 4)
+    steps = [
+        exhaustive_step(f"suGRR, d <= {cases[-1][0]}, m <= 3, every k, eps in {BUDGETS}", cases,
+                        lambda case: _verdict_failure(
+                            _suldp(condition_11, SuGRR(case[3], case[0], range(case[2]), case[1], sugrr_y0,
+                                                       empty).channel(), range(case[2]), case[3]), case, "suGRR")),
+        exhaustive_step(f"suGRR-Sample, d <= {cases[-1][0]}, m <= 3, every k, eps in {BUDGETS}", cases,
+                        lambda case: _verdict_failure(
+                            _suldp(condition_11, SuGRRSample(case[3], case[0], range(case[2]), case[1],
+                                                             empty).channel(), range(case[2]), case[3]), case,
+                            "suGRR-Sample")),
+    ]
+    return decide(steps, "Both mechanisms satisfy SULDP in every case.", "A mechanism violates SULDP.")
+
+
+@claim("cao2022.theorem4", location="Sec. 4.2.2, Theorem 4",
+       statement="suRAP and suRAP-Sample satisfy SULDP.",
+       methods=("exhaustive",),
+       recorded={f"condition_11={c}, surap_y0={y}": (
+           "refuted" if c == "marginal" and y == "vector" else "verified")
+           for c in CONDITION_11.values for y in SURAP_Y0.values},
+       interpretation="(X_sen, Y_pro, eps)-SULDP of the whole perturbed vector, with Y_pro every protected part the "
+                      "mechanism releases.",
+       choices=(CONDITION_11, SURAP_Y0))
+def theorem4(settings: AuditSettings, *, condition_11: str, surap_y0: str):
+    cases = _set_cases(4 if settings.deep else 3)  # 2^d outputs
+    steps = [
+        exhaustive_step(f"{name}, d <= {cases[-1][0]}, m <= 3, every k, eps in {BUDGETS}", cases,
+                        lambda case, build=build, name=name: _verdict_failure(
+                            _suldp(condition_11, build(case[3], case[0], range(case[2]), case[1],
+                                                       surap_y0).channel(), range(case[2]), case[3]), case, name))
+        for name, build in (("suRAP", SuRAP), ("suRAP-Sample", SuRAPSample))
+    ]
+    return decide(steps, "Both mechanisms satisfy SULDP in every case.", "A mechanism violates SULDP.")
+
+
+def hash_family(d: int) -> list[list[str]]:
+    """Hashes of the items ``0 .. d-1`` to the circle: spread out, rotated, crowded (overlapping arcs), and
+    wrapping around 1."""
+    return [[f"{x}/{d}" for x in range(d)],
+            [f"{2 * x + 1}/{2 * d}" for x in range(d)],
+            [f"{x}/{20 * d}" for x in range(d)],
+            [f"{(20 * x + 19 * d) % (20 * d)}/{20 * d}" for x in range(d)]]
+
+
+def _suwheel_channel(case: tuple, hash_reading: str, hashes: list) -> PiecewiseChannel:
+    d, m, k, eps = case
+    channels = [SuWheel(eps, d, range(k), m, h).channel() for h in hashes]
+    if hash_reading == "fixed":
+        return channels[0]
+    weight = f"1/{len(channels)}"
+    if hash_reading == "family-released":  # the protected part carries the hash: (h, y0 cell), R
+        return PiecewiseChannel.mixture([(j, weight, c) for j, c in enumerate(channels)], released=True,
+                                        output_label=lambda key, cell: ((key[0], cell), key[1]))
+    return PiecewiseChannel.mixture([(j, weight, c) for j, c in enumerate(channels)], released=False,
+                                    output_label=lambda revealed, cell: (cell, revealed))
+
+
+@claim("cao2022.theorem7", location="Sec. 4.3.2, Theorem 7",
+       statement="suWheel satisfies SULDP.",
+       methods=("exhaustive",),
+       recorded={f"condition_11={c}, hash={h}": ("verified" if c == "marginal" else "refuted")
+                 for c in CONDITION_11.values for h in HASH.values},
+       interpretation="(X_sen, Y_pro, eps)-SULDP of the release (y0, R), y0 a point of [0, 1) with its exact "
+                      "piecewise-constant density (decided on the cells between the arcs' ends), for each of four "
+                      "hashes (spread out, rotated, crowded with overlapping arcs, wrapping around 1) on its own, and "
+                      "for a hash drawn uniformly from the four, released with the output or not.",
+       choices=(CONDITION_11, HASH))
+def theorem7(settings: AuditSettings, *, condition_11: str, hash: str):
+    cases = _set_cases(4 if settings.deep else 3, max_m=2)
+    steps = []
+    groups = [[h] for h in range(4)] if hash == "fixed" else [list(range(4))]
+    for group in groups:
+        def failure(case, group=group):
+            hashes = [hash_family(case[0])[j] for j in group]
+            verdict = _suldp(condition_11, _suwheel_channel(case, hash, hashes), range(case[2]), case[3])
+            found = _verdict_failure(verdict, case, "suWheel")
+            return None if found is None else {**found, "hashes": hashes}
+        label = "each hash" if hash == "fixed" else "the four hashes"
+        steps.append(exhaustive_step(f"suWheel, d <= {cases[-1][0]}, m <= 2, every k, eps in {BUDGETS}, {label} "
+                                     f"(hash {group})", cases, failure))
+    return decide(steps, "suWheel satisfies SULDP in every case.", "suWheel violates SULDP.")
+
