@@ -43,4 +43,13 @@ HASH = Choice(
               "family-released": "each user draws h uniformly from a family of hashes and releases it with (y0, R)",
               "family-hidden": "each user draws h from the family and the output does not show which"})
 
-declare_choices("cao2022", CONDITION_11, SUGRR_Y0, EMPTY, SURAP_Y0, HASH)
+VARIANCE_MODEL = Choice(
+    "variance_model", ("split", "per-user"),
+    where="Theorems 3 and 6: the variances (17) and (22) of the Sample variants are lost; the proofs say only "
+          "'similarly' to the full mechanisms.",
+    meanings={"split": "F_x is a sum of n f_x/m Bernoulli(p) and n(1 - f_x/m) Bernoulli(q) variables (Bernoulli(r) "
+                       "for a non-sensitive item), as if each user split into holders and non-holders",
+              "per-user": "each user contributes one Bernoulli variable: a holder reports x with p/m + (1 - 1/m) q, "
+                          "a non-holder with q (a holder of a non-sensitive x reveals it with r/m)"})
+
+declare_choices("cao2022", CONDITION_11, SUGRR_Y0, EMPTY, SURAP_Y0, HASH, VARIANCE_MODEL)
