@@ -148,3 +148,64 @@ def theorem6(settings: AuditSettings, *, variance_model: str):
     ]
     return decide(steps, "Every estimate's exact variance is the stated one.",
                   "A variance differs from the stated one.")
+
+
+def _total_variance(mechanism) -> Exact:
+    """The sum over items of the exact variances of the estimates, for one user holding each set of m items."""
+    sets = _sets(mechanism)
+    _, variances = mechanism.estimate_moments(sets)
+    return sum(variances, Exact.rational(0))
+
+
+@claim("cao2022.sec4-remarks", location="Sec. 4.1.1, 4.2.1",
+       statement="suGRR in essence splits eps, so its error grows as m grows. For GRR-based mechanisms p, q, r tend "
+                 "to 0 when the domain is large, which lowers utility; RAPPOR is not affected this way. RAPPOR-based "
+                 "mechanisms improve on GRR-based ones.",
+       methods=("exhaustive",), recorded="refuted",
+       interpretation="Error: the sum over items of the exact variances of the estimates, for a population holding "
+                      "every set of m items once. (1) suGRR's error increases with m (d, k, eps fixed); (2) uRR's p, "
+                      "q, r decrease towards 0 as the domain grows, and suRAP's do not change; (3) suRAP's error is "
+                      "below suGRR's, and suRAP-Sample's below suGRR-Sample's, on the same population.")
+def sec4_remarks(settings: AuditSettings):
+    largest = 5 if settings.deep else 4
+    grid = [(d, k, eps) for d in range(3, largest + 1) for k in range(1, d + 1) for eps in BUDGETS[1:]]
+
+    def grows_with_m(case):
+        d, k, eps = case
+        errors = [_total_variance(SuGRR(eps, d, range(k), m)) for m in range(1, d)]
+        for m in range(1, len(errors)):
+            if not errors[m] > errors[m - 1]:
+                return {"d": d, "sensitive_items": list(range(k)), "epsilon": eps, "m": [m, m + 1],
+                        "errors": [errors[m - 1].text(), errors[m].text()]}
+        return None
+
+    def shrinks_with_domain(case):
+        d, k, eps = case
+        small, large = SuGRR(eps, d, range(k), 1), SuGRR(eps, d + 1, range(k + 1), 1)
+        rappor_small, rappor_large = SuRAP(eps, d, range(k), 1), SuRAP(eps, d + 1, range(k + 1), 1)
+        if not (large.p < small.p and large.q < small.q and large.r < small.r):
+            return {"mechanism": "suGRR", "d": [d, d + 1], "k": [k, k + 1], "epsilon": eps}
+        if (rappor_large.p, rappor_large.q, rappor_large.r) != (rappor_small.p, rappor_small.q, rappor_small.r):
+            return {"mechanism": "suRAP", "d": [d, d + 1], "k": [k, k + 1], "epsilon": eps}
+        return None
+
+    def rappor_better(case):
+        d, k, eps = case
+        for m in range(1, min(d, 3) + 1):
+            for name, grr, rappor in (("suGRR vs suRAP", SuGRR(eps, d, range(k), m), SuRAP(eps, d, range(k), m)),
+                                      ("suGRR-Sample vs suRAP-Sample", SuGRRSample(eps, d, range(k), m),
+                                       SuRAPSample(eps, d, range(k), m))):
+                grr_error, rappor_error = _total_variance(grr), _total_variance(rappor)
+                if not rappor_error < grr_error:
+                    return {"mechanisms": name, "d": d, "m": m, "sensitive_items": list(range(k)), "epsilon": eps,
+                            "errors": {"GRR-based": grr_error.text(), "RAPPOR-based": rappor_error.text()},
+                            "errors_approx": {"GRR-based": str(float(grr_error)),
+                                              "RAPPOR-based": str(float(rappor_error))}}
+        return None
+
+    scope = f"d from 3 to {largest}, every k, eps in {BUDGETS[1:]}"
+    steps = [exhaustive_step(f"(1) suGRR's error against m, {scope}", grid, grows_with_m),
+             exhaustive_step(f"(2) p, q, r from d to d + 1 items (one more sensitive), {scope}", grid,
+                             shrinks_with_domain),
+             exhaustive_step(f"(3) RAPPOR-based against GRR-based, m <= 3, {scope}", grid, rappor_better)]
+    return decide(steps, "All three remarks hold in every case.", "A remark fails.")
