@@ -56,7 +56,8 @@ class _SuRAPBase:
         self.m = set_size(m, self.d)
         self.sensitive = sensitive_items(sensitive, self.d)
         self.y0 = reading(y0, Y0_READINGS, "y0")
-        self.is_sensitive = [x in set(self.sensitive) for x in range(self.d)]
+        sensitive = set(self.sensitive)
+        self.is_sensitive = [x in sensitive for x in range(self.d)]
         # uRAP's bits at eps' = eps / divisor, as a unary encoding over the d items
         self.encoding = UnaryEncoding(urap_bits((self.epsilon / (2 * divisor)).exponential(), self.d, self.sensitive))
         sensitive_bit, non_sensitive_bit = (self.encoding.bits[self.sensitive[0]],

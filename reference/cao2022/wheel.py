@@ -73,6 +73,31 @@ def _inside(cell: tuple, intervals: Iterable[tuple]) -> bool:
     return any(a <= low and high <= b for a, b in intervals)
 
 
+class _SpreadHash:
+    """The default hash ``h(x) = x / d``, computed per item (``d`` may be large)."""
+
+    def __init__(self, d: int):
+        self.d = d
+
+    def __len__(self) -> int:
+        return self.d
+
+    def __getitem__(self, x: int) -> Exact:
+        return Exact.rational(x) / self.d
+
+
+class _Arcs:
+    """The arc of every item, computed when first asked for."""
+
+    def __init__(self, hash_values, p):
+        self.hash_values, self.p, self._arcs = hash_values, p, {}
+
+    def __getitem__(self, x: int) -> list[tuple]:
+        if x not in self._arcs:
+            self._arcs[x] = arc(self.hash_values[x], self.p)
+        return self._arcs[x]
+
+
 class _WheelBase:
     """What Wheel and suWheel share: the parameters, the hash, the density of ``y0`` and the cells."""
 
@@ -81,22 +106,31 @@ class _WheelBase:
         self.d = domain_size(d)
         self.m = set_size(m, self.d)
         self.sensitive = sensitive_items(sensitive, self.d)
-        self.is_sensitive = [x in set(self.sensitive) for x in range(self.d)]
+        sensitive = set(self.sensitive)
+        self.is_sensitive = [x in sensitive for x in range(self.d)]
         self.E = self.epsilon.exponential()
         self.p, self.omega, self.p_true = wheel_parameters(self.E, self.m)
         self.r = 1 - self.p_true
-        if hash_values is None:
-            hash_values = [Exact.rational(x) / self.d for x in range(self.d)]
+        self.hash = _SpreadHash(self.d) if hash_values is None else self._checked_hash(hash_values)
+        self.arcs = _Arcs(self.hash, self.p)  # computed per item when first needed: d may be large
+        self._densities = {}  # set -> (cells, values), computed once
+        self._float_cells = {}  # set -> (cell lows, widths, masses) in floats, for the plain sampler
+
+    def _checked_hash(self, hash_values) -> list:
         values = label_list(hash_values, "hash_values", InvalidParameter)
         if len(values) != self.d:
             raise InvalidParameter(f"hash_values must give one point of [0, 1) per item ({self.d}), got {len(values)}")
-        self.hash = [exact(v, f"hash_values[{x}]") for x, v in enumerate(values)]
-        for x, v in enumerate(self.hash):
+        points = [exact(v, f"hash_values[{x}]") for x, v in enumerate(values)]
+        for x, v in enumerate(points):
             if not 0 <= v < 1:
                 raise InvalidParameter(f"hash_values[{x}] must be in [0, 1), got {v.text()}")
-        self.arcs = [arc(v, self.p) for v in self.hash]
-        self._densities = {}  # set -> (cells, values), computed once
-        self._float_cells = {}  # set -> (cell lows, widths, masses) in floats, for the plain sampler
+        return points
+
+    def hash_floats(self) -> np.ndarray:
+        """The hash values as floats, for the twin."""
+        if isinstance(self.hash, _SpreadHash):
+            return np.arange(self.d) / self.d
+        return np.array([float(v) for v in self.hash])
 
     def cells(self, items: Sequence[int]) -> list[tuple]:
         """The cells of ``[0, 1)`` between the end points of the arcs of ``items``."""
@@ -264,7 +298,7 @@ class WheelTwin:
 
     def __init__(self, mechanism: _WheelBase):
         self.mechanism = mechanism
-        self.hash = np.array([float(v) for v in mechanism.hash])
+        self.hash = mechanism.hash_floats()
         self.p = float(mechanism.p)
         self.inside = float(mechanism.E / mechanism.omega)
         self.dtype = np.dtype([("y0", np.float64), ("revealed", np.uint8, ((mechanism.d + 7) // 8,))])

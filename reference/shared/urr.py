@@ -32,7 +32,7 @@ from ldpspec.reference.shared.estimators import count_estimate, count_variance
 from ldpspec.reference.validation import count_array, domain_size, item_array, item_index, positive_integer
 from ldpspec.spec.channel import Channel, check_entries, label_list
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import Exact
+from ldpspec.spec.exact import ZERO, Exact
 from ldpspec.spec.numbers import budget
 from ldpspec.spec.parameters import Parameter
 
@@ -62,6 +62,8 @@ def urr_rows(E, d: int, sensitive: Iterable[int]) -> list:
 
 def sensitive_items(items, d: int, name: str = "sensitive (the sensitive items X_sen)") -> tuple[int, ...]:
     """At least one distinct item of ``0 .. d-1``, sorted: the sensitive items of a utility-optimised mechanism."""
+    if isinstance(items, range) and items.step == 1 and 0 <= items.start and items.stop <= d:
+        return tuple(items)  # a range of items (every item sensitive, say): valid as a whole
     items = label_list(items, name, InvalidParameter)
     for item in items:
         item_index(item, d, f"every item of {name}")
@@ -81,11 +83,12 @@ class URR:
         self.epsilon = budget(epsilon, "epsilon")
         self.d = domain_size(d)
         self.sensitive = sensitive_items(sensitive, self.d)
-        self.is_sensitive = [x in set(self.sensitive) for x in range(self.d)]
+        sensitive = set(self.sensitive)
+        self.is_sensitive = [x in sensitive for x in range(self.d)]
         self.c1, self.c2, self.c3 = urr_probabilities(self.epsilon.exponential(), len(self.sensitive))
         # Each item's count estimator (p, q): a report of x comes from a holder with p, from anyone else with q.
         self.p = [self.c1 if s else self.c3 for s in self.is_sensitive]
-        self.q = [self.c2 if s else Exact.rational(0) for s in self.is_sensitive]
+        self.q = [self.c2 if s else ZERO for s in self.is_sensitive]
 
     def channel(self, max_entries: int | None = None) -> Channel:
         """The exact channel: ``d`` inputs, ``d`` outputs (refused beyond ``max_entries`` probabilities)."""
