@@ -16,9 +16,11 @@ by padding and sampling). A release is a pair ``(y0, R)``: the protected part ``
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 
-from ldpspec.reference.validation import MAX_DOMAIN, item_set, positive_integer
+import numpy as np
+
+from ldpspec.reference.validation import MAX_DOMAIN, item_set, positive_integer, user_count
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.parameters import Parameter
 
@@ -64,6 +66,41 @@ def release(sensitive_outputs: Iterable[int], revealed: Iterable[int], y0: str, 
         outputs = sorted(set(outputs))
     protected = tuple(outputs) if outputs or empty == "empty" else None
     return protected, tuple(sorted(revealed))
+
+
+def set_array(item_sets, d: int, m: int) -> np.ndarray:
+    """Many users' sets as an ``(n, m)`` integer array, each row ``m`` distinct items of ``0 .. d-1``."""
+    array = np.asarray([user_set(s, d, m) for s in item_sets] if not isinstance(item_sets, np.ndarray)
+                       else item_sets)
+    if array.ndim != 2 or array.shape[1] != m or not np.issubdtype(array.dtype, np.integer):
+        raise InvalidParameter(f"item_sets must be n sets of m = {m} items, got an array of shape {array.shape}")
+    if array.size and (array.min() < 0 or array.max() >= d):
+        raise InvalidParameter(f"item_sets must hold items in [0, {d - 1}]")
+    ordered = np.sort(array, axis=1)
+    if np.any(ordered[:, 1:] == ordered[:, :-1]):
+        raise InvalidParameter("every set in item_sets must hold m distinct items")
+    return array
+
+
+def holder_counts(population: Mapping, d: int, m: int) -> np.ndarray:
+    """How many users hold each item, for ``population = {set: number of users}``."""
+    counts = np.zeros(d, dtype=np.int64)
+    for items, users in population.items():
+        counts[list(user_set(items, d, m, f"population set {items!r}"))] += user_count(users,
+                                                                                      f"population[{items!r}]")
+    return counts
+
+
+def uniform_sets(n: int, d: int, m: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` uniform sets of ``m`` distinct items of ``0 .. d-1`` (the paper's simulated data): ``m`` uniform items
+    per user, the rows with a repeat drawn again until none has one (rejection keeps the sets uniform)."""
+    sets = rng.integers(0, d, size=(n, m))
+    while True:
+        ordered = np.sort(sets, axis=1)
+        repeated = np.flatnonzero(np.any(ordered[:, 1:] == ordered[:, :-1], axis=1))
+        if not len(repeated):
+            return sets
+        sets[repeated] = rng.integers(0, d, size=(len(repeated), m))
 
 
 SET_SIZE = Parameter("m", "integer", "the number of items m of every user's set, 1 <= m <= d", example="2",

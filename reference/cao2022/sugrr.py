@@ -33,9 +33,12 @@ from ldpspec.reference.cao2022.sets import (
     Y0,
     Y0_READINGS,
     all_sets,
+    holder_counts,
     reading,
     release,
+    set_array,
     set_size,
+    uniform_sets,
     user_set,
 )
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
@@ -244,29 +247,6 @@ class SuGRRSample(_SetMechanism):
         return SuGRRSampleTwin(self)
 
 
-def _set_array(item_sets, d: int, m: int) -> np.ndarray:
-    """Many users' sets as an ``(n, m)`` integer array, each row ``m`` distinct items of ``0 .. d-1``."""
-    array = np.asarray([user_set(s, d, m) for s in item_sets] if not isinstance(item_sets, np.ndarray)
-                       else item_sets)
-    if array.ndim != 2 or array.shape[1] != m or not np.issubdtype(array.dtype, np.integer):
-        raise InvalidParameter(f"item_sets must be n sets of m = {m} items, got an array of shape {array.shape}")
-    if array.size and (array.min() < 0 or array.max() >= d):
-        raise InvalidParameter(f"item_sets must hold items in [0, {d - 1}]")
-    ordered = np.sort(array, axis=1)
-    if np.any(ordered[:, 1:] == ordered[:, :-1]):
-        raise InvalidParameter("every set in item_sets must hold m distinct items")
-    return array
-
-
-def _item_counts(population: Mapping, d: int, m: int) -> np.ndarray:
-    """How many users hold each item, for ``population = {set: number of users}``."""
-    counts = np.zeros(d, dtype=np.int64)
-    for items, users in population.items():
-        counts[list(user_set(items, d, m, f"population set {items!r}"))] += user_count(users,
-                                                                                      f"population[{items!r}]")
-    return counts
-
-
 class SuGRRTwin:
     """suGRR for many users at once. A report is the ``m`` outputs of a user, sorted (the release is unordered)."""
 
@@ -277,7 +257,7 @@ class SuGRRTwin:
     def reports(self, item_sets, rng: np.random.Generator) -> np.ndarray:
         """An ``(n, m)`` array: every item through uRR at ``eps / m``, each row sorted."""
         mechanism = self.mechanism
-        items = _set_array(item_sets, mechanism.d, mechanism.m)
+        items = set_array(item_sets, mechanism.d, mechanism.m)
         outputs = mechanism.item.twin.reports(items.ravel(), rng).reshape(items.shape)
         return np.sort(outputs, axis=1)
 
@@ -308,7 +288,7 @@ class SuGRRTwin:
         """
         mechanism = self.mechanism
         if mechanism.y0 == "multiset":
-            return mechanism.item.twin.simulate_counts(_item_counts(population, mechanism.d, mechanism.m), rng)
+            return mechanism.item.twin.simulate_counts(holder_counts(population, mechanism.d, mechanism.m), rng)
         sets = [s for s, users in population.items() for _ in range(user_count(users, f"population[{s!r}]"))]
         return self.counts(self.reports(sets, rng)) if sets else np.zeros(mechanism.d, dtype=np.int64)
 
@@ -327,7 +307,7 @@ class SuGRRSampleTwin:
     def reports(self, item_sets, rng: np.random.Generator) -> np.ndarray:
         """One item per user: a uniform item of its set, through uRR at ``eps``."""
         mechanism = self.mechanism
-        items = _set_array(item_sets, mechanism.d, mechanism.m)
+        items = set_array(item_sets, mechanism.d, mechanism.m)
         sampled = items[np.arange(len(items)), rng.integers(0, mechanism.m, size=len(items))]
         return mechanism.item.twin.reports(sampled, rng)
 
@@ -363,18 +343,6 @@ def _float_estimate(mechanism: _SetMechanism, counts, n: int, trials: int, scale
     q = np.where(sensitive, float(mechanism.q), 0.0)
     users = np.where(sensitive, trials * n, n)
     return scale * (counts - users * q) / (p - q)
-
-
-def uniform_sets(n: int, d: int, m: int, rng: np.random.Generator) -> np.ndarray:
-    """``n`` uniform sets of ``m`` distinct items of ``0 .. d-1`` (the paper's simulated data): ``m`` uniform items
-    per user, the rows with a repeat drawn again until none has one (rejection keeps the sets uniform)."""
-    sets = rng.integers(0, d, size=(n, m))
-    while True:
-        ordered = np.sort(sets, axis=1)
-        repeated = np.flatnonzero(np.any(ordered[:, 1:] == ordered[:, :-1], axis=1))
-        if not len(repeated):
-            return sets
-        sets[repeated] = rng.integers(0, d, size=(len(repeated), m))
 
 
 def _workload(build):

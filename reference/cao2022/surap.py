@@ -28,8 +28,17 @@ from math import comb
 
 import numpy as np
 
-from ldpspec.reference.cao2022.sets import SET_SIZE, all_sets, reading, set_size, user_set
-from ldpspec.reference.cao2022.sugrr import NOTION, _item_counts, _set_array, uniform_sets
+from ldpspec.reference.cao2022.sets import (
+    SET_SIZE,
+    all_sets,
+    holder_counts,
+    reading,
+    set_array,
+    set_size,
+    uniform_sets,
+    user_set,
+)
+from ldpspec.reference.cao2022.sugrr import NOTION
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
 from ldpspec.reference.sampling import packed_bit_counts, unpacked_rows
 from ldpspec.reference.shared.unary import UnaryEncoding
@@ -216,13 +225,13 @@ class SuRAPTwin(_SuRAPTwinBase):
     def reports(self, item_sets, rng: np.random.Generator) -> np.ndarray:
         """The m-hot vectors perturbed bit by bit, packed."""
         mechanism = self.mechanism
-        return self.encoding_twin.packed(_set_array(item_sets, mechanism.d, mechanism.m), mechanism.d, rng)
+        return self.encoding_twin.packed(set_array(item_sets, mechanism.d, mechanism.m), mechanism.d, rng)
 
     def simulate_counts(self, population: Mapping, rng: np.random.Generator) -> np.ndarray:
         """``F_x ~ Bin(c_x, a_x) + Bin(n - c_x, b_x)``: the bits are independent across items and users, so only the
         number ``c_x`` of holders of each item matters."""
         mechanism = self.mechanism
-        holders = _item_counts(population, mechanism.d, mechanism.m)
+        holders = holder_counts(population, mechanism.d, mechanism.m)
         n = sum(user_count(users, f"population[{s!r}]") for s, users in population.items())
         return rng.binomial(holders, self.encoding_twin.a) + rng.binomial(n - holders, self.encoding_twin.b)
 
@@ -235,7 +244,7 @@ class SuRAPSampleTwin(_SuRAPTwinBase):
     def reports(self, item_sets, rng: np.random.Generator) -> np.ndarray:
         """One uniform item of each set, one-hot encoded and perturbed, packed."""
         mechanism = self.mechanism
-        items = _set_array(item_sets, mechanism.d, mechanism.m)
+        items = set_array(item_sets, mechanism.d, mechanism.m)
         sampled = items[np.arange(len(items)), rng.integers(0, mechanism.m, size=len(items))]
         return self.encoding_twin.packed(sampled, mechanism.d, rng)
 

@@ -37,8 +37,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ldpspec.reference.cao2022.sets import SET_SIZE, all_sets, set_size, user_set
-from ldpspec.reference.cao2022.sugrr import _set_array, uniform_sets
+from ldpspec.reference.cao2022.sets import SET_SIZE, all_sets, set_array, set_size, uniform_sets, user_set
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
 from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
 from ldpspec.reference.validation import domain_size, positive_integer, user_count
@@ -325,7 +324,7 @@ class WheelTwin:
     def reports(self, item_sets, rng: np.random.Generator) -> np.ndarray:
         """Every user's ``y0`` and the non-sensitive items of its set whose arc does not contain it."""
         mechanism = self.mechanism
-        sets = _set_array(item_sets, mechanism.d, mechanism.m)
+        sets = set_array(item_sets, mechanism.d, mechanism.m)
         reports = np.zeros(len(sets), dtype=self.dtype)
         reports["y0"] = self.draw_y0(sets, rng)
         outside = np.mod(reports["y0"][:, None] - self.hash[sets], 1.0) >= self.p

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 
 from ldpspec import spec
-from ldpspec.reference.cao2022.sugrr import SuGRR, SuGRRSample, uniform_sets
+from ldpspec.reference.cao2022.sets import uniform_sets
+from ldpspec.reference.cao2022.sugrr import SuGRR, SuGRRSample
 from ldpspec.reference.cao2022.surap import SuRAP, SuRAPSample
 from ldpspec.reference.cao2022.wheel import SuWheel, Wheel
 from ldpspec.spec.exact import Exact
