@@ -20,7 +20,8 @@ from collections.abc import Iterable, Iterator, Mapping
 
 import numpy as np
 
-from ldpspec.reference.validation import MAX_DOMAIN, item_set, positive_integer, user_count
+from ldpspec.reference.mechanism import Guarantee
+from ldpspec.reference.validation import MAX_DOMAIN, domain_size, item_set, positive_integer, user_count
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.parameters import Parameter
 
@@ -91,9 +92,27 @@ def holder_counts(population: Mapping, d: int, m: int) -> np.ndarray:
     return counts
 
 
+def sample_one(sets: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One item of every row of ``sets`` (an ``(n, m)`` array), uniformly: the Sample variants' first step."""
+    return sets[np.arange(len(sets)), rng.integers(0, sets.shape[1], size=len(sets))]
+
+
+def sampled_counts(population: Mapping, d: int, m: int, rng: np.random.Generator) -> np.ndarray:
+    """How many users of ``population = {set: number of users}`` sample each item: one multinomial per distinct
+    set, exact in distribution at a cost that does not grow with the number of users."""
+    counts = np.zeros(d, dtype=np.int64)
+    for items, users in population.items():
+        items = list(user_set(items, d, m, f"population set {items!r}"))
+        counts[items] += rng.multinomial(user_count(users, f"population[{items!r}]"), np.full(m, 1 / m))
+    return counts
+
+
 def uniform_sets(n: int, d: int, m: int, rng: np.random.Generator) -> np.ndarray:
     """``n`` uniform sets of ``m`` distinct items of ``0 .. d-1`` (the paper's simulated data): ``m`` uniform items
-    per user, the rows with a repeat drawn again until none has one (rejection keeps the sets uniform)."""
+    per user, the rows with a repeat drawn again until none has one (rejection keeps the sets uniform). When most
+    rows would repeat an item (``m`` more than half of ``d``), the first ``m`` items of a random permutation."""
+    if 2 * m > d:
+        return np.argsort(rng.random((n, d)), axis=1)[:, :m]
     sets = rng.integers(0, d, size=(n, m))
     while True:
         ordered = np.sort(sets, axis=1)
@@ -101,6 +120,18 @@ def uniform_sets(n: int, d: int, m: int, rng: np.random.Generator) -> np.ndarray
         if not len(repeated):
             return sets
         sets[repeated] = rng.integers(0, d, size=(len(repeated), m))
+
+
+class EverySensitive:
+    """A baseline of Sec. 2.3: the utility-optimised mechanism it precedes with every item sensitive, so nothing is
+    ever revealed (uRR is then GRR, uRAP basic RAPPOR). It takes no sensitive items and claims eps-LDP. Mixed in
+    before the mechanism's class: ``class SetGRR(EverySensitive, SuGRR)``."""
+
+    def __init__(self, epsilon, d: int, m: int):
+        super().__init__(epsilon, domain_size(d), range(domain_size(d)), m)
+
+    def guarantee(self) -> Guarantee:
+        return Guarantee("ldp", {"epsilon": self.epsilon})
 
 
 SET_SIZE = Parameter("m", "integer", "the number of items m of every user's set, 1 <= m <= d", example="2",

@@ -32,10 +32,13 @@ from ldpspec.reference.cao2022.sets import (
     SET_SIZE,
     Y0,
     Y0_READINGS,
+    EverySensitive,
     all_sets,
     holder_counts,
     reading,
     release,
+    sample_one,
+    sampled_counts,
     set_array,
     set_size,
     uniform_sets,
@@ -308,7 +311,7 @@ class SuGRRSampleTwin:
         """One item per user: a uniform item of its set, through uRR at ``eps``."""
         mechanism = self.mechanism
         items = set_array(item_sets, mechanism.d, mechanism.m)
-        sampled = items[np.arange(len(items)), rng.integers(0, mechanism.m, size=len(items))]
+        sampled = sample_one(items, rng)
         return mechanism.item.twin.reports(sampled, rng)
 
     def outputs(self, reports: np.ndarray) -> list[tuple]:
@@ -323,11 +326,7 @@ class SuGRRSampleTwin:
         """The counts drawn directly: the sampled items are one multinomial per distinct set, then uRR's aggregate
         simulation on them."""
         mechanism = self.mechanism
-        sampled = np.zeros(mechanism.d, dtype=np.int64)
-        for items, users in population.items():
-            items = list(user_set(items, mechanism.d, mechanism.m, f"population set {items!r}"))
-            sampled[items] += rng.multinomial(user_count(users, f"population[{items!r}]"),
-                                              np.full(mechanism.m, 1 / mechanism.m))
+        sampled = sampled_counts(population, mechanism.d, mechanism.m, rng)
         return mechanism.item.twin.simulate_counts(sampled, rng)
 
     def estimate(self, counts, n: int) -> np.ndarray:
@@ -364,26 +363,14 @@ MECHANISMS = (
 
 # --- the baselines of Sec. 2.3: every item sensitive ------------------------------------------------------------
 
-class SetGRR(SuGRR):
+class SetGRR(EverySensitive, SuGRR):
     """GRR for sets (Cao et al. Sec. 2.3): each of the ``m`` items through GRR at ``eps / m``, the ``m`` outputs
     released. It is suGRR with every item sensitive (uRR is then GRR), and claims eps-LDP (composition)."""
 
-    def __init__(self, epsilon, d: int, m: int):
-        super().__init__(epsilon, domain_size(d), range(domain_size(d)), m)
 
-    def guarantee(self) -> Guarantee:
-        return Guarantee("ldp", {"epsilon": self.epsilon})
-
-
-class SetGRRSample(SuGRRSample):
+class SetGRRSample(EverySensitive, SuGRRSample):
     """GRR-Sample (Cao et al. Sec. 2.3): one sampled item of the set through GRR at ``eps``; suGRR-Sample with
     every item sensitive. Claims eps-LDP."""
-
-    def __init__(self, epsilon, d: int, m: int):
-        super().__init__(epsilon, domain_size(d), range(domain_size(d)), m)
-
-    def guarantee(self) -> Guarantee:
-        return Guarantee("ldp", {"epsilon": self.epsilon})
 
 
 MECHANISMS += (

@@ -30,9 +30,12 @@ import numpy as np
 
 from ldpspec.reference.cao2022.sets import (
     SET_SIZE,
+    EverySensitive,
     all_sets,
     holder_counts,
     reading,
+    sample_one,
+    sampled_counts,
     set_array,
     set_size,
     uniform_sets,
@@ -245,17 +248,13 @@ class SuRAPSampleTwin(_SuRAPTwinBase):
         """One uniform item of each set, one-hot encoded and perturbed, packed."""
         mechanism = self.mechanism
         items = set_array(item_sets, mechanism.d, mechanism.m)
-        sampled = items[np.arange(len(items)), rng.integers(0, mechanism.m, size=len(items))]
+        sampled = sample_one(items, rng)
         return self.encoding_twin.packed(sampled, mechanism.d, rng)
 
     def simulate_counts(self, population: Mapping, rng: np.random.Generator) -> np.ndarray:
         """The sampled items (one multinomial per distinct set), then the unary encoding's binomials."""
         mechanism = self.mechanism
-        sampled = np.zeros(mechanism.d, dtype=np.int64)
-        for items, users in population.items():
-            items = list(user_set(items, mechanism.d, mechanism.m, f"population set {items!r}"))
-            sampled[items] += rng.multinomial(user_count(users, f"population[{items!r}]"),
-                                              np.full(mechanism.m, 1 / mechanism.m))
+        sampled = sampled_counts(population, mechanism.d, mechanism.m, rng)
         return self.encoding_twin.simulate_counts(sampled, rng)
 
     def estimate(self, counts, n: int) -> np.ndarray:
@@ -287,26 +286,14 @@ MECHANISMS = (
 
 # --- the baselines of Sec. 2.3: every item sensitive ------------------------------------------------------------
 
-class SetRAPPOR(SuRAP):
+class SetRAPPOR(EverySensitive, SuRAP):
     """RAPPOR for sets (Qin et al., CCS 2016; Cao et al. eqs. (6)-(7)): the m-hot vector with every bit kept with
     ``e^{eps/(2m)} / (e^{eps/(2m)} + 1)``; suRAP with every item sensitive. Claims eps-LDP."""
 
-    def __init__(self, epsilon, d: int, m: int):
-        super().__init__(epsilon, domain_size(d), range(domain_size(d)), m)
 
-    def guarantee(self) -> Guarantee:
-        return Guarantee("ldp", {"epsilon": self.epsilon})
-
-
-class SetRAPPORSample(SuRAPSample):
+class SetRAPPORSample(EverySensitive, SuRAPSample):
     """RAPPOR-Sample (Cao et al. Sec. 2.3): basic RAPPOR at ``eps`` on one sampled item of the set; suRAP-Sample with
     every item sensitive. Claims eps-LDP."""
-
-    def __init__(self, epsilon, d: int, m: int):
-        super().__init__(epsilon, domain_size(d), range(domain_size(d)), m)
-
-    def guarantee(self) -> Guarantee:
-        return Guarantee("ldp", {"epsilon": self.epsilon})
 
 
 MECHANISMS += (

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
 
@@ -75,10 +76,12 @@ def test_the_set_reading_biases_sugrr_and_the_multiset_reading_does_not():
         assert (means == [Exact.rational(c) for c in true_counts]) is unbiased
 
 
-def test_the_uniform_sets_are_uniform():
-    sets = uniform_sets(SAMPLES, 5, 2, np.random.default_rng(8))
+@pytest.mark.parametrize("d, m", [(5, 2), (4, 3)])  # by rejection, and by permutation when m > d / 2
+def test_the_uniform_sets_are_uniform(d, m):
+    sets = uniform_sets(SAMPLES, d, m, np.random.default_rng(8))
     observed = Counter(tuple(sorted(row)) for row in sets.tolist())
-    assert_fits(observed, {s: Exact.rational(1) / 10 for s in [(a, b) for a in range(5) for b in range(a + 1, 5)]})
+    every = list(itertools.combinations(range(d), m))
+    assert_fits(observed, {s: Exact.rational(1) / len(every) for s in every})
 
 
 @pytest.mark.parametrize("build, message", [
