@@ -32,6 +32,13 @@ def positive_integer(value, name: str, maximum: int | None = None) -> int:
     return int(value)
 
 
+def choice(value, choices, name: str):
+    """One of the named ``choices`` (a tuple of strings, or a mapping keyed by them)."""
+    if not isinstance(value, str) or value not in choices:
+        raise InvalidParameter(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
 def item_index(item, d: int, name: str = "item") -> int:
     """An item of the domain ``0 .. d-1``."""
     if not isinstance(item, (int, np.integer)) or isinstance(item, bool) or not 0 <= item < d:

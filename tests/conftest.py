@@ -2,14 +2,24 @@
 
 ``--deep`` is added by the project's pytest plugin; here it multiplies the examples of every property test by ten
 (``tests.support.examples``). ``--fuzz N`` sets the number of mutated inputs of each fuzz test (``tests/fuzz``).
+The default profile draws the same examples on every run; ``--deep`` and ``--fuzz`` draw new ones.
 """
 
+from hypothesis import settings
+
 import tests.support
+
+# The default run is reproducible: Hypothesis draws the same examples on every machine, so CI fails only for a change
+# in the code, never for a new random draw. The deep profile and long fuzz runs draw afresh each time: they explore,
+# and whatever they find becomes a regression test.
+settings.register_profile("reproducible", derandomize=True)
 
 
 def pytest_configure(config):
     tests.support.DEEP = bool(config.getoption("--deep"))
     tests.support.FUZZ = config.getoption("--fuzz")
+    if not (tests.support.DEEP or tests.support.FUZZ):
+        settings.load_profile("reproducible")
 
 
 def pytest_terminal_summary(terminalreporter, config):

@@ -54,12 +54,6 @@ def all_sets(d: int, m: int) -> Iterator[tuple]:
     return itertools.combinations(range(d), m)
 
 
-def reading(value: str, choices: tuple, name: str) -> str:
-    if value not in choices:
-        raise InvalidParameter(f"{name} must be one of {', '.join(choices)}, got {value!r}")
-    return value
-
-
 def release(sensitive_outputs: Iterable[int], revealed: Iterable[int], y0: str, empty: str) -> tuple:
     """The release ``(y0, R)`` from the sensitive outputs (with repeats) and the revealed items."""
     outputs = sorted(sensitive_outputs)

@@ -35,7 +35,6 @@ from ldpspec.reference.cao2022.sets import (
     EverySensitive,
     all_sets,
     holder_counts,
-    reading,
     release,
     sample_one,
     sampled_counts,
@@ -47,7 +46,7 @@ from ldpspec.reference.cao2022.sets import (
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import count_estimate
 from ldpspec.reference.shared.urr import SENSITIVE, URR
-from ldpspec.reference.validation import domain_size, positive_integer, user_count
+from ldpspec.reference.validation import choice, domain_size, positive_integer, user_count
 from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO
@@ -71,8 +70,8 @@ class _SetMechanism:
         self.epsilon = budget(epsilon, "epsilon")
         self.d = domain_size(d)
         self.m = set_size(m, self.d)
-        self.y0 = reading(y0, Y0_READINGS, "y0")
-        self.empty = reading(empty, EMPTY_READINGS, "empty")
+        self.y0 = choice(y0, Y0_READINGS, "y0")
+        self.empty = choice(empty, EMPTY_READINGS, "empty")
         # uRR on one item, at eps / m (suGRR) or eps (Sample)
         self.item = URR(self.epsilon / item_budget_divisor, self.d, sensitive)
         self.sensitive = self.item.sensitive

@@ -33,7 +33,6 @@ from ldpspec.reference.cao2022.sets import (
     EverySensitive,
     all_sets,
     holder_counts,
-    reading,
     sample_one,
     sampled_counts,
     set_array,
@@ -47,7 +46,7 @@ from ldpspec.reference.sampling import packed_bit_counts, unpacked_rows
 from ldpspec.reference.shared.unary import UnaryEncoding
 from ldpspec.reference.shared.urap import urap_bits
 from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
-from ldpspec.reference.validation import domain_size, positive_integer, user_count
+from ldpspec.reference.validation import choice, domain_size, positive_integer, user_count
 from ldpspec.spec.channel import Channel, check_entries, map_outputs
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ZERO
@@ -67,7 +66,7 @@ class _SuRAPBase:
         self.d = domain_size(d)
         self.m = set_size(m, self.d)
         self.sensitive = sensitive_items(sensitive, self.d)
-        self.y0 = reading(y0, Y0_READINGS, "y0")
+        self.y0 = choice(y0, Y0_READINGS, "y0")
         sensitive = set(self.sensitive)
         self.is_sensitive = [x in sensitive for x in range(self.d)]
         # uRAP's bits at eps' = eps / divisor, as a unary encoding over the d items

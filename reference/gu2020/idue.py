@@ -32,6 +32,7 @@ import numpy as np
 from ldpspec.reference.mechanism import Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import variance_terms
 from ldpspec.reference.shared.unary import UnaryEncoding, general_unary_probabilities
+from ldpspec.reference.validation import choice
 from ldpspec.spec.channel import sequence
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.notions import PAIR_FUNCTIONS, id_ldp
@@ -133,8 +134,7 @@ def level_pairs(levels: PrivacyLevels, *, self_pairs: str = "all") -> list[tuple
     code does; ``"multi-item"`` includes ``s = t`` only for levels with at least
     two items, as eq. (6) over pairs ``i != j`` says.
     """
-    if self_pairs not in SELF_PAIRS:
-        raise InvalidParameter(f"self_pairs must be one of {', '.join(SELF_PAIRS)}, got {self_pairs!r}")
+    choice(self_pairs, SELF_PAIRS, "self_pairs")
     return [(s, t) for s in range(levels.count) for t in range(levels.count)
             if s != t or self_pairs == "all" or levels.sizes[t] >= 2]
 
@@ -285,8 +285,7 @@ def solve_levels(levels: PrivacyLevels, model: str = "opt0", r: str = "min", sel
     """
     from ldpspec.reference.gu2020.solvers import solve  # the solvers build on this module
 
-    if box not in BOXES:
-        raise InvalidParameter(f"box must be one of {', '.join(BOXES)}, got {box!r}")
+    choice(box, BOXES, "box")
     options = {"self_pairs": self_pairs, "extended": extended}
     if model == "opt0":
         options.update(box=BOXES[box], random_starts=starts, seed=seed)

@@ -46,7 +46,7 @@ from ldpspec.reference.sampling import packed_bit_counts, unpacked_rows
 from ldpspec.reference.shared.estimators import count_estimate
 from ldpspec.reference.shared.ps import padding_and_sampling, padding_and_sampling_many, padding_length, ps_distribution
 from ldpspec.reference.shared.unary import UnaryEncoding, oue_probabilities, sue_probabilities
-from ldpspec.reference.validation import MAX_DOMAIN, item_set, positive_integer, user_count
+from ldpspec.reference.validation import MAX_DOMAIN, choice, item_set, positive_integer, user_count
 from ldpspec.spec.channel import check_entries, sequence
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact, Nats
@@ -107,8 +107,7 @@ class IduePs:
         if encoding.d != self.m + self.padding:
             raise InvalidParameter(f"the encoding must have m + padding = {self.m + self.padding} bits, got "
                                    f"{encoding.d}")
-        if release not in RELEASES:
-            raise InvalidParameter(f"release must be one of {', '.join(RELEASES)}, got {release!r}")
+        choice(release, RELEASES, "release")
         self.encoding, self.release = encoding, release
         self._guarantee = guarantee
         self.metadata = dict(encoding.metadata)

@@ -49,6 +49,7 @@ from ldpspec.reference.gu2020.idue import (
     verify_idue,
     worst_case_mse,
 )
+from ldpspec.reference.validation import choice
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact, rational_text
 from ldpspec.spec.numbers import ctx, to_decimal_string
@@ -310,8 +311,7 @@ SOLVERS = dict(zip(MODELS, (solve_opt0, solve_opt1, solve_opt2)))
 
 def solve(levels: PrivacyLevels, model: str = "opt0", r: str = "min", **options) -> IdueSolution:
     """Solve one model and return the verified solution; raise if the kernel rejects it."""
-    if model not in SOLVERS:
-        raise InvalidParameter(f"model must be one of {list(SOLVERS)}, got {model!r}")
+    choice(model, SOLVERS, "model")
     solution = SOLVERS[model](levels, r, **options)
     if not solution.verified:
         raise InvalidParameter(f"{model}: the kernel rejected the solver's parameters (margin "

@@ -17,6 +17,7 @@ import pytest
 
 from ldpspec.reference.mechanism import Guarantee
 from ldpspec.reference.registry import MECHANISMS, NOTIONS, PAPERS
+from ldpspec.spec.errors import InvalidParameter
 from ldpspec.verify.audit import load_claims
 from ldpspec.verify.common import channel_row, exact_moments
 from tests.support import DOCS
@@ -61,6 +62,25 @@ def test_the_declaration_is_complete(name):
         assert parameter.help and (parameter.kind != "choice" or parameter.choices)
     signature = inspect.signature(declaration.build)
     assert {p.keyword for p in declaration.parameters} <= set(signature.parameters), "build takes every parameter"
+
+
+CHOICES = [(name, parameter) for name in NAMES for parameter in MECHANISMS[name].parameters
+           if parameter.kind == "choice"]
+
+
+@pytest.mark.parametrize(("name", "parameter"), CHOICES, ids=[f"{n}-{p.name}" for n, p in CHOICES])
+@pytest.mark.parametrize("wrong", [[], {}, None, 1, "no-such-choice"], ids=repr)
+def test_a_choice_given_a_wrong_value_through_the_api_is_refused_by_name(name, parameter, wrong):
+    """The Python API takes a choice as the string itself; anything else (an unhashable list included) is refused
+    with the parameter's name and the choices, never a TypeError from a dictionary lookup."""
+    declaration = MECHANISMS[name]
+    keywords = {p.keyword: p.parse(text) for p in declaration.parameters
+                if (text := declaration.example().get(p.name, p.default)) is not None}
+    keywords[parameter.keyword] = wrong
+    if wrong is None and not parameter.required:
+        return  # None is how the API says "the default"
+    with pytest.raises(InvalidParameter, match=f"{parameter.keyword}|{parameter.name}"):
+        declaration.build(**keywords)
 
 
 @pytest.mark.parametrize("name", NAMES)
