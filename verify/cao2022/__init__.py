@@ -5,7 +5,11 @@ Importing the package registers every claim.
 """
 
 from ldpspec.verify.cao2022 import (  # noqa: F401  (registration)
+    communication,
+    experiments,
+    orders,
     privacy,
     readings,  # noqa: F401  (the choices, before the claims that use them)
+    suwheel,
     utility,
 )

@@ -3,17 +3,20 @@ SULDP), each checked on the exact channel of the whole release under every readi
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Callable, Iterable
 from fractions import Fraction
 
 from hypothesis import strategies as st
 
+from ldpspec.reference.cao2022.sets import all_sets
 from ldpspec.reference.cao2022.sugrr import SuGRR, SuGRRSample
 from ldpspec.reference.cao2022.surap import SuRAP, SuRAPSample
 from ldpspec.reference.cao2022.wheel import SuWheel
 from ldpspec.spec.channel import Channel, map_outputs
 from ldpspec.spec.continuous import PiecewiseChannel
-from ldpspec.spec.notions import SULDP_READINGS, uldp
+from ldpspec.spec.notions import SULDP_READINGS, min_id_ldp, uldp
 from ldpspec.verify.cao2022.readings import CONDITION_11, EMPTY, HASH, SUGRR_Y0, SURAP_Y0
 from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.search import find_counterexample, search_step
@@ -210,3 +213,135 @@ def theorem7(settings: AuditSettings, *, condition_11: str, hash: str):
                                      f"(hash {group})", cases, failure))
     return decide(steps, "suWheel satisfies SULDP in every case.", "suWheel violates SULDP.")
 
+
+
+# --- Sec. 3.2: the protection of sensitive values -------------------------------------------------------------------
+
+def same_non_sensitive_part(inputs: Iterable[tuple], sensitive: Iterable) -> list[tuple]:
+    """The pairs of input sets that differ only in sensitive items: an eps-LDP mechanism on sets makes each pair
+    e^eps-indistinguishable, and "the same protection on sensitive data" asks as much of the whole release."""
+    sensitive = set(sensitive)
+    inputs = list(inputs)
+    return [(s, t) for j, s in enumerate(inputs) for t in inputs[j + 1:]
+            if [x for x in s if x not in sensitive] == [x for x in t if x not in sensitive]]
+
+
+def sensitive_protection(channel, sensitive: Iterable, epsilon):
+    """The whole release is e^eps-indistinguishable on every pair of input sets that differ only in sensitive items:
+    MinID-LDP with the budget eps for every set, on the policy graph of those pairs (Gu et al. Sec. VIII)."""
+    explicit = channel.explicit() if isinstance(channel, PiecewiseChannel) else channel
+    policy = same_non_sensitive_part(explicit.inputs, sensitive)
+    return min_id_ldp(explicit, {s: epsilon for s in explicit.inputs}, policy=policy or [])
+
+
+@st.composite
+def _set_channels(draw, empty: str):
+    """A mechanism on sets of m items of 0 .. d-1 (the first k sensitive) that obeys (9)-(10) by construction: each
+    set releases a protected label with any subset of its non-sensitive items, or (reading "absent" of the empty
+    protected part) only non-sensitive items of it; random integer weights."""
+    d = draw(st.integers(2, 3))
+    m = draw(st.integers(1, min(d, 2)))
+    k = draw(st.integers(1, d - 1))
+    labels = ["a", "b"][:draw(st.integers(1, 2))]
+    inputs = list(all_sets(d, m))
+    outputs, rows = [], []
+    for s in inputs:
+        revealable = [x for x in s if x >= k]
+        subsets = [r for size in range(len(revealable) + 1) for r in itertools.combinations(revealable, size)]
+        releases = [(y0, r) for y0 in labels for r in subsets]
+        if empty == "absent":
+            releases += [(None, r) for r in subsets if r]
+        weights = draw(st.lists(st.integers(0, 3), min_size=len(releases), max_size=len(releases)))
+        weights[0] = weights[0] or int(not any(weights))
+        rows.append(dict(zip(releases, (Fraction(w, sum(weights)) for w in weights))))
+        outputs += [y for y in releases if y not in outputs]
+    eps = draw(st.sampled_from(["1/2", "1", "log(2)"]))
+    channel = Channel(inputs, outputs, [[row.get(y, 0) for y in outputs] for row in rows])
+    return channel, k, eps
+
+
+def _small_set_channels(empty: str):
+    """Every mechanism of a small family, simplest first: sets of 2 of the items 0, 1, 2 (0 and 1 sensitive), one
+    protected label ``a``; {0, 1} releases ``(a, ())``; {0, 2} and {1, 2} release ``(a, ())``, ``(a, (2,))`` and
+    (reading "absent" of the empty protected part) ``(None, (2,))`` with probabilities in tenths; eps 1/2 or 1."""
+    releases = [("a", ()), ("a", (2,))] + ([(None, (2,))] if empty == "absent" else [])
+    rows = [w for w in itertools.product(range(11), repeat=len(releases)) if sum(w) == 10]
+    cases = [(first, second, eps) for first in rows for second in rows for eps in ("1/2", "1")]
+    cases.sort(key=lambda case: (sum(map(bool, case[0] + case[1])), case))
+    for first, second, eps in cases:
+        matrix = [[1] + [0] * (len(releases) - 1)] + [[Fraction(w, 10) for w in row] for row in (first, second)]
+        yield Channel([(0, 1), (0, 2), (1, 2)], releases, matrix), 2, eps
+
+
+@claim("cao2022.def3-protection", location="Sec. 3.2; Abstract; Sec. 1",
+       statement="Condition (11) guarantees that the protection of sensitive values is not reduced: the mechanisms "
+                 "achieve exactly the same protection on sensitive data as local differential privacy mechanisms, "
+                 "and improve accuracy by loosening the protection of non-sensitive data.",
+       methods=("exhaustive", "hypothesis"),
+       recorded={f"condition_11={c}, empty={e}": ("verified" if (c, e) == ("joint", "empty") else "refuted")
+                 for c in CONDITION_11.values for e in EMPTY.values},
+       interpretation="An eps-LDP mechanism on sets makes any two input sets e^eps-indistinguishable from the whole "
+                      "release; on sensitive data that is: two sets that differ only in sensitive items. (1) Every "
+                      "mechanism satisfying SULDP under the reading of (11) has that property: every mechanism of a "
+                      "small family, then a random search, both obeying (9)-(10), with or without releases that "
+                      "carry no protected part as the reading of the empty y0 says. (2) The paper's five mechanisms "
+                      "have it, under every reading of their outputs.",
+       choices=(CONDITION_11, EMPTY))
+def def3_protection(settings: AuditSettings, *, condition_11: str, empty: str):
+    def satisfies_not_protects(example) -> bool:
+        channel, k, eps = example
+        protected = sorted({y0 for y0, _ in channel.outputs if y0 is not None})
+        satisfies = SULDP_READINGS[f"suldp-{condition_11}"](channel, range(k), None, protected, eps)
+        return bool(satisfies) and not sensitive_protection(channel, range(k), eps)
+
+    def describe(example) -> dict:
+        channel, k, eps = example
+        return {"sets": [list(s) for s in channel.inputs], "sensitive_items": list(range(k)),
+                "outputs": [[y0, list(r)] for y0, r in channel.outputs],
+                "rows": [[str(p) for p in row] for row in channel.rows], "epsilon": eps,
+                "found": f"SULDP ({condition_11}) holds, yet two sets that differ only in sensitive items are told "
+                         "apart beyond e^eps"}
+
+    family = exhaustive_step("every mechanism of a family: sets of 2 of 3 items, 2 sensitive, one protected label, "
+                             "probabilities in tenths, eps in {1/2, 1}", _small_set_channels(empty),
+                             lambda example: describe(example) if satisfies_not_protects(example) else None)
+    steps = [family]
+    if family.counterexample is None:
+        example = find_counterexample(_set_channels(empty), satisfies_not_protects, settings)
+        steps.append(search_step(f"sets of m <= 2 items of d <= 3, k sensitive, protected labels a, b, releases "
+                                 f"with {'and without ' if empty == 'absent' else ''}a protected part, random "
+                                 "weights; eps in {1/2, 1, ln 2}", example, describe, settings))
+    steps += _mechanism_protection_steps(settings.deep, empty)
+    return decide(steps, "SULDP under this reading protects sensitive items as eps-LDP does, and the five mechanisms "
+                         "do.", "Sensitive items are not protected as eps-LDP protects them.")
+
+
+@functools.cache
+def _mechanism_protection_steps(deep: bool, empty: str) -> tuple:
+    """The five mechanisms' step: the same for every reading of (11), so computed once per reading of the empty y0."""
+    cases = [case for case in _set_cases(4 if deep else 3, max_m=2)
+             if case[2] < case[0] and (deep or case[3] in ("1/2", "3"))]  # some item non-sensitive
+
+    def builds(case):
+        d, m, k, eps = case
+        yield from ((f"suGRR (y0 {y})", SuGRR(eps, d, range(k), m, y, empty)) for y in SUGRR_Y0.values)
+        yield "suGRR-Sample", SuGRRSample(eps, d, range(k), m, empty)
+        yield from ((f"suRAP (y0 {y})", SuRAP(eps, d, range(k), m, y)) for y in SURAP_Y0.values)
+        yield from ((f"suRAP-Sample (y0 {y})", SuRAPSample(eps, d, range(k), m, y)) for y in SURAP_Y0.values)
+        if m <= 2:
+            for reading in HASH.values:
+                hashes = hash_family(d)
+                for group in ([[h] for h in hashes] if reading == "fixed" else [hashes]):
+                    yield f"suWheel (hash {reading})", _suwheel_channel(case, reading, group)
+
+    def failure(case):
+        for name, mechanism in builds(case):
+            channel = mechanism if isinstance(mechanism, PiecewiseChannel) else mechanism.channel()
+            verdict = sensitive_protection(channel, range(case[2]), case[3])
+            if not verdict.holds:
+                return _verdict_failure(verdict, case, name)
+        return None
+
+    budgets = sorted({case[3] for case in cases}, key=Fraction)
+    return (exhaustive_step(f"suGRR, suGRR-Sample, suRAP, suRAP-Sample (every reading of y0), suWheel (every reading "
+                            f"of the hash), d <= {cases[-1][0]}, m <= 2, k < d, eps in {budgets}", cases, failure),)

@@ -43,6 +43,37 @@ HASH = Choice(
               "family-released": "each user draws h uniformly from a family of hashes and releases it with (y0, R)",
               "family-hidden": "each user draws h from the family and the output does not show which"})
 
+HASH_VALUES = Choice(
+    "hash_values", ("fixed", "uniform", "family"),
+    where="Sec. 4.3.1: 'for x not in s, z0 falls in x's covered area with probability P_false = p', and Theorems 8 "
+          "and 9 count on it, but the hash values are not said to be random, nor how.",
+    meanings={"fixed": "one public hash, the same for every user (several hashes tried, each on its own)",
+              "uniform": "each user draws h with values h(0), ..., h(d-1) independent and uniform on [0, 1) (as "
+                         "Wheel's analysis assumes); probabilities and moments are averaged over h",
+              "family": "each user draws h uniformly from a finite family (the audit's four hashes); probabilities "
+                        "and moments are averaged over the family"})
+
+Y0_PRECISION = Choice(
+    "y0_precision", ("cells", "grid"),
+    where="Table 3 charges Wheel and suWheel log(m e^eps) bits for y0, a point of [0, 1); the server's counts need "
+          "y0's cell between the arcs' ends, and how many cells there are depends on where the hash values lie, "
+          "which the paper does not say.",
+    meanings={"cells": "hash values anywhere in [0, 1) (the default h(x) = x / d): y0's cell among up to 2d",
+              "grid": "hash values on the multiples of p: y0's cell among at most floor(1/p) + 1"})
+
+MSE_SCALE = Choice(
+    "mse_scale", ("sum", "mean"),
+    where="Sec. 3.4, (12): the MSE's display is lost; the text says only that it is the variance plus the squared "
+          "bias.",
+    meanings={"sum": "the sum over the d items of each estimate's expected squared error",
+              "mean": "the same divided by d"})
+
+EPS_RANGE = Choice(
+    "eps_range", ("narrow", "wide"),
+    where="Sec. 4.4 ('in practice') and Fig. 1 (its x-axis): the budgets the statements are about are not printed.",
+    meanings={"narrow": "eps in {1/2, 1, 3/2, 2}",
+              "wide": "eps in {1/2, 1, 2, 3, 4, 5, 6, 8}"})
+
 VARIANCE_MODEL = Choice(
     "variance_model", ("split", "per-user"),
     where="Theorems 3 and 6: the variances (17) and (22) of the Sample variants are lost; the proofs say only "
@@ -52,4 +83,8 @@ VARIANCE_MODEL = Choice(
               "per-user": "each user contributes one Bernoulli variable: a holder reports x with p/m + (1 - 1/m) q, "
                           "a non-holder with q (a holder of a non-sensitive x reveals it with r/m)"})
 
-declare_choices("cao2022", CONDITION_11, SUGRR_Y0, EMPTY, SURAP_Y0, HASH, VARIANCE_MODEL)
+EPS_BUDGETS = {"narrow": ("1/2", "1", "3/2", "2"), "wide": ("1/2", "1", "2", "3", "4", "5", "6", "8")}
+"""The budgets of each reading of ``eps_range``."""
+
+declare_choices("cao2022", CONDITION_11, SUGRR_Y0, EMPTY, SURAP_Y0, HASH, HASH_VALUES, Y0_PRECISION, MSE_SCALE,
+                EPS_RANGE, VARIANCE_MODEL)

@@ -1,0 +1,225 @@
+"""Cao et al. (2022), suWheel's utility claims: where ``y0`` falls (Sec. 4.3.1), unbiasedness (Theorem 8) and the
+MSE (Theorem 9), each under every reading of how the hash values are drawn.
+
+A user's counts are indicators: ``y0`` lies in the arc of ``h(x)`` (sensitive ``x``), or ``x`` is revealed
+(non-sensitive ``x``). Everything these claims say follows from the probability ``b`` of each indicator, per user
+(moments add over independent users). ``b`` is computed exactly from the piecewise-constant density of ``y0``:
+
+* **fixed**: ``b`` is the density's mass on the arc of ``h(x)``, for one hash;
+* **family**: the average of that mass over the four hashes of the audit, drawn uniformly;
+* **uniform**: ``h(x)`` uniform on ``[0, 1)``, independent of the other items' values: for ``x`` outside the set, the
+  mass of the arc ``[v, v + p)`` is a continuous, piecewise-linear function of ``v`` (its pieces end where ``v`` or
+  ``v + p`` meets a cell's end), integrated exactly by the trapezoid rule; for ``x`` in the set the arc moves with
+  ``y0``'s density, and its mass is computed for each configuration. The other items' values are those of the four
+  hashes in turn; the marginal over them is decided when ``b`` is the same for every configuration.
+"""
+
+from __future__ import annotations
+
+from ldpspec.reference.cao2022.sets import all_sets
+from ldpspec.reference.cao2022.wheel import SuWheel, arc
+from ldpspec.spec.continuous import sorted_unique
+from ldpspec.spec.exact import ONE, ZERO, Exact
+from ldpspec.spec.numbers import budget
+from ldpspec.verify.cao2022.privacy import BUDGETS, _set_cases, exhaustive_step, hash_family
+from ldpspec.verify.cao2022.readings import HASH_VALUES
+from ldpspec.verify.ledger import AuditSettings, claim, decide
+
+
+def printed_parameters(epsilon: str, m: int) -> dict:
+    """p, P_true and r as printed (Algorithm 1's input, the text after it, Theorem 7's proof), from the budget."""
+    E = budget(epsilon).exponential()
+    p = 1 / (2 * m - 1 + m * E)
+    omega = m * p * E + 1 - m * p
+    return {"p": p, "P_true": p * E / omega, "r": 1 - E * p / omega}
+
+
+def _mass(cells: list, values: list, pieces: list) -> Exact:
+    """The mass of a piecewise-constant density (``values`` on ``cells``) on the union of disjoint ``pieces``."""
+    total = ZERO
+    for low, high in pieces:
+        for (a, b), value in zip(cells, values):
+            overlap_low, overlap_high = (a if a > low else low), (b if b < high else high)
+            if overlap_low < overlap_high:
+                total = total + value * (overlap_high - overlap_low)
+    return total
+
+
+def uniform_arc_mass(mechanism: SuWheel, items: tuple) -> Exact:
+    """The mass of the arc ``[v, v + p)`` averaged over ``v`` uniform on ``[0, 1)``, for the density of ``items``.
+
+    The mass is continuous and linear in ``v`` between the points where ``v`` or ``v + p`` (mod 1) meets a cell's
+    end, so the trapezoid rule on those points is exact."""
+    cells, values = mechanism.density(items)
+    p = mechanism.p
+    ends = [low for low, _ in cells]
+    shifted = [end - p if end >= p else end - p + 1 for end in ends]
+    points = sorted_unique([ZERO, ONE, *ends, *shifted])
+    mass = [_mass(cells, values, arc(v, p) if v < 1 else arc(ZERO, p)) for v in points]
+    return sum(((mass[j] + mass[j + 1]) * (points[j + 1] - points[j]) / 2 for j in range(len(points) - 1)), ZERO)
+
+
+def hit_probabilities(case: tuple, reading: str, hashes: list) -> list[tuple]:
+    """``(set, [b_x for every item])``, for every set of ``m`` items: the probability that the user's count of
+    ``x`` is 1 (``y0`` in the arc of ``h(x)`` for a sensitive ``x``, ``x`` revealed otherwise), under the reading.
+
+    ``hashes`` is one hash (fixed), the family to average over (family), or the configurations of the other items'
+    values (uniform: ``None`` for an item whose value varies between configurations, so that it is undecided)."""
+    d, m, k, eps = case
+    mechanisms = [SuWheel(eps, d, range(k), m, h) for h in hashes]
+    result = []
+    for s in all_sets(d, m):
+        per_hash = []
+        for mechanism in mechanisms:
+            row = []
+            for x in range(d):
+                if x < k and x not in s and reading == "uniform":
+                    row.append(uniform_arc_mass(mechanism, s))
+                elif x < k:
+                    row.append(mechanism.arc_mass(s, x))
+                else:
+                    row.append(1 - mechanism.arc_mass(s, x) if x in s else ZERO)
+            per_hash.append(row)
+        if reading == "family":
+            row = [sum((r[x] for r in per_hash), ZERO) / len(per_hash) for x in range(d)]
+        else:  # fixed: one hash; uniform: the same value in every configuration, or undecided
+            row = [per_hash[0][x] if all(r[x] == per_hash[0][x] for r in per_hash) else None for x in range(d)]
+        result.append((s, row))
+    return result
+
+
+def _groups(reading: str, d: int) -> list[list]:
+    """The hashes of one step: each hash on its own (fixed), or all four at once (family, uniform)."""
+    family = hash_family(d)
+    return [[h] for h in family] if reading == "fixed" else [family]
+
+
+def _cases(settings: AuditSettings, every_item_sensitive: bool = False) -> list[tuple]:
+    """(d, m, k, eps) with eps > 0 (at eps = 0, P_true = p and the estimator is undefined)."""
+    return [case for case in _set_cases(4 if settings.deep else 3, max_m=2)
+            if case[3] != "0" and (case[2] == case[0] or not every_item_sensitive)]
+
+
+def _steps(settings: AuditSettings, reading: str, failure, every_item_sensitive: bool = False) -> list:
+    """One exhaustive step per group of hashes; ``failure(case, probabilities)`` describes a failing set, or None."""
+    cases = _cases(settings, every_item_sensitive)
+    steps = []
+    for j, _ in enumerate(_groups(reading, 2)):
+        def check(case, j=j):
+            hashes = _groups(reading, case[0])[j]
+            found = failure(case, hit_probabilities(case, reading, hashes))
+            return None if found is None else {"d": case[0], "m": case[1], "sensitive_items": list(range(case[2])),
+                                                "epsilon": case[3], "hash_values": reading, "hashes": hashes,
+                                                **found}
+        label = f"hash {j} of the four" if reading == "fixed" else "the four hashes"
+        items = "every item sensitive" if every_item_sensitive else "every k"
+        steps.append(exhaustive_step(f"suWheel, d <= {cases[-1][0]}, m <= 2, {items}, eps in {BUDGETS[1:]}, every "
+                                     f"set and item, {label}", cases, check))
+    return steps
+
+
+def _undecided(row: list) -> bool:
+    return any(b is None for b in row)
+
+
+@claim("cao2022.suwheel-probabilities", location="Sec. 4.3.1, after Algorithm 1",
+       statement="For x in s, the output z0 falls in x's covered area with probability P_true = p e^eps / (m p e^eps "
+                 "+ 1 - m p); for x not in s, with probability P_false = p.",
+       methods=("exhaustive",),
+       recorded={"hash_values=fixed": "refuted", "hash_values=uniform": "verified", "hash_values=family": "refuted"},
+       interpretation="x's covered area is the arc [h(x), h(x) + p) (wrapping at 1). The probability of z0 in it, "
+                      "exactly, for every set s of m items and every item x, under each reading of how h is drawn; "
+                      "P_true and p as printed.",
+       choices=(HASH_VALUES,))
+def suwheel_probabilities(settings: AuditSettings, *, hash_values: str):
+    def failure(case, probabilities):
+        d, m = case[0], case[1]
+        printed = printed_parameters(case[3], m)
+        for s, row in probabilities:
+            for x in range(d):
+                stated = printed["P_true"] if x in s else printed["p"]
+                if row[x] is None or row[x] != stated:
+                    return {"user_set": list(s), "item": x,
+                            "probability": None if row[x] is None else row[x].text(),
+                            "probability_approx": None if row[x] is None else str(float(row[x])),
+                            "stated": ("P_true " if x in s else "p ") + stated.text(),
+                            "stated_approx": str(float(stated))}
+        return None
+
+    steps = _steps(settings, hash_values, failure, every_item_sensitive=True)  # where y0 falls: every item counted
+    return decide(steps, "z0 falls in the arc with P_true for an item of the set and p otherwise, in every case.",
+                  "The probability that z0 falls in an item's arc is not the stated one.")
+
+
+def estimate_moments(case: tuple, row: list) -> tuple[list, list]:
+    """The exact mean and variance of every item's estimate for one user whose counts are 1 with the probabilities
+    ``row``: the estimator of Algorithm 2 (the reference's ``estimate``) is affine in the counts."""
+    mechanism = SuWheel(case[3], case[0], range(case[2]), case[1])
+    at_zero = mechanism.estimate([0] * case[0], 1)
+    slope = [one - zero for one, zero in zip(mechanism.estimate([1] * case[0], 1), at_zero)]
+    means = [zero + a * b for zero, a, b in zip(at_zero, slope, row)]
+    return means, [a * a * b * (1 - b) for a, b in zip(slope, row)]
+
+
+@claim("cao2022.theorem8", location="Sec. 4.3.2, Theorem 8",
+       statement="The suWheel estimate is unbiased.",
+       methods=("exhaustive",),
+       recorded={"hash_values=fixed": "refuted", "hash_values=uniform": "verified", "hash_values=family": "refuted"},
+       interpretation="E[c_hat_x] equals the number of users holding x, for every item and every population, with "
+                      "Algorithm 2's estimator ((F_x - n p) / (P_true - p) for a sensitive x, F_x / r otherwise); "
+                      "exact means for each set a user can hold, under each reading of how h is drawn.",
+       choices=(HASH_VALUES,))
+def theorem8(settings: AuditSettings, *, hash_values: str):
+    def failure(case, probabilities):
+        for s, row in probabilities:
+            if _undecided(row):
+                return None
+            means, _ = estimate_moments(case, row)
+            for x, mean in enumerate(means):
+                if mean != (1 if x in s else 0):
+                    return {"user_set": list(s), "item": x, "true_count": int(x in s),
+                            "expected_estimate": mean.text(), "expected_estimate_approx": str(float(mean))}
+        return None
+
+    return decide(_steps(settings, hash_values, failure), "Every estimate's mean is the true count.",
+                  "An estimate is biased.")
+
+
+def stated_variance(case: tuple, s: tuple, x: int) -> Exact:
+    """Theorem 9's MSE for one user, per item, reconstructed from the proof's model: F_x sums f_x Bernoulli(P_true)
+    and 1 - f_x Bernoulli(p) (sensitive x), or f_x Bernoulli(r) (non-sensitive x); P_true, p, r as printed."""
+    printed = printed_parameters(case[3], case[1])
+    p, p_true, r = printed["p"], printed["P_true"], printed["r"]
+    f = 1 if x in s else 0
+    if x < case[2]:
+        return (f * p_true * (1 - p_true) + (1 - f) * p * (1 - p)) / (p_true - p) ** 2
+    return f * (1 - r) / r
+
+
+@claim("cao2022.theorem9", location="Sec. 4.3.2, Theorem 9, (25)",
+       statement="When eps = O(1), the MSE of suWheel is (25).",
+       methods=("exhaustive",),
+       recorded={"hash_values=fixed": "refuted", "hash_values=uniform": "verified", "hash_values=family": "refuted"},
+       interpretation="The printed (25) is lost; it is reconstructed from the proof's model (F_x sums Bernoulli "
+                      "variables with P_true, p or r) as an exact variance, which the paper takes as the MSE of its "
+                      "unbiased estimate. The exact MSE (variance plus squared bias) of each item's estimate is "
+                      "compared with it for every budget of the grid, not only as eps tends to 0; Table 2 checks the "
+                      "order of growth.",
+       choices=(HASH_VALUES,))
+def theorem9(settings: AuditSettings, *, hash_values: str):
+    def failure(case, probabilities):
+        for s, row in probabilities:
+            if _undecided(row):
+                return None
+            means, variances = estimate_moments(case, row)
+            for x in range(case[0]):
+                mse = variances[x] + (means[x] - (1 if x in s else 0)) ** 2
+                stated = stated_variance(case, s, x)
+                if mse != stated:
+                    return {"user_set": list(s), "item": x, "exact_mse": mse.text(),
+                            "exact_mse_approx": str(float(mse)), "stated_mse": stated.text(),
+                            "stated_mse_approx": str(float(stated))}
+        return None
+
+    return decide(_steps(settings, hash_values, failure), "Every estimate's exact MSE is the stated one.",
+                  "An MSE differs from the stated one.")
