@@ -41,7 +41,7 @@ SHARES = (Fraction(1, 8), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fracti
 
 
 def mse(name: str, eps: str, n: int, d: int, k: int, m: int, f_sen, scale: str = "sum") -> Exact:
-    """The exact MSE of the frequency estimates (the sum over items, or the mean: reading B6)."""
+    """The exact MSE of the frequency estimates (the sum over items, or the mean: the reading ``mse_scale``)."""
     total = sum(mse_parts(name, eps, d, k, m, f_sen, m - f_sen), ZERO) / n
     return total if scale == "sum" else total / d
 

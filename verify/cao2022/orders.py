@@ -194,11 +194,11 @@ GROWING = 0.5
        methods=("computation",),
        recorded={f"sugrr_y0={y}, hash_values={h}": ("verified" if (y, h) == ("multiset", "uniform") else "refuted")
                  for y in SUGRR_Y0.values for h in HASH_VALUES.values},
-       interpretation="MSE: the sum over items of the expected squared error of the frequency estimates (reading B6's "
-                      "sum; the mean over items divides both sides by d). Each row holds when the exact MSE divided "
-                      "by the printed order stays bounded: checked along every axis (n; eps -> 0; d; k with d = 4k; "
-                      "m with d = 64m and k = 16m), for populations holding only sensitive or only non-sensitive "
-                      "items (the MSE is linear in the population, so these bound every mix). A positive growth "
+       interpretation="MSE: the sum over items of the expected squared error of the frequency estimates (the mean, the"
+                      " other reading of mse_scale, divides both sides by d). Each row holds when the exact MSE "
+                      "divided by the printed order stays bounded: checked along every axis (n; eps -> 0; d; k with d "
+                      "= 4k; m with d = 64m and k = 16m), for populations holding only sensitive or only non-sensitive"
+                      " items (the MSE is linear in the population, so these bound every mix). A positive growth "
                       "exponent of the ratio on an axis refutes the row.",
        choices=(SUGRR_Y0, HASH_VALUES))
 def table2(settings: AuditSettings, *, sugrr_y0: str, hash_values: str):
