@@ -31,6 +31,48 @@ Format (documented on the site, page "Channel file format"):
   when an option is not given. A budget is a number or ``log(x)`` (``"log(3)"``).
 * Numbers are at most 2000 characters long, with a decimal exponent within ±2000 (``spec.exact``).
 * ``description`` (optional): free text. ``metadata`` (optional): any JSON object.
+
+**Format 2: continuous outputs.** ``"format": "ldpspec-channel/2"`` holds a ``PiecewiseChannel``
+(``spec.continuous``): for every input, discrete atoms beside densities constant between exact breakpoints, each
+keyed by a component label (suWheel's revealed items ``R``; ``null`` when there is nothing beside the point).
+
+```json
+{
+ "format": "ldpspec-channel/2",
+ "description": "an atom beside a point of [-1, 1)",
+ "inputs": ["a", "b"],
+ "outputs": ["none"],
+ "probabilities": [["1/4"], ["1/4"]],
+ "cell_outputs": "label-cell",
+ "densities": [
+  {"input": "a", "label": null, "kind": "constant", "breakpoints": ["-1", "0", "1"], "values": ["1/2", "1/4"]},
+  {"input": "b", "label": null, "kind": "constant", "breakpoints": ["-1", "0", "1"], "values": ["1/4", "1/2"]}
+ ],
+ "privacy": {"epsilon": "log(2)"}
+}
+```
+
+* ``outputs``/``probabilities`` (optional in version 2): the atoms, one row per input; a row holds the atoms' masses
+  and need not sum to 1.
+* ``densities``: one object per input and label that has a density (a missing one is zero): ``input``, ``label``,
+  ``kind`` and the keys of the kind. Kind ``"constant"`` (the only kind so far): ``breakpoints`` ``b_0 < ... < b_n``
+  (``n >= 1``, strictly increasing, exact numbers as above) and ``values`` ``v_1, ..., v_n >= 0``: the density is
+  ``v_i`` on ``[b_{i-1}, b_i)`` and zero outside ``[b_0, b_n)``. A kind the reader does not know is refused by name,
+  so that a later kind (a piecewise-exponential density, say) is never misread.
+* Every input's atoms and densities' integrals sum to exactly 1; a label is an atom (in ``outputs``) or a density,
+  not both; an input has at most one density per label.
+* ``cell_outputs`` (optional, ``"label-cell"`` by default): how the explicit channel names the output of a cell
+  ``"[low, high)"`` of label ``R``: ``[R, cell]`` or, under ``"cell-label"``, ``[cell, R]`` (a SULDP output
+  ``(y0, R)``); the cell alone when the label is ``null``. An atom's output is its label.
+* ``component_order`` (optional): every label once, in the order the explicit channel lists their outputs; by default
+  the atoms in ``outputs`` order, then the densities' labels in order of first appearance.
+* The privacy section names outputs of the explicit channel (``PiecewiseChannel.explicit()``): atoms and cells.
+* Limits: at most ``max_entries`` numbers (atoms, breakpoints and values together), and at most ``max_entries``
+  probabilities in the explicit channel (inputs times atoms and cells, bounded from the breakpoints' text), both
+  refused before any number is read.
+
+``channel_file_text`` writes version 1 for a channel without densities and version 2 for a ``PiecewiseChannel``
+with densities; ``parse_channel_file`` reads both, version 2 into a ``PiecewiseChannel``.
 """
 
 from __future__ import annotations
@@ -39,25 +81,43 @@ import json
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from ldpspec.spec.channel import Channel, check_entries, label_to_json
-from ldpspec.spec.errors import InvalidChannel, SpecError
+from ldpspec.spec.channel import Channel, _sum_text, _unique_labels, check_entries, label_to_json
+from ldpspec.spec.continuous import (
+    Density,
+    PiecewiseChannel,
+    cell_first_output_label,
+    cell_text,
+    default_output_label,
+)
+from ldpspec.spec.errors import InvalidChannel, InvalidParameter, SpecError
+from ldpspec.spec.exact import ONE, ZERO, Exact
 from ldpspec.spec.notions import PRIVACY_KEYS
-from ldpspec.spec.numbers import budget
+from ldpspec.spec.numbers import budget, exact
 from ldpspec.spec.parameters import input_budgets, label_from_json
+from ldpspec.spec.structured import StructuredChannel
 
 FORMAT = "ldpspec-channel/1"
+"""The format of a channel without densities."""
+FORMAT_CONTINUOUS = "ldpspec-channel/2"
+"""The format of a channel with densities (``PiecewiseChannel``)."""
+FORMATS = (FORMAT, FORMAT_CONTINUOUS)
 _TOP_LEVEL = {"format", "description", "metadata", "inputs", "outputs", "probabilities", "privacy"}
+_CONTINUOUS_KEYS = {"densities", "cell_outputs", "component_order"}
+DENSITY_KINDS = {"constant": ("input", "label", "kind", "breakpoints", "values")}
+"""The kinds of density a version 2 file may hold, with the keys of each: ``"constant"`` only, so far."""
+CELL_OUTPUTS = {"label-cell": default_output_label, "cell-label": cell_first_output_label}
+"""How the explicit channel names a cell's output (``cell_outputs``): ``[label, cell]`` or ``[cell, label]``."""
 
 
 @dataclass(frozen=True)
 class ChannelFile:
-    """A channel with the privacy parameters stored beside it.
+    """A channel (a ``PiecewiseChannel`` for a file of version 2) with the privacy parameters stored beside it.
 
     ``privacy`` maps keys of the file's privacy section to values as the notions take them: budgets are exact
     numbers, ``budgets`` is ``{input: budget}`` (inputs without a budget left out), lists of labels are tuples.
     """
 
-    channel: Channel
+    channel: Channel | PiecewiseChannel
     privacy: dict = field(default_factory=dict)
     description: str = ""
     metadata: dict = field(default_factory=dict)
@@ -77,11 +137,185 @@ def _number_text(value, where: str):
                          f"got {type(value).__name__} {value!r}"[:300])
 
 
+def _discrete(document: dict, max_entries: int | None) -> Channel:
+    """The channel of a version 1 document."""
+    inputs, outputs = _labels(document, "inputs"), _labels(document, "outputs")
+    rows = document.get("probabilities")
+    if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+        raise InvalidChannel("channel file: 'probabilities' must be a list of rows (lists)")
+    check_entries(len(inputs) * len(outputs), f"the channel file ({len(inputs):,} inputs x {len(outputs):,} outputs)",
+                  max_entries)
+    entries = [[_number_text(value, f"channel file: probabilities[{i}][{j}]") for j, value in enumerate(row)]
+               for i, row in enumerate(rows)]
+    return Channel(inputs, outputs, entries)
+
+
+class _Numbers:
+    """Reads a file's numbers exactly, each distinct text once (a mechanism's file repeats a few breakpoints)."""
+
+    def __init__(self):
+        self._read = {}
+
+    def __call__(self, value, where: str) -> Exact:
+        value = _number_text(value, where)
+        key = (type(value), value)
+        if key not in self._read:
+            try:
+                self._read[key] = exact(value, where)
+            except InvalidParameter as error:
+                raise InvalidChannel(str(error)) from None
+        return self._read[key]
+
+
+def _text_key(value) -> str:
+    """A breakpoint's text: equal numbers written alike have one key (a bound on the distinct breakpoints)."""
+    return value if isinstance(value, str) else f"{type(value).__name__}:{value!r}"
+
+
+def _densities(document: dict, inputs: tuple, atoms: set) -> list:
+    """The ``densities`` entries, their shape checked (no number read yet): ``[(where, input, label, entry)]``."""
+    entries = document.get("densities")
+    if not isinstance(entries, list):
+        raise InvalidChannel("channel file: 'densities' must be a list of densities (objects with the keys "
+                             f"{list(DENSITY_KINDS['constant'])})")
+    known_inputs = set(inputs)
+    seen = {}
+    result = []
+    for k, entry in enumerate(entries):
+        where = f"channel file: densities[{k}]"
+        if not isinstance(entry, dict):
+            raise InvalidChannel(f"{where} must be an object with the keys {list(DENSITY_KINDS['constant'])}; got "
+                                 f"{type(entry).__name__}")
+        kind = entry.get("kind")
+        if not isinstance(kind, str) or kind not in DENSITY_KINDS:
+            raise InvalidChannel(f"{where}.kind must be one of {sorted(DENSITY_KINDS)}, got {kind!r}"[:300]
+                                 + "; a kind this version does not know is refused, not guessed")
+        keys = DENSITY_KINDS[kind]
+        missing, unknown = [key for key in keys if key not in entry], sorted(set(entry) - set(keys))
+        if missing or unknown:
+            raise InvalidChannel(f"{where} (kind {kind!r}) must have exactly the keys {list(keys)}; "
+                                 + (f"missing {missing}" if missing else f"unknown {unknown}"))
+        x = label_from_json(entry["input"], f"{where}.input")
+        if x not in known_inputs:
+            raise InvalidChannel(f"{where}.input {x!r} is not one of the inputs"[:300])
+        label = label_from_json(entry["label"], f"{where}.label")
+        if label in atoms:
+            raise InvalidChannel(f"{where}.label {label!r} is also an atom (in 'outputs'); a label is an atom for "
+                                 "every input or a density for every input"[:400])
+        if (x, label) in seen:
+            raise InvalidChannel(f"{where} repeats the density of input {x!r} with label {label!r} "
+                                 f"(densities[{seen[x, label]}]); an input has at most one density per label"[:400])
+        seen[x, label] = k
+        breakpoints, values = entry["breakpoints"], entry["values"]
+        if not isinstance(breakpoints, list) or not isinstance(values, list):
+            raise InvalidChannel(f"{where}: 'breakpoints' and 'values' must be lists of numbers")
+        if len(breakpoints) < 2 or len(values) != len(breakpoints) - 1:
+            raise InvalidChannel(f"{where} needs n + 1 >= 2 breakpoints and n values; got {len(breakpoints)} "
+                                 f"breakpoints and {len(values)} values")
+        result.append((where, x, label, entry))
+    return result
+
+
+def _mass_text(total: Exact) -> str:
+    """A total mass for a message: a short exact text, or an approximation of a long rational (an irrational one is
+    shown as its text, cut short: approximating ``exp(-1e1999)`` would take long)."""
+    if total.as_rational() is not None:
+        return _sum_text(total)
+    text = total.text()
+    return text if len(text) <= 100 else text[:100] + "..."
+
+
+def _continuous(document: dict, max_entries: int | None) -> PiecewiseChannel:
+    """The channel of a version 2 document: every shape and size checked before a number is read."""
+    try:
+        inputs = _unique_labels(_labels(document, "inputs"), "input")
+    except InvalidChannel as error:
+        raise InvalidChannel(f"channel file: {error}") from None
+    if ("outputs" in document) != ("probabilities" in document):
+        raise InvalidChannel("channel file: 'outputs' and 'probabilities' (the atoms) go together: give both or "
+                             "neither")
+    outputs = tuple(_labels(document, "outputs")) if "outputs" in document else ()
+    seen = set()
+    for y in outputs:
+        if y in seen:
+            raise InvalidChannel(f"channel file: output labels must be unique; {y!r} appears twice"[:300])
+        seen.add(y)
+    rows = document.get("probabilities", [[] for _ in inputs])
+    if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+        raise InvalidChannel("channel file: 'probabilities' must be a list of rows (lists)")
+    if len(rows) != len(inputs):
+        raise InvalidChannel(f"channel file: 'probabilities' must have one row per input: {len(inputs)} inputs, "
+                             f"{len(rows)} rows")
+    for i, row in enumerate(rows):
+        if len(row) != len(outputs):
+            raise InvalidChannel(f"channel file: probabilities[{i}] must have one entry per atom in 'outputs': "
+                                 f"{len(outputs)} atoms, {len(row)} entries")
+    entries = _densities(document, inputs, set(outputs))
+    cell_outputs = document.get("cell_outputs", "label-cell")
+    if not isinstance(cell_outputs, str) or cell_outputs not in CELL_OUTPUTS:
+        raise InvalidChannel(f"channel file: 'cell_outputs' must be one of {sorted(CELL_OUTPUTS)}, got "
+                             f"{cell_outputs!r}"[:300])
+
+    # The limits, before any number is read: the numbers of the file, and the explicit channel of atoms and cells
+    # (its cells bounded by the distinct texts of each label's breakpoints).
+    numbers = len(inputs) * len(outputs) + sum(len(e["breakpoints"]) + len(e["values"]) for *_, e in entries)
+    check_entries(numbers, f"the channel file ({len(inputs):,} inputs; atoms, breakpoints and density values "
+                           "together)", max_entries)
+    texts = {}
+    for _, _, label, entry in entries:
+        texts.setdefault(label, set()).update(_text_key(b) for b in entry["breakpoints"])
+    cells = len(outputs) + sum(len(points) - 1 for points in texts.values())
+    check_entries(len(inputs) * cells, f"the explicit channel of this file ({len(inputs):,} inputs x at most "
+                                       f"{cells:,} atoms and cells)", max_entries)
+
+    number = _Numbers()
+    components = {x: {} for x in inputs}
+    for i, (x, row) in enumerate(zip(inputs, rows)):
+        for j, (y, value) in enumerate(zip(outputs, row)):
+            p = number(value, f"channel file: probabilities[{i}][{j}]")
+            if p.sign() < 0 or (1 - p).sign() < 0:
+                raise InvalidChannel(f"channel file: probabilities[{i}][{j}] (atom {y!r} of input {x!r}) must be a "
+                                     f"probability in [0, 1], got {p.text()}"[:400])
+            components[x][y] = p
+    for where, x, label, entry in entries:
+        points = [number(b, f"{where}.breakpoints[{i}]") for i, b in enumerate(entry["breakpoints"])]
+        for i in range(1, len(points)):
+            if not points[i - 1] < points[i]:
+                raise InvalidChannel(f"{where}.breakpoints must increase strictly: breakpoints[{i}] = "
+                                     f"{points[i].text()} does not exceed breakpoints[{i - 1}] = "
+                                     f"{points[i - 1].text()}"[:400])
+        values = [number(v, f"{where}.values[{i}]") for i, v in enumerate(entry["values"])]
+        for i, value in enumerate(values):
+            if value.sign() < 0:
+                raise InvalidChannel(f"{where}.values[{i}] must be a density >= 0, got {value.text()}"[:300])
+        components[x][label] = Density(points, values, where)
+    for i, x in enumerate(inputs):
+        total = sum((part.mass if isinstance(part, Density) else part for part in components[x].values()), ZERO)
+        if total != ONE:
+            parts = f"its atoms in probabilities[{i}] and its densities" if outputs else "its densities"
+            raise InvalidChannel(f"channel file: input {x!r} must have total mass exactly 1 ({parts}), got "
+                                 f"{_mass_text(total)}"[:400])
+    order = [*outputs, *dict.fromkeys(label for _, _, label, _ in entries)]
+    if "component_order" in document:
+        given = _labels(document, "component_order")
+        if len(given) != len(order) or set(given) != set(order):
+            raise InvalidChannel(f"channel file: 'component_order' must name every label of 'outputs' and "
+                                 f"'densities' once: the labels are {order!r}, got {given!r}"[:500])
+        order = given
+    try:
+        channel = PiecewiseChannel(inputs, components, CELL_OUTPUTS[cell_outputs], order=order)
+        channel.explicit(max_entries)  # the atoms' and cells' outputs must be distinct
+    except InvalidChannel as error:
+        raise InvalidChannel(f"channel file: {error}") from None
+    return channel
+
+
 def parse_channel_file(text: str, max_entries: int | None = None) -> ChannelFile:
-    """Read a channel file from its JSON text; raise ``SpecError`` naming what is wrong.
+    """Read a channel file (format 1 or 2) from its JSON text; raise ``SpecError`` naming what is wrong.
 
     A file of more than ``max_entries`` probabilities (``spec.channel.MAX_ENTRIES`` by default) is refused before its
-    numbers are read.
+    numbers are read; so is a file of version 2 with more than ``max_entries`` numbers, or whose explicit channel
+    (inputs times atoms and cells) may have more than ``max_entries`` probabilities.
     """
     try:
         document = json.loads(text, parse_float=Decimal)
@@ -93,20 +327,18 @@ def parse_channel_file(text: str, max_entries: int | None = None) -> ChannelFile
         raise InvalidChannel(f"channel file has a number that cannot be read: {error}") from None
     if not isinstance(document, dict):
         raise InvalidChannel("channel file must be a JSON object")
-    unknown = set(document) - _TOP_LEVEL
+    version = document.get("format", FORMAT)
+    if not isinstance(version, str) or version not in FORMATS:
+        raise InvalidChannel(f"channel file format must be {FORMAT!r} or {FORMAT_CONTINUOUS!r}, got "
+                             f"{version!r}"[:300])
+    allowed = _TOP_LEVEL | (_CONTINUOUS_KEYS if version == FORMAT_CONTINUOUS else set())
+    unknown = set(document) - allowed
+    if unknown & _CONTINUOUS_KEYS:
+        raise InvalidChannel(f"channel file has keys {sorted(unknown & _CONTINUOUS_KEYS)} of format "
+                             f"{FORMAT_CONTINUOUS!r}; give \"format\": \"{FORMAT_CONTINUOUS}\"")
     if unknown:
-        raise InvalidChannel(f"channel file has unknown keys {sorted(unknown)}; allowed: {sorted(_TOP_LEVEL)}")
-    if document.get("format", FORMAT) != FORMAT:
-        raise InvalidChannel(f"channel file format must be {FORMAT!r}, got {document.get('format')!r}")
-    inputs, outputs = _labels(document, "inputs"), _labels(document, "outputs")
-    rows = document.get("probabilities")
-    if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
-        raise InvalidChannel("channel file: 'probabilities' must be a list of rows (lists)")
-    check_entries(len(inputs) * len(outputs), f"the channel file ({len(inputs):,} inputs x {len(outputs):,} outputs)",
-                  max_entries)
-    entries = [[_number_text(value, f"channel file: probabilities[{i}][{j}]") for j, value in enumerate(row)]
-               for i, row in enumerate(rows)]
-    channel = Channel(inputs, outputs, entries)
+        raise InvalidChannel(f"channel file has unknown keys {sorted(unknown)}; allowed: {sorted(allowed)}")
+    channel = _continuous(document, max_entries) if version == FORMAT_CONTINUOUS else _discrete(document, max_entries)
 
     section = document.get("privacy", {})
     if not isinstance(section, dict):
@@ -148,6 +380,8 @@ def _privacy_to_json(channel: Channel, key: str, value):
     if key not in PRIVACY_KEYS:
         raise InvalidChannel(f"privacy has unknown key {key!r}; allowed: {sorted(PRIVACY_KEYS)}")
     parameter = PRIVACY_KEYS[key]
+    if isinstance(value, tuple):  # as read from a file: a list of labels is a tuple, a pair of labels too
+        value = [list(v) if isinstance(v, tuple) and parameter.kind in ("label-pairs", "levels") else v for v in value]
     parsed = parameter.parse(value, f"privacy.{key}") if parameter.kind != "input-budgets" else value
     if parameter.kind in ("budget", "number"):
         return parsed.text()
@@ -166,39 +400,93 @@ def _privacy_to_json(channel: Channel, key: str, value):
     return parsed
 
 
-def channel_file_text(channel: Channel, *, privacy: dict | None = None, description: str = "",
+def has_densities(channel) -> bool:
+    """Whether ``channel`` is a ``PiecewiseChannel`` with a density: what a file of version 2 is for."""
+    return isinstance(channel, PiecewiseChannel) and "density" in channel.kinds.values()
+
+
+def _cell_outputs(channel: PiecewiseChannel) -> str:
+    """The name (``CELL_OUTPUTS``) of the way ``channel`` names its outputs."""
+    actual = list(channel.iter_outputs())
+    for name, output_label in CELL_OUTPUTS.items():
+        named = []
+        for label, kind in channel.kinds.items():
+            if kind == "atom":
+                named.append(output_label(label, None))
+            else:
+                named.extend(output_label(label, cell_text(low, high)) for low, high in channel.cells(label))
+        if named == actual:
+            return name
+    raise InvalidChannel("a channel file names the output of a cell [label, cell] or [cell, label] (and an atom by its "
+                         "label); this PiecewiseChannel names its outputs otherwise: write its explicit() channel")
+
+
+def _continuous_document(channel: PiecewiseChannel, document: dict, text) -> None:
+    """The version 2 keys of ``channel``: atoms, ``cell_outputs``, ``component_order`` (when needed), densities."""
+    atoms = [label for label, kind in channel.kinds.items() if kind == "atom"]
+    if atoms:
+        document["outputs"] = [label_to_json(y) for y in atoms]
+        document["probabilities"] = [[text(channel.components[x].get(y, ZERO)) for y in atoms]
+                                     for x in channel.inputs]
+    document["cell_outputs"] = _cell_outputs(channel)
+    densities = []
+    for x in channel.inputs:
+        for label, kind in channel.kinds.items():
+            part = channel.components[x].get(label)
+            if kind == "density" and part is not None:
+                densities.append({"input": label_to_json(x), "label": label_to_json(label), "kind": "constant",
+                                  "breakpoints": [text(b) for b in part.breakpoints],
+                                  "values": [text(v) for v in part.values]})
+    read_order = [*atoms, *dict.fromkeys(label for x in channel.inputs for label, kind in channel.kinds.items()
+                                          if kind == "density" and label in channel.components[x])]
+    if read_order != list(channel.kinds):
+        document["component_order"] = [label_to_json(label) for label in channel.kinds]
+    document["densities"] = densities
+
+
+def channel_file_text(channel, *, privacy: dict | None = None, description: str = "",
                       metadata: dict | None = None) -> str:
     """The JSON text of a channel file for ``channel``, with ``privacy`` keyed as the file's privacy section.
 
-    Values are given as the code takes them: budgets as numbers or exact strings, ``budgets`` as
-    ``{input: budget}``, labels as lists or tuples.
+    A ``PiecewiseChannel`` with densities is written in version 2 (``FORMAT_CONTINUOUS``), with its breakpoints;
+    any other channel in version 1 (a structured one as its ``explicit()`` channel). Values are given as the code
+    takes them: budgets as numbers or exact strings, ``budgets`` as ``{input: budget}``, labels as lists or tuples.
     """
-    document = {"format": FORMAT}
+    continuous = has_densities(channel)
+    if not continuous and isinstance(channel, StructuredChannel):
+        channel = channel.explicit()
+    document = {"format": FORMAT_CONTINUOUS if continuous else FORMAT}
     if description:
         document["description"] = description
     if metadata:
         document["metadata"] = metadata
     document["inputs"] = [label_to_json(x) for x in channel.inputs]
-    document["outputs"] = [label_to_json(y) for y in channel.outputs]
     texts = {}  # id -> text: a mechanism's matrix repeats a few exact numbers
-    document["probabilities"] = [[texts.get(id(p)) or texts.setdefault(id(p), p.text()) for p in row]
-                                 for row in channel.rows]
+
+    def text(number) -> str:
+        return texts.get(id(number)) or texts.setdefault(id(number), number.text())
+
+    if continuous:
+        _continuous_document(channel, document, text)
+    else:
+        document["outputs"] = [label_to_json(y) for y in channel.outputs]
+        document["probabilities"] = [[text(p) for p in row] for row in channel.rows]
     section = {key: _privacy_to_json(channel, key, value) for key, value in (privacy or {}).items()
                if value is not None}
     if section:
         document["privacy"] = section
-    # One line per key and one line per row, so that files stay readable and diffable.
+    # One line per key, one line per row and one line per density, so that files stay readable and diffable.
     lines = []
     for key, value in document.items():
-        if key == "probabilities":
-            rows = ",\n".join("  " + json.dumps(row) for row in value)
-            lines.append(f' "probabilities": [\n{rows}\n ]')
+        if key in ("probabilities", "densities"):
+            items = ",\n".join("  " + json.dumps(item) for item in value)
+            lines.append(f" {json.dumps(key)}: [\n{items}\n ]" if value else f" {json.dumps(key)}: []")
         else:
             lines.append(f" {json.dumps(key)}: {json.dumps(value)}")
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
-def write_channel_file(path, channel: Channel, **options) -> None:
+def write_channel_file(path, channel, **options) -> None:
     """Write ``channel`` (with ``privacy``, ``description`` and ``metadata``, see ``channel_file_text``) to ``path``."""
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(channel_file_text(channel, **options))

@@ -118,6 +118,26 @@ def default_output_label(label, cell: str | None):
     return cell if label is None else (label, cell)
 
 
+def cell_first_output_label(label, cell: str | None):
+    """An atom's output is its label; a density's output is ``(cell, label)``, or the cell alone for label None: the
+    shape of a SULDP output ``(y0, R)`` whose protected part ``y0`` is the point."""
+    if cell is None:
+        return label
+    return cell if label is None else (cell, label)
+
+
+def _add_weighted(target: dict, parts: Mapping, weight, choice) -> None:
+    """Add ``weight`` times each component of ``parts`` into ``target`` (keyed ``(choice, label)`` when a choice is
+    given, ``label`` otherwise): atoms add, densities add pointwise."""
+    for label, part in parts.items():
+        part = part.scaled(weight) if isinstance(part, Density) else part * weight
+        key = label if choice is None else (choice, label)
+        if key in target:
+            previous = target[key]
+            part = Density.sum([previous, part]) if isinstance(part, Density) else previous + part
+        target[key] = part
+
+
 class PiecewiseChannel(StructuredChannel):
     """A channel whose outputs are atoms and points drawn from piecewise-constant densities.
 
@@ -128,9 +148,12 @@ class PiecewiseChannel(StructuredChannel):
             or a density for every input. Each input's masses and densities' masses sum to exactly 1.
         output_label: ``output_label(label, cell)`` names the outputs of the explicit channel (``cell`` is the
             cell's text, or None for an atom); by default ``default_output_label``.
+        order: every component label once, in the order the explicit channel lists their outputs; by default the
+            order in which the labels first appear (inputs in order, each input's components in order).
     """
 
-    def __init__(self, inputs, components: Mapping, output_label: Callable = default_output_label):
+    def __init__(self, inputs, components: Mapping, output_label: Callable = default_output_label, *,
+                 order: Sequence | None = None):
         self.inputs = _unique_labels(inputs, "input")
         if set(components) != set(self.inputs):
             raise InvalidChannel("components must give the components of every input, and only of the inputs")
@@ -155,6 +178,12 @@ class PiecewiseChannel(StructuredChannel):
                 raise InvalidChannel(f"the components of input {x!r} must have total mass exactly 1, got "
                                      f"{total.text()}")
             self.components[x] = parts
+        if order is not None:
+            order = [normalize_label(label, "component label") for label in order]
+            if len(set(order)) != len(order) or set(order) != set(self.kinds):
+                raise InvalidChannel(f"order must name every component label once: the labels are "
+                                     f"{list(self.kinds)!r}, the order gives {order!r}"[:500])
+            self.kinds = {label: self.kinds[label] for label in order}
         self.output_label = output_label
         self._cells = {}
         for label, kind in self.kinds.items():
@@ -185,14 +214,24 @@ class PiecewiseChannel(StructuredChannel):
             if channel.inputs != inputs:
                 raise InvalidChannel("the channels of a mixture must have the same inputs")
             for x in inputs:
-                for label, part in channel.components[x].items():
-                    part = part.scaled(w) if isinstance(part, Density) else part * w
-                    key = (h, label) if released else label
-                    if key in components[x]:
-                        previous = components[x][key]
-                        part = Density.sum([previous, part]) if isinstance(part, Density) else previous + part
-                    components[x][key] = part
+                _add_weighted(components[x], channel.components[x], w, h if released else None)
         return cls(inputs, components, output_label)
+
+    def preprocessed(self, pre) -> PiecewiseChannel:
+        """``pre`` (a discrete ``Channel`` whose outputs are this channel's inputs) followed by this channel:
+        ``P[y|s] = sum_t Pre[t|s] P[y|t]``, densities added pointwise (a randomised preprocessing of the input,
+        such as padding a set)."""
+        missing = [t for t in pre.outputs if t not in self.components]
+        if missing:
+            raise InvalidChannel(f"the preprocessing's outputs must be this channel's inputs; {missing[:3]!r} are not")
+        components = {s: {} for s in pre.inputs}
+        for s, row in zip(pre.inputs, pre.rows):
+            for t, w in zip(pre.outputs, row):
+                if w:
+                    _add_weighted(components[s], self.components[t], w, None)
+        present = {label for parts in components.values() for label in parts}
+        return PiecewiseChannel(pre.inputs, components, self.output_label,
+                                order=[label for label in self.kinds if label in present])
 
     # --- the structured-channel interface ---
 
@@ -264,6 +303,10 @@ class PiecewiseChannel(StructuredChannel):
                 if low <= point < high:
                     return self.output_label(label, cell_text(low, high))
         raise InvalidChannel(f"no output of component {label!r} holds the point {point!r}")
+
+    def cells(self, label) -> list[tuple]:
+        """The cells ``(low, high)`` of density component ``label``, in increasing order (empty for an atom)."""
+        return list(self._cells.get(normalize_label(label, "component label"), ()))
 
     def density(self, x, label) -> Density | None:
         """Input ``x``'s density of component ``label`` (None when it has none)."""

@@ -207,8 +207,9 @@ class _SetValued:
             raise InvalidParameter("sensitive_items and non_sensitive_items must be disjoint; both contain "
                                    f"{sorted(overlap, key=repr)!r}")
         items = self.sensitive | self.non_sensitive
+        # Def. 3 takes sets of one size m; the conditions read the same for sets of several sizes, which is what a
+        # mechanism sees after Sec. 3.3's padding and sampling, so any family of input sets is judged.
         self.sets = {}
-        sizes = set()
         for s in channel.inputs:
             unknown = [x for x in s if x not in items]
             if unknown:
@@ -218,10 +219,6 @@ class _SetValued:
             if as_set in self.sets.values():
                 raise InvalidParameter(f"input {s!r} repeats another input as a set")
             self.sets[s] = as_set
-            sizes.add(len(s))
-        if len(sizes) != 1:
-            raise InvalidParameter("every input set must have the same size m (Cao et al. Def. 3); got sizes "
-                                   f"{sorted(sizes)}")
         self.protected = frozenset(normalize_label(y0, "protected output")
                                    for y0 in label_list(protected_outputs, "protected_outputs", InvalidParameter))
         self.parts = {}

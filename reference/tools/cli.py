@@ -5,7 +5,8 @@
         The registered mechanisms and notions, with their parameters.
 
     ldpspec profile CHANNEL.json
-        The privacy-loss profile as JSON (ldp_epsilon, pairwise and per-output losses, invertible outputs).
+        The privacy-loss profile as JSON (ldp_epsilon, pairwise and per-output losses, invertible outputs). A file
+        with densities (format 2) is profiled on its explicit channel: atoms and cells.
 
     ldpspec check CHANNEL.json --notion NAME [parameters]
         The verdict as JSON. Parameters not given are taken from the channel file's ``privacy`` section.
@@ -16,7 +17,8 @@
 
     ldpspec channel MECHANISM [parameters] [--output FILE]
         A registered mechanism as a channel file (for domains small enough to enumerate), with the parameters of
-        the notion it claims in the file's ``privacy`` section.
+        the notion it claims in the file's ``privacy`` section: format 1, or format 2 with the breakpoints of its
+        densities for a mechanism with continuous outputs (Wheel, suWheel).
 
 Exit status (``EXIT``): 0 when the notion holds (or the command did its work), 1 when it does not hold, 2 on bad
 input (one line on standard error names the parameter, what was given and what is allowed; a size limit names the
@@ -34,7 +36,7 @@ import sys
 from ldpspec.reference.gu2020.idue import SOLVER_PARAMETERS, levels_of, solve_levels
 from ldpspec.reference.registry import MECHANISMS, NOTIONS, listing
 from ldpspec.spec.channel import MAX_ENTRIES
-from ldpspec.spec.channelfile import channel_file_text, read_channel_file
+from ldpspec.spec.channelfile import channel_file_text, has_densities, read_channel_file
 from ldpspec.spec.errors import SpecError
 from ldpspec.spec.exact import Undecided
 from ldpspec.spec.loss import MAX_PAIR_WORK, loss_profile
@@ -89,7 +91,7 @@ def check(arguments) -> tuple[dict, bool | None]:
             values[parameter.keyword] = parameter.parse(text)
         elif parameter.file_key in stored.privacy:
             values[parameter.keyword] = stored.privacy[parameter.file_key]
-    verdict = notion.check(stored.channel, values, arguments.max_work)
+    verdict = notion.check(stored.channel, values, arguments.max_work)  # a PiecewiseChannel as in memory
     return verdict.to_json(), verdict.holds
 
 
@@ -102,7 +104,8 @@ def channel_file(arguments) -> str:
     mechanism = declaration.from_options(options)
     channel = mechanism.channel(max_entries=arguments.max_entries)
     if isinstance(channel, StructuredChannel):  # a channel file lists every output of every input
-        channel = channel.explicit(max_entries=arguments.max_entries)
+        explicit = channel.explicit(max_entries=arguments.max_entries)  # the limit, also for a file of densities
+        channel = channel if has_densities(channel) else explicit
     guarantee = mechanism.guarantee()
     metadata = {"mechanism": declaration.name, "notion": guarantee.notion,
                 "parameters": {p.name: options.get(p.name, p.default) for p in declaration.parameters
@@ -248,6 +251,8 @@ def run(argv=None) -> int:
         return EXIT["holds"]
     if arguments.command == "profile":
         channel = read_channel_file(arguments.channel, arguments.max_entries).channel
+        if isinstance(channel, StructuredChannel):  # a file with densities: its atoms and cells, every output shown
+            channel = channel.explicit(arguments.max_entries)
         result, status = loss_profile(channel, arguments.max_work), EXIT["holds"]
     elif arguments.command == "check":
         result, holds = check(arguments)

@@ -40,11 +40,18 @@ def test_the_text_listing_names_every_mechanism_and_notion(capsys):
 
 @pytest.mark.parametrize("mechanism", json.loads(json.dumps([m.to_json() for m in MECHANISMS.values()])),
                          ids=list(MECHANISMS))
-def test_every_example_round_trips_through_channel_and_check(tmp_path, capsys, mechanism):
+def test_every_example_round_trips_through_channel_profile_and_check(tmp_path, capsys, mechanism):
+    """``ldpspec channel NAME`` with the example's options, then ``profile`` and ``check --notion <its notion>`` on
+    the file (of version 2 for a mechanism with continuous outputs: Wheel, suWheel). The verdicts are compared with the
+    kernel's on the channel in memory in ``tests/cli/test_channelfile_v2.py``."""
     path = tmp_path / f"{mechanism['name']}.json"
     options = [part for name, value in mechanism["example"].items() for part in (f"--{name}", value)]
     status, _, err = run(capsys, "channel", mechanism["name"], *options, "--output", path)
     assert status == 0, err
+    status, out, err = run(capsys, "profile", path)
+    assert status == 0, err
+    profile = json.loads(out)
+    assert profile["inputs"] >= 2 and len(profile["pairwise_loss"]) == profile["inputs"] * (profile["inputs"] - 1)
     status, out, err = run(capsys, "check", path, "--notion", mechanism["notion"])
     assert status == 0, err
     verdict = json.loads(out)

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from ldpspec import spec
 from ldpspec.spec.continuous import Density, PiecewiseChannel
 from ldpspec.spec.exact import Exact, Nats
+from ldpspec.spec.numbers import exact
 from tests.support import brute, examples
 
 
@@ -125,3 +126,20 @@ def test_set_valued_notions_read_a_continuous_protected_part():
 def test_malformed_piecewise_channels_are_refused(build, message):
     with pytest.raises(spec.SpecError, match=message):
         build()
+
+
+def test_a_preprocessed_channel_mixes_the_rows_it_is_fed():
+    """P'(y|s) = sum_t Pre(t|s) P(y|t): on every cell of the original channel, the preprocessed density is the
+    mixture of the densities of the inputs the preprocessing feeds (atoms likewise)."""
+    low, high = Density([0, "1/4", 1], ["2", "2/3"]), Density([0, "3/4", 1], ["2/3", "2"])
+    channel = PiecewiseChannel(["t1", "t2", "t3"], {"t1": {"r": low, "atom": "0"}, "t2": {"r": high, "atom": "0"},
+                                                    "t3": {"r": Density.uniform(0, 1, "1/2"), "atom": "1/2"}})
+    pre = spec.Channel(["s1", "s2"], ["t1", "t2", "t3"], [["1/3", "2/3", "0"], ["0", "1/2", "1/2"]])
+    mixed = channel.preprocessed(pre)
+    cells = [(exact(a, "low"), exact(b, "high")) for a, b in zip([0, "1/4", "3/4"], ["1/4", "3/4", 1])]
+    for s, weights in zip(pre.inputs, pre.rows):
+        expected = [sum((w * v for w, t in zip(weights, pre.outputs)
+                         for v in [channel.density(t, "r").on_cells([cell])[0]]), Exact.rational(0)) for cell in cells]
+        assert mixed.density(s, "r").on_cells(cells) == expected
+        assert mixed.components[s].get("atom", 0) == sum((w * channel.components[t]["atom"]
+                                                          for w, t in zip(weights, pre.outputs)), Exact.rational(0))

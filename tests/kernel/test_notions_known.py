@@ -212,3 +212,16 @@ def test_a_policy_graph_protects_only_its_pairs():
     assert spec.ldp_epsilon(channel).is_infinite                            # gain beyond any 2 min E
     with pytest.raises(spec.InvalidParameter, match="unknown label 'x'"):
         spec.min_id_ldp(channel, budgets, policy=[("flu", "x")])
+
+
+def test_suldp_judges_sets_of_several_sizes():
+    """Def. 3 takes sets of one size; after padding and sampling (Sec. 3.3) a mechanism sees several, and the
+    conditions read the same. ("a",) and ("a", "u") share y0's distribution, but only the second reveals u: the
+    whole release tells them apart (joint reading), y0 alone does not (marginal)."""
+    inputs = [("a",), ("b",), ("a", "u")]
+    outputs = [("s", ()), ("s", ("u",))]
+    channel = spec.Channel(inputs, outputs, [["1", "0"], ["1", "0"], ["1/2", "1/2"]])
+    assert spec.suldp_marginal(channel, ["a", "b"], ["u"], ["s"], 0).holds
+    joint = spec.suldp_joint(channel, ["a", "b"], ["u"], ["s"], "log(2)")
+    assert joint.holds  # (s, ()) is 1 against 1/2: ratio 2, within e^{ln 2}; (s, (u,)) is held by one set only
+    assert not spec.suldp_joint(channel, ["a", "b"], ["u"], ["s"], "1/2")
