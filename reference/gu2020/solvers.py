@@ -165,6 +165,16 @@ def _slack(pairs, budgets, u, w) -> np.ndarray:
     return np.array([budgets[k] - u[s] - w[t] for k, (s, t) in enumerate(pairs)])
 
 
+def _pair_constraints(pairs, budgets, count: int, width: int, second: int) -> dict:
+    """The constraints ``r_st - x[s] - x[second + t] >= 0`` of every pair, as one linear constraint for SLSQP with
+    its exact Jacobian (numerical derivatives of one scalar constraint per pair dominated the solvers' time)."""
+    jacobian = np.zeros((len(pairs), width))
+    for k, (s, t) in enumerate(pairs):
+        jacobian[k, s] -= 1
+        jacobian[k, second + t] -= 1
+    return {"type": "ineq", "fun": lambda x: budgets + jacobian @ x, "jac": lambda x: jacobian}
+
+
 def _active(pairs, slack) -> list:
     return [{"levels": [s, t], "slack": float(value)} for (s, t), value in zip(pairs, slack) if value < 1e-6]
 
@@ -207,8 +217,7 @@ def solve_opt1(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
     pairs, budgets = _budget_matrix(constrained, r, self_pairs)
     sizes = np.array(levels.sizes, float)
     start = np.full(levels.count, float(min(levels.budgets)) / 2 - SAFETY)
-    constraints = [{"type": "ineq", "fun": lambda x, k=k, s=s, t=t: budgets[k] - x[s] - x[t]}
-                   for k, (s, t) in enumerate(pairs)]
+    constraints = [_pair_constraints(pairs, budgets, levels.count, levels.count, 0)]
     highest = np.minimum(*_bound_of_each_level(levels, pairs, budgets))
     result = minimize(lambda x: opt1_objective(sizes, x, exp=np.exp), start, method="SLSQP",
                       bounds=[(_lowest(high), high) for high in highest], constraints=constraints,
@@ -228,8 +237,11 @@ def solve_opt2(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
     sizes = np.array(levels.sizes, float)
     multiplier = np.exp(budgets)
     start = np.full(levels.count, 1 / (math.exp(float(min(levels.budgets)) - SAFETY) + 1))
-    constraints = [{"type": "ineq", "fun": lambda b, k=k, s=s, t=t: multiplier[k] * b[s] + b[t] - 1}
-                   for k, (s, t) in enumerate(pairs)]
+    jacobian = np.zeros((len(pairs), levels.count))
+    for k, (s, t) in enumerate(pairs):
+        jacobian[k, s] += multiplier[k]
+        jacobian[k, t] += 1
+    constraints = [{"type": "ineq", "fun": lambda b: jacobian @ b - 1, "jac": lambda b: jacobian}]
     lowest = min(1e-12, 0.25 / (math.exp(float(max(levels.budgets))) + 1))  # below 1/(e^r + 1), the least b allowed
     result = minimize(lambda b: opt2_objective(sizes, b), start, method="SLSQP",
                       bounds=[(lowest, 0.5 - 1e-9)] * levels.count, constraints=constraints,
@@ -254,8 +266,7 @@ def solve_opt0(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
         a, b = _ab_from_uw(z[:T], z[T:2 * T])
         return float(np.sum(sizes * b * (1 - b) / np.maximum(a - b, 1e-300) ** 2) + z[2 * T])
 
-    constraints = [{"type": "ineq", "fun": lambda z, k=k, s=s, t=t: budgets[k] - z[s] - z[T + t]}
-                   for k, (s, t) in enumerate(pairs)]
+    constraints = [_pair_constraints(pairs, budgets, T, 2 * T + 1, T)]
 
     def above_count_terms(z):  # m >= (1 - a_t - b_t) / (a_t - b_t) for every level
         a, b = _ab_from_uw(z[:T], z[T:2 * T])
@@ -264,10 +275,12 @@ def solve_opt0(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
     constraints.append({"type": "ineq", "fun": above_count_terms})
     if box is not None:
         (a_low, a_high), (b_low, b_high) = box
-        for bound, sign, which in ((a_low, 1, 0), (a_high, -1, 0), (b_low, 1, 1), (b_high, -1, 1)):
-            constraints.append({"type": "ineq",
-                                "fun": lambda z, bound=bound, sign=sign, which=which:
-                                sign * (_ab_from_uw(z[:T], z[T:2 * T])[which] - bound)})
+
+        def inside_box(z):  # a_low <= a_t <= a_high and b_low <= b_t <= b_high, as one vector constraint
+            a, b = _ab_from_uw(z[:T], z[T:2 * T])
+            return np.concatenate([a - a_low, a_high - a, b - b_low, b_high - b])
+
+        constraints.append({"type": "ineq", "fun": inside_box})
     row_min, col_min = _bound_of_each_level(levels, pairs, budgets)
     bounds = [(_lowest(high), high) for high in row_min] + [(_lowest(high), high) for high in col_min] + [(None, None)]
 
