@@ -52,6 +52,14 @@ def _set_cases(largest: int, max_m: int = 3) -> list[tuple]:
             for k in range(1, d + 1) for eps in BUDGETS]
 
 
+@functools.cache
+def _channel(build, case: tuple, *readings) -> Channel:
+    """The exact channel of ``build(eps, d, range(k), m, *readings)`` for ``case = (d, m, k, eps)``, built once per
+    audit: every reading of (11) judges the same channels."""
+    d, m, k, eps = case
+    return build(eps, d, range(k), m, *readings).channel()
+
+
 def _verdict_failure(verdict, case: tuple, mechanism: str) -> dict | None:
     if verdict.holds:
         return None
@@ -134,13 +142,12 @@ def theorem1(settings: AuditSettings, *, condition_11: str, sugrr_y0: str, empty
     steps = [
         exhaustive_step(f"suGRR, d <= {cases[-1][0]}, m <= 3, every k, eps in {BUDGETS}", cases,
                         lambda case: _verdict_failure(
-                            _suldp(condition_11, SuGRR(case[3], case[0], range(case[2]), case[1], sugrr_y0,
-                                                       empty).channel(), range(case[2]), case[3]), case, "suGRR")),
+                            _suldp(condition_11, _channel(SuGRR, case, sugrr_y0, empty), range(case[2]), case[3]),
+                            case, "suGRR")),
         exhaustive_step(f"suGRR-Sample, d <= {cases[-1][0]}, m <= 3, every k, eps in {BUDGETS}", cases,
                         lambda case: _verdict_failure(
-                            _suldp(condition_11, SuGRRSample(case[3], case[0], range(case[2]), case[1],
-                                                             empty).channel(), range(case[2]), case[3]), case,
-                            "suGRR-Sample")),
+                            _suldp(condition_11, _channel(SuGRRSample, case, empty), range(case[2]), case[3]),
+                            case, "suGRR-Sample")),
     ]
     return decide(steps, "Both mechanisms satisfy SULDP in every case.", "A mechanism violates SULDP.")
 
@@ -159,8 +166,8 @@ def theorem4(settings: AuditSettings, *, condition_11: str, surap_y0: str):
     steps = [
         exhaustive_step(f"{name}, d <= {cases[-1][0]}, m <= 3, every k, eps in {BUDGETS}", cases,
                         lambda case, build=build, name=name: _verdict_failure(
-                            _suldp(condition_11, build(case[3], case[0], range(case[2]), case[1],
-                                                       surap_y0).channel(), range(case[2]), case[3]), case, name))
+                            _suldp(condition_11, _channel(build, case, surap_y0), range(case[2]), case[3]), case,
+                            name))
         for name, build in (("suRAP", SuRAP), ("suRAP-Sample", SuRAPSample))
     ]
     return decide(steps, "Both mechanisms satisfy SULDP in every case.", "A mechanism violates SULDP.")
@@ -175,16 +182,25 @@ def hash_family(d: int) -> list[list[str]]:
             [f"{(20 * x + 19 * d) % (20 * d)}/{20 * d}" for x in range(d)]]
 
 
-def _suwheel_channel(case: tuple, hash_reading: str, hashes: list) -> PiecewiseChannel:
+@functools.cache
+def _wheel_channel(case: tuple, hash_index: int) -> PiecewiseChannel:
+    """suWheel's channel for ``case = (d, m, k, eps)`` and one hash of ``hash_family(d)``, built once per audit."""
     d, m, k, eps = case
-    channels = [SuWheel(eps, d, range(k), m, h).channel() for h in hashes]
+    return SuWheel(eps, d, range(k), m, hash_family(d)[hash_index]).channel()
+
+
+@functools.cache
+def _suwheel_channel(case: tuple, hash_reading: str, group: tuple) -> PiecewiseChannel:
+    """suWheel's release under a reading of the hash: one fixed hash (``group`` holds its index), or a hash drawn
+    uniformly from the hashes of ``group``, released with the output or not."""
+    channels = [_wheel_channel(case, j) for j in group]
     if hash_reading == "fixed":
         return channels[0]
     weight = f"1/{len(channels)}"
     if hash_reading == "family-released":  # the protected part carries the hash: (h, y0 cell), R
-        return PiecewiseChannel.mixture([(j, weight, c) for j, c in enumerate(channels)], released=True,
+        return PiecewiseChannel.mixture([(j, weight, c) for j, c in zip(group, channels)], released=True,
                                         output_label=lambda key, cell: ((key[0], cell), key[1]))
-    return PiecewiseChannel.mixture([(j, weight, c) for j, c in enumerate(channels)], released=False,
+    return PiecewiseChannel.mixture([(j, weight, c) for j, c in zip(group, channels)], released=False,
                                     output_label=lambda revealed, cell: (cell, revealed))
 
 
@@ -201,11 +217,11 @@ def _suwheel_channel(case: tuple, hash_reading: str, hashes: list) -> PiecewiseC
 def theorem7(settings: AuditSettings, *, condition_11: str, hash: str):
     cases = _set_cases(4 if settings.deep else 3, max_m=2)
     steps = []
-    groups = [[h] for h in range(4)] if hash == "fixed" else [list(range(4))]
+    groups = [(h,) for h in range(4)] if hash == "fixed" else [tuple(range(4))]
     for group in groups:
         def failure(case, group=group):
             hashes = [hash_family(case[0])[j] for j in group]
-            verdict = _suldp(condition_11, _suwheel_channel(case, hash, hashes), range(case[2]), case[3])
+            verdict = _suldp(condition_11, _suwheel_channel(case, hash, group), range(case[2]), case[3])
             found = _verdict_failure(verdict, case, "suWheel")
             return None if found is None else {**found, "hashes": hashes}
         label = "each hash" if hash == "fixed" else "the four hashes"
@@ -324,19 +340,17 @@ def _mechanism_protection_steps(deep: bool, empty: str) -> tuple:
 
     def builds(case):
         d, m, k, eps = case
-        yield from ((f"suGRR (y0 {y})", SuGRR(eps, d, range(k), m, y, empty)) for y in SUGRR_Y0.values)
-        yield "suGRR-Sample", SuGRRSample(eps, d, range(k), m, empty)
-        yield from ((f"suRAP (y0 {y})", SuRAP(eps, d, range(k), m, y)) for y in SURAP_Y0.values)
-        yield from ((f"suRAP-Sample (y0 {y})", SuRAPSample(eps, d, range(k), m, y)) for y in SURAP_Y0.values)
+        yield from ((f"suGRR (y0 {y})", _channel(SuGRR, case, y, empty)) for y in SUGRR_Y0.values)
+        yield "suGRR-Sample", _channel(SuGRRSample, case, empty)
+        yield from ((f"suRAP (y0 {y})", _channel(SuRAP, case, y)) for y in SURAP_Y0.values)
+        yield from ((f"suRAP-Sample (y0 {y})", _channel(SuRAPSample, case, y)) for y in SURAP_Y0.values)
         if m <= 2:
             for reading in HASH.values:
-                hashes = hash_family(d)
-                for group in ([[h] for h in hashes] if reading == "fixed" else [hashes]):
+                for group in ([(h,) for h in range(4)] if reading == "fixed" else [tuple(range(4))]):
                     yield f"suWheel (hash {reading})", _suwheel_channel(case, reading, group)
 
     def failure(case):
-        for name, mechanism in builds(case):
-            channel = mechanism if isinstance(mechanism, PiecewiseChannel) else mechanism.channel()
+        for name, channel in builds(case):
             verdict = sensitive_protection(channel, range(case[2]), case[3])
             if not verdict.holds:
                 return _verdict_failure(verdict, case, name)
