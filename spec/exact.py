@@ -428,6 +428,10 @@ class Exact(_Ordered):
         left, right = self.as_rational(), other.as_rational()
         if left is not None and right is not None:
             return (left > right) - (left < right)
+        if right == 0:  # the sign is decided from the form alone; an enclosure of exp(-1e1999) takes long to build
+            return self.sign()
+        if left == 0:
+            return -other.sign()
         # Enclosures that do not overlap decide at once; otherwise the exact difference decides.
         a, b = self.enclosure(), other.enclosure()
         if a.b < b.a:

@@ -203,3 +203,17 @@ def test_numpy_scalars_are_numbers():
     assert Exact.of(np.float64(0.25)).as_rational() == Fraction(1, 4)
     assert Exact.of(np.int64(3)).as_rational() == 3
     assert spec.ldp(spec.Channel([0, 1], [0], [[np.float64(1)], [1]]), np.float64(0.5)).holds
+
+
+def test_a_comparison_with_zero_is_decided_by_the_sign_alone(monkeypatch):
+    """exp(-1e1999) is positive by its form; building its enclosure would take tens of seconds (a channel file may
+    hold such a breakpoint), so a comparison with zero must not ask for one."""
+    tiny = exact_module.parse("exp(-1e1999)")
+    negative = -tiny
+
+    def no_enclosure(self):
+        raise AssertionError("a comparison with zero built an enclosure")
+
+    monkeypatch.setattr(Exact, "enclosure", no_enclosure)
+    assert tiny.compare(0) == 1 and negative.compare(0) == -1
+    assert Exact.rational(0).compare(tiny) == -1 and Exact.rational(0) < tiny and negative < 0
