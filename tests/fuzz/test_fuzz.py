@@ -59,7 +59,12 @@ AMOUNTS = ("1/1000", "1e-40", "exp(-50)", "1/3", "1/(exp(1)+2)", "0.25")
 
 
 def _shift(document, draw) -> None:
-    """Move mass between two entries of a row (a valid channel with other ratios, or a negative entry)."""
+    """Move mass between two entries of a row, or between two pieces of a density (a valid channel with other
+    ratios, or a negative entry)."""
+    densities = document.get("densities") if isinstance(document, dict) else None
+    if isinstance(densities, list) and densities and draw(st.booleans()):
+        _shift_density(densities[draw(st.integers(0, len(densities) - 1))], draw)
+        return
     rows = document.get("probabilities") if isinstance(document, dict) else None
     if not isinstance(rows, list) or not rows or not isinstance(rows[0], list) or len(rows[0]) < 2:
         return
@@ -69,6 +74,21 @@ def _shift(document, draw) -> None:
     i, j = draw(st.lists(st.integers(0, len(row) - 1), min_size=2, max_size=2, unique=True))
     amount = draw(st.sampled_from(AMOUNTS))
     row[i], row[j] = f"({row[i]}) - ({amount})", f"({row[j]}) + ({amount})"
+
+
+def _shift_density(density, draw) -> None:
+    """Move mass between two pieces of a piecewise-constant density (format 2): each value changes by the amount
+    divided by its piece's length, so the integral is kept."""
+    if not isinstance(density, dict):
+        return
+    points, values = density.get("breakpoints"), density.get("values")
+    if not (isinstance(points, list) and isinstance(values, list) and len(values) >= 2
+            and len(points) == len(values) + 1):
+        return
+    i, j = draw(st.lists(st.integers(0, len(values) - 1), min_size=2, max_size=2, unique=True))
+    amount = draw(st.sampled_from(AMOUNTS))
+    width = [f"(({points[k + 1]}) - ({points[k]}))" for k in (i, j)]
+    values[i], values[j] = f"({values[i]}) - ({amount})/{width[0]}", f"({values[j]}) + ({amount})/{width[1]}"
 
 
 def _privacy(document, draw) -> None:
