@@ -31,6 +31,10 @@ Y0_READINGS = ("multiset", "set")
 EMPTY_READINGS = ("absent", "empty")
 """What is released when there is no sensitive output (reading B4)."""
 
+SET_BLOCK = 1 << 17
+"""The twins work through many sets in blocks of about this many (set, item) pairs (``blocks``): a block's temporary
+arrays stay at about a megabyte each, whatever the number of users."""
+
 
 def set_size(m, d: int) -> int:
     """``m``, the number of items of every user's set: an integer in ``[1, d]``."""
@@ -71,19 +75,69 @@ def set_array(item_sets, d: int, m: int) -> np.ndarray:
         raise InvalidParameter(f"item_sets must be n sets of m = {m} items, got an array of shape {array.shape}")
     if array.size and (array.min() < 0 or array.max() >= d):
         raise InvalidParameter(f"item_sets must hold items in [0, {d - 1}]")
-    ordered = np.sort(array, axis=1)
-    if np.any(ordered[:, 1:] == ordered[:, :-1]):
-        raise InvalidParameter("every set in item_sets must hold m distinct items")
+    for block in blocks(len(array), m):  # a sorted copy of a block at a time, not of the whole array
+        ordered = np.sort(array[block], axis=1)
+        if np.any(ordered[:, 1:] == ordered[:, :-1]):
+            raise InvalidParameter("every set in item_sets must hold m distinct items")
     return array
+
+
+def population_arrays(population: Mapping, d: int, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """``population = {set: number of users}`` as arrays: its distinct sets, each sorted, as a ``(k, m)`` array, and
+    their numbers of users (``k`` of them), checked as ``user_set`` and ``user_count`` check them.
+
+    Sets of plain integers with plain integer counts are read and checked as whole arrays: a population of uniform
+    sets has about one distinct set per user. Anything else, or anything these checks refuse, is read one set at a
+    time by those functions, which say what is wrong.
+    """
+    keys, users = list(population), list(population.values())
+    try:
+        if (
+            all(len(items) == m for items in keys)
+            and _plain_integers(itertools.chain.from_iterable(keys))
+            and _plain_integers(users)
+        ):
+            sets = np.fromiter(itertools.chain.from_iterable(keys), dtype=np.int64, count=len(keys) * m)
+            sets = sets.reshape(len(keys), m)
+            sets.sort(axis=1)
+            counts = np.fromiter(users, dtype=np.int64, count=len(users))
+            in_range = not sets.size or (sets.min() >= 0 and sets.max() < d)
+            if in_range and not np.any(sets[:, 1:] == sets[:, :-1]) and not np.any(counts < 0):
+                return sets, counts
+    except (TypeError, OverflowError):  # a set without a length, or a number beyond 64 bits: read one at a time
+        pass
+    sets, counts = np.zeros((len(keys), m), dtype=np.int64), np.zeros(len(keys), dtype=np.int64)
+    for row, (items, count) in enumerate(zip(keys, users)):
+        sets[row] = user_set(items, d, m, f"population set {items!r}")
+        counts[row] = user_count(count, f"population[{items!r}]")
+    return sets, counts
+
+
+def _plain_integers(values: Iterable) -> bool:
+    """Whether every value is a Python ``int`` (not a ``bool``) or a NumPy integer."""
+    return all(kind is int or issubclass(kind, np.integer) for kind in set(map(type, values)))
+
+
+def item_totals(sets: np.ndarray, weights: np.ndarray, d: int) -> np.ndarray:
+    """``sum_{r, j} w_{r, j} [sets[r, j] = x]`` for every item ``x``, in integers, with ``w_{r, j}`` either
+    ``weights[r]`` (one weight per row) or ``weights[r, j]``."""
+    weights = np.asarray(weights, dtype=np.int64)
+    totals = np.zeros(d, dtype=np.int64)
+    for j in range(sets.shape[1]):  # one column at a time: no copy of the whole array
+        np.add.at(totals, sets[:, j], weights if weights.ndim == 1 else weights[:, j])
+    return totals
 
 
 def holder_counts(population: Mapping, d: int, m: int) -> np.ndarray:
     """How many users hold each item, for ``population = {set: number of users}``."""
-    counts = np.zeros(d, dtype=np.int64)
-    for items, users in population.items():
-        counts[list(user_set(items, d, m, f"population set {items!r}"))] += user_count(users,
-                                                                                      f"population[{items!r}]")
-    return counts
+    sets, users = population_arrays(population, d, m)
+    return item_totals(sets, users, d)
+
+
+def blocks(n: int, per_row: int) -> Iterator[slice]:
+    """Slices of ``0 .. n-1`` holding about ``SET_BLOCK`` (row, item) pairs each, for ``per_row`` pairs per row."""
+    size = max(1, SET_BLOCK // max(per_row, 1))
+    return (slice(start, start + size) for start in range(0, n, size))
 
 
 def sample_one(sets: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -94,10 +148,10 @@ def sample_one(sets: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def sampled_counts(population: Mapping, d: int, m: int, rng: np.random.Generator) -> np.ndarray:
     """How many users of ``population = {set: number of users}`` sample each item: one multinomial per distinct
     set, exact in distribution at a cost that does not grow with the number of users."""
+    sets, users = population_arrays(population, d, m)
     counts = np.zeros(d, dtype=np.int64)
-    for items, users in population.items():
-        items = list(user_set(items, d, m, f"population set {items!r}"))
-        counts[items] += rng.multinomial(user_count(users, f"population[{items!r}]"), np.full(m, 1 / m))
+    for block in blocks(len(sets), m):  # the same draws as one call for all sets, in less memory
+        counts += item_totals(sets[block], rng.multinomial(users[block], np.full(m, 1 / m)), d)
     return counts
 
 

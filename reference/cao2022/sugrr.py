@@ -35,6 +35,7 @@ from ldpspec.reference.cao2022.sets import (
     EverySensitive,
     all_sets,
     holder_counts,
+    population_arrays,
     release,
     sample_one,
     sampled_counts,
@@ -46,7 +47,7 @@ from ldpspec.reference.cao2022.sets import (
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import count_estimate
 from ldpspec.reference.shared.urr import SENSITIVE, URR
-from ldpspec.reference.validation import choice, domain_size, positive_integer, user_count
+from ldpspec.reference.validation import choice, domain_size, positive_integer
 from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO
@@ -291,8 +292,10 @@ class SuGRRTwin:
         mechanism = self.mechanism
         if mechanism.y0 == "multiset":
             return mechanism.item.twin.simulate_counts(holder_counts(population, mechanism.d, mechanism.m), rng)
-        sets = [s for s, users in population.items() for _ in range(user_count(users, f"population[{s!r}]"))]
-        return self.counts(self.reports(sets, rng)) if sets else np.zeros(mechanism.d, dtype=np.int64)
+        sets, users = population_arrays(population, mechanism.d, mechanism.m)
+        if not users.sum():
+            return np.zeros(mechanism.d, dtype=np.int64)
+        return self.counts(self.reports(np.repeat(sets, users, axis=0), rng))
 
     def estimate(self, counts, n: int) -> np.ndarray:
         """Eq. (14) in floats."""

@@ -32,7 +32,8 @@ from ldpspec.reference.cao2022.sets import (
     SET_SIZE,
     EverySensitive,
     all_sets,
-    holder_counts,
+    item_totals,
+    population_arrays,
     sample_one,
     sampled_counts,
     set_array,
@@ -46,7 +47,7 @@ from ldpspec.reference.sampling import packed_bit_counts, unpacked_rows
 from ldpspec.reference.shared.unary import UnaryEncoding
 from ldpspec.reference.shared.urap import urap_bits
 from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
-from ldpspec.reference.validation import choice, domain_size, positive_integer, user_count
+from ldpspec.reference.validation import choice, domain_size, positive_integer
 from ldpspec.spec.channel import Channel, check_entries, map_outputs
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ZERO
@@ -233,8 +234,8 @@ class SuRAPTwin(_SuRAPTwinBase):
         """``F_x ~ Bin(c_x, a_x) + Bin(n - c_x, b_x)``: the bits are independent across items and users, so only the
         number ``c_x`` of holders of each item matters."""
         mechanism = self.mechanism
-        holders = holder_counts(population, mechanism.d, mechanism.m)
-        n = sum(user_count(users, f"population[{s!r}]") for s, users in population.items())
+        sets, users = population_arrays(population, mechanism.d, mechanism.m)
+        holders, n = item_totals(sets, users, mechanism.d), users.sum()
         return rng.binomial(holders, self.encoding_twin.a) + rng.binomial(n - holders, self.encoding_twin.b)
 
     def estimate(self, counts, n: int) -> np.ndarray:

@@ -37,10 +37,20 @@ from functools import cached_property
 
 import numpy as np
 
-from ldpspec.reference.cao2022.sets import SET_SIZE, all_sets, set_array, set_size, uniform_sets, user_set
+from ldpspec.reference.cao2022.sets import (
+    SET_SIZE,
+    all_sets,
+    blocks,
+    population_arrays,
+    set_array,
+    set_size,
+    uniform_sets,
+    user_set,
+)
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
+from ldpspec.reference.sampling import packed_bit_counts
 from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
-from ldpspec.reference.validation import domain_size, positive_integer, user_count
+from ldpspec.reference.validation import domain_size, positive_integer
 from ldpspec.spec.channel import label_list
 from ldpspec.spec.continuous import Density, PiecewiseChannel, sorted_unique
 from ldpspec.spec.errors import InvalidParameter
@@ -291,9 +301,22 @@ class Wheel(_WheelBase):
         return WheelTwin(self)
 
 
+def _after(y, v) -> np.ndarray:
+    """``(y - v) mod 1``: how far the point ``y`` of the circle lies after ``v``; the same doubles as
+    ``np.mod(y - v, 1.0)``. For points of ``[0, 1)`` the difference lies in ``(-1, 1)`` and the modulo adds 1 to the
+    negative ones, which is all this does there (it is several times faster than the general modulo)."""
+    offset = np.subtract(y, v)
+    if offset.size and not (offset.min() > -1 and offset.max() < 1):
+        return np.mod(offset, 1.0)
+    offset += offset < 0
+    return offset
+
+
 class WheelTwin:
     """Wheel and suWheel for many users at once, in floats. A report is ``y0`` and the revealed items as a bit mask
-    over the ``d`` items (a NumPy record array with the fields ``y0`` and ``revealed``)."""
+    over the ``d`` items (a NumPy record array with the fields ``y0`` and ``revealed``, the mask packed eight to a
+    byte as by ``numpy.packbits``). The users are worked through in blocks (``reference.cao2022.sets.blocks``), so the
+    temporary arrays stay small whatever the number of users."""
 
     def __init__(self, mechanism: _WheelBase):
         self.mechanism = mechanism
@@ -301,25 +324,37 @@ class WheelTwin:
         self.p = float(mechanism.p)
         self.inside = float(mechanism.E / mechanism.omega)
         self.dtype = np.dtype([("y0", np.float64), ("revealed", np.uint8, ((mechanism.d + 7) // 8,))])
+        self.non_sensitive = ~np.array(mechanism.is_sensitive)
+        self.bit = np.uint8(128) >> (np.arange(mechanism.d) % 8).astype(np.uint8)  # item x's bit in byte x // 8
 
     def draw_y0(self, sets: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-        """``y0`` for every user at once. With a user's hash points sorted around the circle, point ``i`` starts a
-        covered piece of length ``c_i = min(g_i, p)`` (``g_i`` the gap to the next point) followed by an uncovered
-        piece of length ``g_i - c_i``; ``l = sum c_i``. The user lands in the covered area with probability
-        ``l e^eps / Omega`` and then uniformly in it, otherwise uniformly in the rest: the density of eq. (8)."""
+        """``y0`` for every user. With a user's hash points sorted around the circle, point ``i`` starts a covered
+        piece of length ``c_i = min(g_i, p)`` (``g_i`` the gap to the next point) followed by an uncovered piece of
+        length ``g_i - c_i``; ``l = sum c_i``. The user lands in the covered area with probability ``l e^eps / Omega``
+        and then uniformly in it, otherwise uniformly in the rest: the density of eq. (8). The two uniform numbers of
+        every user are drawn first, for all users; the rest is done block by block."""
+        cover, target = rng.random(len(sets)), rng.random(len(sets))
+        y0 = np.empty(len(sets))
+        for block in blocks(len(sets), sets.shape[1]):
+            y0[block] = self._y0(sets[block], cover[block], target[block])
+        return y0
+
+    def _y0(self, sets: np.ndarray, cover: np.ndarray, target: np.ndarray) -> np.ndarray:
+        """``y0`` for a block of users, from their two uniform numbers (``draw_y0``)."""
         points = np.sort(self.hash[sets], axis=1)
         gaps = np.diff(points, axis=1, append=points[:, :1] + 1.0)
         covered = np.minimum(gaps, self.p)
         uncovered = gaps - covered
         length = covered.sum(axis=1)
-        in_cover = rng.random(len(sets)) < length * self.inside
+        in_cover = cover < length * self.inside
         pieces = np.where(in_cover[:, None], covered, uncovered)
         starts = np.where(in_cover[:, None], points, points + covered)
-        target = rng.random(len(sets)) * pieces.sum(axis=1)
+        target = target * pieces.sum(axis=1)
         ends = np.cumsum(pieces, axis=1)
         piece = np.minimum((ends <= target[:, None]).sum(axis=1), sets.shape[1] - 1)
-        before = np.where(piece > 0, ends[np.arange(len(sets)), piece - 1], 0.0)
-        return np.mod(starts[np.arange(len(sets)), piece] + (target - before), 1.0)
+        rows = np.arange(len(sets))
+        before = np.where(piece > 0, ends[rows, piece - 1], 0.0)
+        return np.mod(starts[rows, piece] + (target - before), 1.0)
 
     def reports(self, item_sets, rng: np.random.Generator) -> np.ndarray:
         """Every user's ``y0`` and the non-sensitive items of its set whose arc does not contain it."""
@@ -327,12 +362,14 @@ class WheelTwin:
         sets = set_array(item_sets, mechanism.d, mechanism.m)
         reports = np.zeros(len(sets), dtype=self.dtype)
         reports["y0"] = self.draw_y0(sets, rng)
-        outside = np.mod(reports["y0"][:, None] - self.hash[sets], 1.0) >= self.p
-        hidden = outside & ~np.array(mechanism.is_sensitive)[sets]
-        mask = np.zeros((len(sets), mechanism.d), dtype=bool)
-        rows = np.broadcast_to(np.arange(len(sets))[:, None], sets.shape)
-        mask[rows[hidden], sets[hidden]] = True
-        reports["revealed"] = np.packbits(mask, axis=1)
+        y0, revealed = reports["y0"], reports["revealed"]
+        for block in blocks(len(sets), mechanism.m):
+            items = sets[block]
+            shown = (_after(y0[block, None], self.hash[items]) >= self.p) & self.non_sensitive[items]
+            bits, byte, mask = np.where(shown, self.bit[items], 0), items // 8, revealed[block]
+            rows = np.arange(len(items))
+            for k in range(mechanism.m):  # the k-th item of every row: no row's byte is written twice in one step
+                mask[rows, byte[:, k]] |= bits[:, k]
         return reports
 
     def outputs(self, reports: np.ndarray) -> list[tuple]:
@@ -343,9 +380,13 @@ class WheelTwin:
     def counts(self, reports: np.ndarray) -> np.ndarray:
         """``F_x``: users whose ``y0`` lies in the arc of ``h(x)`` (sensitive), or revealing ``x``."""
         mechanism = self.mechanism
-        counts = np.unpackbits(reports["revealed"], axis=1, count=mechanism.d).sum(axis=0).astype(np.int64)
-        for x in mechanism.sensitive:
-            counts[x] = np.count_nonzero(np.mod(reports["y0"] - self.hash[x], 1.0) < self.p)
+        counts = packed_bit_counts(reports["revealed"], mechanism.d)
+        sensitive = np.array(mechanism.sensitive)
+        in_arcs = np.zeros(len(sensitive), dtype=np.int64)
+        y0 = reports["y0"]
+        for block in blocks(len(y0), len(sensitive)):
+            in_arcs += np.count_nonzero(_after(y0[block, None], self.hash[sensitive]) < self.p, axis=0)
+        counts[sensitive] = in_arcs
         return counts
 
     def simulate_counts(self, population: Mapping, rng: np.random.Generator) -> np.ndarray:
@@ -353,8 +394,11 @@ class WheelTwin:
         mechanisms' simulations its cost grows with the number of users: a user's counts depend on where all its
         items' arcs lie, so users with different sets share nothing to aggregate."""
         mechanism = self.mechanism
-        sets = [s for s, users in population.items() for _ in range(user_count(users, f"population[{s!r}]"))]
-        return self.counts(self.reports(sets, rng)) if sets else np.zeros(mechanism.d, dtype=np.int64)
+        sets, users = population_arrays(population, mechanism.d, mechanism.m)
+        if not users.sum():
+            return np.zeros(mechanism.d, dtype=np.int64)
+        sets = np.repeat(sets, users, axis=0)  # one row per user
+        return self.counts(self.reports(sets, rng))
 
     def estimate(self, counts, n: int) -> np.ndarray:
         """The estimates of Algorithm 2 in floats."""

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from ldpspec import spec
-from ldpspec.reference.cao2022.sets import uniform_sets
+from ldpspec.reference.cao2022.sets import SET_BLOCK, population_arrays, set_array, uniform_sets, user_set
 from ldpspec.reference.cao2022.sugrr import SuGRR, SuGRRSample
 from ldpspec.reference.cao2022.surap import SuRAP, SuRAPSample
 from ldpspec.reference.cao2022.wheel import SuWheel, Wheel
@@ -130,3 +130,25 @@ def test_the_wheel_parameters_are_the_printed_ones():
 def test_bad_wheel_input_is_refused(build, message):
     with pytest.raises(spec.SpecError, match=message):
         build()
+
+
+def test_population_arrays_read_as_the_one_at_a_time_checks_do():
+    """The whole-array reading of a population gives the sets (sorted) and counts the per-set checks give, and
+    refuses what they refuse, with their message."""
+    rng = np.random.default_rng(11)
+    population = {tuple(int(x) for x in row): int(rng.integers(0, 5)) for row in uniform_sets(300, 20, 3, rng)}
+    sets, counts = population_arrays(population, 20, 3)
+    assert [tuple(row) for row in sets.tolist()] == [user_set(s, 20, 3) for s in population]
+    assert counts.tolist() == list(population.values())
+    for bad, message in [({(0, True, 2): 1}, "integers"), ({(0, 1, 1): 1}, "repeat"), ({(0, 1, 25): 1}, r"\[0, 19\]"),
+                         ({(0, 1, 2): -1}, "non-negative"), ({(0, 1, 2): 1.5}, "non-negative")]:
+        with pytest.raises(spec.InvalidParameter, match=message):
+            population_arrays(bad, 20, 3)
+
+
+def test_set_array_refuses_a_repeat_in_a_later_block():
+    """The distinct-items check runs block by block: a repeat far past the first block is still refused."""
+    rows = uniform_sets(SET_BLOCK, 50, 4, np.random.default_rng(12))
+    rows[-1] = [3, 7, 3, 9]
+    with pytest.raises(spec.InvalidParameter, match="distinct"):
+        set_array(rows, 50, 4)
