@@ -48,6 +48,8 @@ def item_index(item, d: int, name: str = "item") -> int:
 
 def item_set(items: Iterable, m: int, name: str = "an item set") -> tuple:
     """A set of items of ``0 .. m-1`` without repeats, returned sorted."""
+    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+        raise InvalidParameter(f"{name} must be a list of items of 0 .. {m - 1}, got {items!r}"[:300])
     items = tuple(items)
     if any(not isinstance(i, (int, np.integer)) or isinstance(i, bool) or not 0 <= i < m for i in items):
         raise InvalidParameter(f"{name} must hold integers in [0, {m - 1}], got {items!r}")

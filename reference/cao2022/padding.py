@@ -19,6 +19,7 @@ judges the release a user with any set size makes.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
@@ -26,13 +27,21 @@ from math import comb
 
 import numpy as np
 
-from ldpspec.reference.cao2022.sets import SET_SIZE, all_sets, set_size
+from ldpspec.reference.cao2022.sets import (
+    SET_SIZE,
+    _plain_integers,
+    all_sets,
+    population_arrays,
+    set_array,
+    set_size,
+    uniform_sets,
+)
 from ldpspec.reference.cao2022.sugrr import SuGRR, SuGRRSample
 from ldpspec.reference.cao2022.surap import SuRAP, SuRAPSample
 from ldpspec.reference.cao2022.wheel import SuWheel
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
 from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
-from ldpspec.reference.validation import MAX_DOMAIN, choice, domain_size, item_set, positive_integer, user_count
+from ldpspec.reference.validation import MAX_DOMAIN, choice, domain_size, item_set, positive_integer
 from ldpspec.spec.channel import Channel, check_entries, postprocess
 from ldpspec.spec.continuous import PiecewiseChannel
 from ldpspec.spec.errors import InvalidParameter
@@ -45,11 +54,6 @@ INNER = {"sugrr": SuGRR, "sugrr-sample": SuGRRSample, "surap": SuRAP, "surap-sam
 
 DUMMIES = ("sensitive", "non-sensitive")
 """Whether the fake items are sensitive items of the mechanism (reading of Sec. 3.3)."""
-
-OUTCOMES_DRAWN_AS_MULTINOMIAL = 10_000
-"""The aggregate simulation draws how many users of a set end with each normalised set as one multinomial when there
-are at most this many normalised sets, and draws each user's otherwise."""
-
 
 class Padded:
     """Padding with fake items, or sampling, to ``m`` items, then the mechanism ``inner`` over ``d + m`` items."""
@@ -170,8 +174,6 @@ class Padded:
 
 
 def _subsets(items: Sequence, size: int) -> list[tuple]:
-    import itertools
-
     return [tuple(sorted(c)) for c in itertools.combinations(items, size)]
 
 
@@ -183,23 +185,34 @@ class PaddedTwin:
         self.inner = mechanism.inner.twin
 
     def normalise(self, item_sets, rng: np.random.Generator) -> np.ndarray:
-        """An ``(n, m)`` array of normalised sets: fake items drawn without replacement for short sets (a random
-        permutation's first ones), ``m`` items kept for long sets."""
-        mechanism, m = self.mechanism, self.mechanism.m
-        sets = [mechanism.user_set(s) for s in item_sets]
-        result = np.empty((len(sets), m), dtype=np.int64)
+        """An ``(n, m)`` array of normalised sets. Users are grouped by set size, and each group is checked and
+        drawn as one array."""
+        mechanism = self.mechanism
         by_size: dict[int, list[int]] = {}
-        for u, s in enumerate(sets):
-            by_size.setdefault(len(s), []).append(u)
+        for u, items in enumerate(item_sets):
+            by_size.setdefault(len(items) if isinstance(items, (tuple, list, np.ndarray)) else -1, []).append(u)
+        result = np.empty((sum(map(len, by_size.values())), mechanism.m), dtype=np.int64)
         for size, users in by_size.items():
-            block = np.array([sets[u] for u in users], dtype=np.int64)
-            if size >= m:
-                keep = np.argsort(rng.random((len(users), size)), axis=1)[:, :m]
-                result[users] = np.take_along_axis(block, keep, axis=1)
-            else:
-                fake = np.argsort(rng.random((len(users), m)), axis=1)[:, :m - size] + mechanism.d
-                result[users] = np.concatenate([block, fake], axis=1)
+            if size < 1:
+                mechanism.user_set(item_sets[users[0]])  # refused with its message
+            rows = [item_sets[u] for u in users]
+            try:  # one array for the group when every item is a plain integer; otherwise set by set, with a message
+                if _plain_integers(itertools.chain.from_iterable(rows)):
+                    rows = np.array(rows, dtype=np.int64)
+            except (TypeError, ValueError, OverflowError):
+                pass
+            result[users] = self._normalise_block(set_array(rows, mechanism.d, size), rng)
         return result
+
+    def _normalise_block(self, block: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """Normalise a checked ``(n, j)`` array of sets of one size ``j``: ``m - j`` fake items drawn without
+        replacement (a random permutation's first ones) for short sets, ``m`` items kept for long sets."""
+        m, size = self.mechanism.m, block.shape[1]
+        if size >= m:
+            keep = np.argsort(rng.random((len(block), size)), axis=1)[:, :m]
+            return np.take_along_axis(block, keep, axis=1)
+        fake = np.argsort(rng.random((len(block), m)), axis=1)[:, :m - size] + self.mechanism.d
+        return np.concatenate([block, fake], axis=1)
 
     def reports(self, item_sets, rng: np.random.Generator):
         return self.inner.reports(self.normalise(item_sets, rng), rng)
@@ -212,22 +225,36 @@ class PaddedTwin:
 
     def simulate_counts(self, population: Mapping, rng: np.random.Generator) -> np.ndarray:
         """The counts of ``population = {set: number of users}``: how many users of each set end with each
-        normalised set (one multinomial per set, or one draw per user when a set has more than
-        ``OUTCOMES_DRAWN_AS_MULTINOMIAL`` normalisations), then the mechanism's aggregate simulation."""
-        normalised: dict[tuple, int] = {}
+        normalised set, then the mechanism's aggregate simulation. A set with at least as many users as ways to
+        normalise it draws one multinomial over them (every way equally likely); a set with fewer users draws each
+        user's, so the cost is at most the smaller of the two for every distinct set, whatever ``n`` is."""
+        mechanism, m = self.mechanism, self.mechanism.m
+        by_size: dict[int, dict] = {}
         for items, users in population.items():
-            users = user_count(users, f"population[{items!r}]")
-            outcomes = self.mechanism.normalised(items)
-            if len(outcomes) <= OUTCOMES_DRAWN_AS_MULTINOMIAL:
-                sets = list(outcomes)
-                draws = rng.multinomial(users, np.full(len(sets), 1 / len(sets)))  # every outcome equally likely
-                for t, count in zip(sets, draws):
-                    if count:
-                        normalised[t] = normalised.get(t, 0) + int(count)
-            else:
-                for row in self.normalise([items] * users, rng):
-                    t = tuple(sorted(int(x) for x in row))
-                    normalised[t] = normalised.get(t, 0) + 1
+            size = len(items) if isinstance(items, (tuple, list, np.ndarray)) else -1  # -1: refused below
+            by_size.setdefault(size, {})[items] = users
+        normalised: dict[tuple, int] = {}
+        drawn = []
+        for size, part in by_size.items():
+            if size < 1:
+                mechanism.user_set(next(iter(part)))  # refused with its message
+            sets, users = population_arrays(part, mechanism.d, size)
+            ways = comb(m, m - size) if size < m else comb(size, m)
+            many = users >= ways
+            for items, count in zip(sets[many].tolist(), users[many].tolist()):
+                items = tuple(items)
+                outcomes = ([items + fake for fake in _subsets(mechanism.fake_items, m - size)] if size < m
+                            else _subsets(items, m))
+                for t, drawn_count in zip(outcomes, rng.multinomial(count, np.full(ways, 1 / ways))):
+                    if drawn_count:
+                        normalised[t] = normalised.get(t, 0) + int(drawn_count)
+            few = ~many & (users > 0)
+            if np.any(few):
+                drawn.append(self._normalise_block(np.repeat(sets[few], users[few], axis=0), rng))
+        if drawn:
+            rows, counts = np.unique(np.sort(np.concatenate(drawn), axis=1), axis=0, return_counts=True)
+            for row, count in zip(map(tuple, rows.tolist()), counts.tolist()):
+                normalised[row] = normalised.get(row, 0) + count
         return self.inner.simulate_counts(normalised, rng)
 
     def estimate(self, counts, n: int) -> np.ndarray:
@@ -244,10 +271,17 @@ DUMMIES_PARAMETER = Parameter("dummies", "choice", "whether the fake items are s
 
 
 def _workload(n: int, d: int, rng: np.random.Generator):
+    """suGRR-Sample with m = 8 behind the normalisation; users hold uniform sets of 1 to 2m items (each size
+    equally likely), a quarter of the items sensitive."""
     m = min(8, d)
-    sizes = rng.integers(1, min(2 * m, d) + 1, size=n)
-    sets = [tuple(rng.choice(d, size=int(size), replace=False).tolist()) for size in sizes]
-    return Padded("sugrr-sample", 1, d, range(max(1, d // 4)), m, min(2 * m, d)), sets
+    largest = min(2 * m, d)
+    sizes = rng.integers(1, largest + 1, size=n)
+    sets = [None] * n
+    for size in range(1, largest + 1):
+        users = np.flatnonzero(sizes == size)
+        for u, row in zip(users.tolist(), uniform_sets(len(users), d, size, rng)):
+            sets[u] = row
+    return Padded("sugrr-sample", 1, d, range(max(1, d // 4)), m, largest), sets
 
 
 MECHANISMS = (

@@ -127,7 +127,8 @@ def _operation(library: str, name: str, mode: str, n: int, d: int):
     if mode == "reports":
         return (lambda: mechanism.twin.reports(inputs, rng)), shape
     values = inputs if isinstance(inputs, list) else inputs.tolist()
-    population = Counter(tuple(v) if isinstance(v, list) else v for v in values)  # users of each input (or set)
+    # users of each input, or of each set (a list, or an array row for sets of several sizes)
+    population = Counter(tuple(v) if isinstance(v, (list, np.ndarray)) else v for v in values)
     return (lambda: mechanism.twin.simulate_counts(population, rng)), shape
 
 

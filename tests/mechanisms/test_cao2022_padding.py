@@ -61,6 +61,20 @@ def test_bad_input_is_refused(call, message):
         call()
 
 
+@pytest.mark.parametrize("bad, message", [
+    (5, "must be a list of items"), ("ab", "must be a list of items"), ((), "at least one item"),
+    ((0, 0), "distinct|repeat"), ((0, "a"), "integers"), ((0, True), "integers"), ((0, 1.5), "integers"),
+])
+def test_the_twin_refuses_what_the_reference_refuses(bad, message):
+    """Groups of sets are read as arrays for speed; a set that does not read as plain integers is checked alone, so a
+    boolean or a string is refused with its message, as the plain reference refuses it."""
+    padded = Padded("sugrr", 1, 4, [0], 2)
+    with pytest.raises(InvalidParameter, match=message):
+        padded.twin.reports([(1,), bad], np.random.default_rng(0))
+    with pytest.raises(InvalidParameter, match=message):
+        padded.twin.simulate_counts({(1,): 3, bad: 2}, np.random.default_rng(0))
+
+
 def _verdict(inner: str, dummies: str):
     padded = Padded(inner, 1, 3, [0], 2, 3, dummies)
     guarantee = padded.guarantee()
@@ -87,3 +101,24 @@ def test_surap_after_padding_and_sampling_fails_on_the_whole_release():
     assert not verdict.holds and verdict.witness.condition == "ratio"
     assert {len(s) for s in verdict.witness.inputs} == {2, 3}
     assert verdict.witness.log_ratio == budget("log(3)")  # exactly
+
+
+@pytest.mark.parametrize("users", [1, 60], ids=["one draw per user", "one multinomial per set"])
+def test_the_simulation_normalises_every_user_uniformly(users, monkeypatch):
+    """Both ways the aggregate simulation normalises a population (per user when a set has fewer users than ways
+    to normalise it, one multinomial otherwise) keep every user and spread them uniformly over the ways."""
+    padded = Padded("sugrr-sample", 1, 4, [0], 2, 4)
+    population = {(3,): users, (0, 1, 2): users}
+    seen = []
+    monkeypatch.setattr(type(padded.inner.twin), "simulate_counts",
+                        lambda self, normalised, rng: seen.append(dict(normalised)) or np.zeros(6, dtype=np.int64))
+    rng = np.random.default_rng(13)
+    for _ in range(3000):
+        padded.twin.simulate_counts(population, rng)
+    for items in population:
+        ways = padded.normalised(items)
+        for t in ways:
+            counts = np.array([normalised.get(t, 0) for normalised in seen])
+            p = 1 / len(ways)
+            assert abs(counts.mean() - users * p) < 5 * (users * p * (1 - p) / len(seen)) ** 0.5
+        assert all(sum(normalised.get(t, 0) for t in ways) == users for normalised in seen)
