@@ -5,12 +5,12 @@ Every user holds a set ``s`` of exactly ``m`` items of ``0 .. d-1`` (Definition 
 by padding and sampling). A release is a pair ``(y0, R)``: the protected part ``y0`` and the tuple ``R`` of revealed
 (invertible) non-sensitive items, sorted. The paper leaves two things about ``y0`` open, and each is a parameter:
 
-* ``y0`` of suGRR (reading B2): the sensitive outputs of the ``m`` perturbed items "regarded as a set". Two items can
-  produce the same sensitive output: ``"multiset"`` keeps it twice (and the estimator counts occurrences),
-  ``"set"`` merges the two (the estimator counts users).
-* an empty ``y0`` (reading B4): when no sensitive output occurs (a Sample variant that revealed its item, or every
-  item of suGRR revealed), ``"absent"`` releases no protected part (``y0 = None``, a purely invertible output) and
-  ``"empty"`` releases the empty protected part ``()``, an element of ``Y_pro``.
+* ``y0`` of suGRR (the audit's reading ``sugrr_y0``): the sensitive outputs of the ``m`` perturbed items "regarded as a
+  set". Two items can produce the same sensitive output: ``"multiset"`` keeps it twice (and the estimator counts
+  occurrences), ``"set"`` merges the two (the estimator counts users).
+* an empty ``y0`` (the audit's reading ``empty``): when no sensitive output occurs (a Sample variant that revealed its
+  item, or every item of suGRR revealed), ``"absent"`` releases no protected part (``y0 = None``, a purely invertible
+  output) and ``"empty"`` releases the empty protected part ``()``, an element of ``Y_pro``.
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.parameters import Parameter
 
 Y0_READINGS = ("multiset", "set")
-"""How suGRR's sensitive outputs form ``y0`` (reading B2)."""
+"""How suGRR's sensitive outputs form ``y0`` (the audit's reading ``sugrr_y0``)."""
 
 EMPTY_READINGS = ("absent", "empty")
-"""What is released when there is no sensitive output (reading B4)."""
+"""What is released when there is no sensitive output (the audit's reading ``empty``)."""
 
 SET_BLOCK = 1 << 17
 """The twins work through many sets in blocks of about this many (set, item) pairs (``blocks``): a block's temporary
@@ -184,7 +184,8 @@ class EverySensitive:
 
 SET_SIZE = Parameter("m", "integer", "the number of items m of every user's set, 1 <= m <= d", example="2",
                      minimum=1, maximum=MAX_DOMAIN)
-Y0 = Parameter("y0", "choice", "suGRR's protected part: sensitive outputs as a multiset or a set (reading B2)",
+Y0 = Parameter("y0", "choice", "suGRR's protected part: sensitive outputs as a multiset or a set (the audit's "
+               "reading sugrr_y0)",
                required=False, default="multiset", choices=Y0_READINGS)
 EMPTY = Parameter("empty", "choice", "with no sensitive output, release no protected part or an empty one "
-                  "(reading B4)", required=False, default="absent", choices=EMPTY_READINGS)
+                  "(the audit's reading empty)", required=False, default="absent", choices=EMPTY_READINGS)

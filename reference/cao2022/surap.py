@@ -13,10 +13,10 @@ perturbed independently with uRAP's probabilities (``reference.shared.urap``) at
   (eq. (20)) is ``m (F_x - n q) / (p - q)``, or ``m F_x / r``.
 
 A non-sensitive 1 is set only by a holder of that item: it reveals the item. The paper says "``y0`` equals the vector
-``b``" and also that the non-sensitive 1-bits are the invertible outputs (reading B3); the parameter ``y0`` says
-which: ``"vector"`` (the whole ``b`` is the protected part) or ``"sensitive-bits"`` (the protected part is ``b`` on
-the sensitive items, the revealed items are the others). The release is ``(y0, R)`` with ``R`` the revealed items,
-and either way it carries the whole vector.
+``b``" and also that the non-sensitive 1-bits are the invertible outputs (the audit's reading ``surap_y0``); the
+parameter ``y0`` says which: ``"vector"`` (the whole ``b`` is the protected part) or ``"sensitive-bits"`` (the protected
+part is ``b`` on the sensitive items, the revealed items are the others). The release is ``(y0, R)`` with ``R`` the
+revealed items, and either way it carries the whole vector.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ from ldpspec.spec.parameters import Parameter
 from ldpspec.spec.structured import IndependentBits
 
 Y0_READINGS = ("vector", "sensitive-bits")
-"""What suRAP's protected part is (reading B3)."""
+"""What suRAP's protected part is (the audit's reading ``surap_y0``)."""
 
 
 class _SuRAPBase:
@@ -263,7 +263,8 @@ class SuRAPSampleTwin(_SuRAPTwinBase):
         return self.mechanism.m * self.encoding_twin.estimate(counts, n)
 
 
-Y0 = Parameter("y0", "choice", "suRAP's protected part: the whole vector, or its sensitive bits (reading B3)",
+Y0 = Parameter("y0", "choice", "suRAP's protected part: the whole vector, or its sensitive bits (the audit's "
+               "reading surap_y0)",
                required=False, default="vector", choices=Y0_READINGS)
 
 

@@ -22,11 +22,11 @@ The server (Algorithm 2) counts, for a sensitive item ``x``, the users whose ``y
 (``F_x``) and estimates the number of holders by ``(F_x - n p) / (P_true - p)``; for a non-sensitive item it counts the
 users revealing it and estimates ``F_x / r``.
 
-**The hash (reading B5).** The paper releases each user's hash function but does not say how it is drawn. Here the
-hash is a parameter: the values ``h(0), ..., h(d-1)`` (rationals in ``[0, 1)``; by default ``x / d``), fixed and public.
-The audit also checks the claims over a family of hash functions, released with the output (``hash_family_channel``)
-or not. ``P_false = p`` (the chance that ``y0`` lands in the arc of an item the user does not hold) is an average over
-random hash values; for one fixed hash it depends on the set.
+**The hash (the audit's readings ``hash`` and ``hash_values``).** The paper releases each user's hash function but does
+not say how it is drawn. Here the hash is a parameter: the values ``h(0), ..., h(d-1)`` (rationals in ``[0, 1)``; by
+default ``x / d``), fixed and public. The audit also checks the claims over a family of hash functions, released with
+the output or not, and averaged over hash values drawn uniformly. ``P_false = p`` (the chance that ``y0`` lands in the
+arc of an item the user does not hold) is an average over random hash values; for one fixed hash it depends on the set.
 """
 
 from __future__ import annotations
