@@ -107,9 +107,10 @@ class Padded:
 
     def channel(self, max_entries: int | None = None):
         """The normalisation followed by the mechanism: ``P[y | s] = sum_t P[t | s] P_inner[y | t]``."""
-        inputs = self.inputs()
-        padded = list(all_sets(self.d + self.m, self.m))
-        check_entries(len(inputs) * len(padded), f"the normalisation of {len(inputs):,} sets", max_entries)
+        sets = sum(comb(self.d, size) for size in range(1, self.max_set_size + 1))
+        normalised = comb(self.d + self.m, self.m)
+        check_entries(sets * normalised, f"the normalisation of {sets:,} sets to {normalised:,}", max_entries)
+        inputs, padded = self.inputs(), list(all_sets(self.d + self.m, self.m))
         index = {t: j for j, t in enumerate(padded)}
         rows = []
         for s in inputs:

@@ -34,6 +34,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
+from math import comb
 
 import numpy as np
 
@@ -51,8 +52,8 @@ from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechani
 from ldpspec.reference.sampling import packed_bit_counts
 from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
 from ldpspec.reference.validation import domain_size, positive_integer
-from ldpspec.spec.channel import label_list
-from ldpspec.spec.continuous import Density, PiecewiseChannel, sorted_unique
+from ldpspec.spec.channel import check_entries, label_list
+from ldpspec.spec.continuous import Density, PiecewiseChannel, cell_text, sorted_unique
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact, parse
 from ldpspec.spec.numbers import budget, exact
@@ -173,7 +174,11 @@ class _WheelBase:
     def channel(self, max_entries: int | None = None) -> PiecewiseChannel:
         """The exact channel over every set of ``m`` items: ``y0`` with its density, and the revealed items."""
         components = {}
+        check_entries(comb(self.d, self.m), f"the channel on {comb(self.d, self.m):,} sets of {self.m} items",
+                      max_entries)  # before sorting the arcs' ends
         cells = self.cells(range(self.d))  # every item's arc is a union of cells: each count is decided per cell
+        check_entries(comb(self.d, self.m) * len(cells), f"the channel on {comb(self.d, self.m):,} sets of {self.m} "
+                      f"items and {len(cells):,} cells", max_entries)  # before building: at least one output per cell
         for s in all_sets(self.d, self.m):
             values = self.density_on(s, cells)
             by_revealed = {}
@@ -192,7 +197,8 @@ class _WheelBase:
         produced ``(y0, R)`` (page "suWheel")."""
         if all(self.is_sensitive):
             return Guarantee("ldp", {"epsilon": self.epsilon})
-        protected = sorted({y0 for y0, _ in self.channel().explicit().outputs})
+        # y0's outputs are the cells: every set's density is positive on every cell (outside the arcs too)
+        protected = sorted(cell_text(low, high) for low, high in self.cells(range(self.d)))
         return Guarantee(SUWHEEL_NOTION, {"sensitive_items": list(self.sensitive), "non_sensitive_items": None,
                                           "protected_outputs": protected, "epsilon": self.epsilon})
 

@@ -164,6 +164,9 @@ def test_large_budgets_solve_and_verify():
     (["channel", "oue", "--epsilon", "1", "--d", "20"], "20 inputs x 1,048,576 outputs"),
     (["channel", "oue-ps", "--epsilon", "1", "--m", "40", "--padding", "2"], "1,099,511,627,776 item sets"),
     (["channel", "idue-ps", "--levels", "[[1, 30], [2, 10]]", "--padding", "2"], "item sets"),
+    (["channel", "suwheel", "--epsilon", "1", "--d", "5000", "--sensitive", "[0]", "--m", "3"], "sets of 3 items"),
+    (["channel", "padded", "--inner", "sugrr", "--epsilon", "1", "--d", "5000", "--sensitive", "[0]", "--m", "2"],
+     "the normalisation of"),
     (["idue", "solve", "--budgets", json.dumps(list(range(1, 101)))], "at most 16 privacy levels"),
     (["idue", "solve", "--levels", "[[1, 1000000000000], [2, 3]]"], "2 to 1,000,000 items in all"),
 ])
