@@ -84,3 +84,15 @@ def test_ldp_conditions_agree_with_the_kernel(rc, step):
     E = Fraction(4 + step, 4)
     proved = prove(ldp_conditions(_rational_channel(rc), z3.RealVal(str(E)))).proved
     assert proved == spec.ldp(rc.channel, Nats.log(E)).holds
+
+
+def test_the_suwheel_density_bound_is_proved_and_the_proof_is_not_vacuous():
+    """Theorem 7's marginal bound holds for every budget, m and covered lengths; the same assumptions admit a
+    counterexample to a bound that is too strong (ratio 1), so they are satisfiable and the proof says something."""
+    from ldpspec.verify.cao2022.privacy import suwheel_marginal_conditions
+    from ldpspec.verify.symbolic import prove
+
+    conditions, budget, assumptions = suwheel_marginal_conditions()
+    assert prove(conditions, [budget], assumptions=assumptions).proved
+    conditions, budget, assumptions = suwheel_marginal_conditions("1")
+    assert prove(conditions, [budget], assumptions=assumptions).status == "unconfirmed"
