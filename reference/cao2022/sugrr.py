@@ -20,7 +20,7 @@ The release is ``(y0, R)`` (``reference.cao2022.sets``), with the paper's open p
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from math import comb
 
@@ -61,6 +61,39 @@ NOTION = "suldp-joint"
 def _release_order(label) -> tuple:
     y0, revealed = label
     return (y0 is not None, y0 or (), revealed)
+
+
+def sugrr_distribution(items: Sequence[int], item_distribution: Callable, is_sensitive: Sequence[bool], y0: str,
+                       empty: str) -> dict:
+    """suGRR's release distribution for the set ``items``: each item's output drawn from ``item_distribution(x)``
+    (``{z: P[z|x]}``, uRR's row at ``eps / m``), independently, the outputs combined into ``(y0, R)``. Plain
+    arithmetic on the probabilities: exact numbers, or z3 terms of the budget for the audit's proofs."""
+    partial = {((), ()): 1}  # (sensitive outputs with repeats, revealed items) -> probability
+    for x in items:
+        combined = {}
+        for (sensitive, revealed), probability in partial.items():
+            for z, pz in item_distribution(x).items():
+                key = (tuple(sorted((*sensitive, z))), revealed) if is_sensitive[z] else (sensitive, (*revealed, z))
+                combined[key] = combined[key] + probability * pz if key in combined else probability * pz
+        partial = combined
+    result = {}
+    for (sensitive, revealed), probability in partial.items():
+        label = release(sensitive, revealed, y0, empty)
+        result[label] = result[label] + probability if label in result else probability
+    return result
+
+
+def sugrr_sample_distribution(items: Sequence[int], item_distribution: Callable, is_sensitive: Sequence[bool],
+                              empty: str) -> dict:
+    """suGRR-Sample's release distribution: ``P[z | s] = (1/m) sum_{i in s} P[z | i]`` (uRR's rows at ``eps``), as
+    releases ``((z,), ())`` or ``(no y0, (z,))``. Plain arithmetic, as ``sugrr_distribution``."""
+    result = {}
+    for i in items:
+        for z, pz in item_distribution(i).items():
+            label = release([z], [], "multiset", empty) if is_sensitive[z] else release([], [z], "multiset", empty)
+            share = pz / len(items)
+            result[label] = result[label] + share if label in result else share
+    return result
 
 
 class _SetMechanism:
@@ -143,20 +176,8 @@ class SuGRR(_SetMechanism):
 
     def distribution(self, items: Iterable[int]) -> dict:
         """The exact distribution of the release for the set ``items``: the ``m`` items' outputs, combined."""
-        partial = {((), ()): ONE}  # (sensitive outputs with repeats, revealed items) -> probability
-        for x in user_set(items, self.d, self.m):
-            combined = {}
-            for (sensitive, revealed), probability in partial.items():
-                for z, pz in self.item_distribution(x).items():
-                    key = ((*sensitive, z), revealed) if self.item.is_sensitive[z] else (sensitive, (*revealed, z))
-                    key = (tuple(sorted(key[0])), key[1])
-                    combined[key] = combined.get(key, ZERO) + probability * pz
-            partial = combined
-        result = {}
-        for (sensitive, revealed), probability in partial.items():
-            label = release(sensitive, revealed, self.y0, self.empty)
-            result[label] = result.get(label, ZERO) + probability
-        return result
+        return sugrr_distribution(user_set(items, self.d, self.m), self.item_distribution, self.item.is_sensitive,
+                                  self.y0, self.empty)
 
     def channel(self, max_entries: int | None = None) -> Channel:
         """The exact channel over every set of ``m`` items; the output is the whole release ``(y0, R)``."""
@@ -210,13 +231,8 @@ class SuGRRSample(_SetMechanism):
 
     def distribution(self, items: Iterable[int]) -> dict:
         """``P[z | s] = (1/m) sum_{i in s} P_uRR[z | i]``, as releases ``((z,), ())`` or ``(no y0, (z,))``."""
-        result = {}
-        for i in user_set(items, self.d, self.m):
-            for z, pz in self.item_distribution(i).items():
-                label = release([z], [], "multiset", self.empty) if self.item.is_sensitive[z] \
-                    else release([], [z], "multiset", self.empty)
-                result[label] = result.get(label, ZERO) + pz / self.m
-        return result
+        return sugrr_sample_distribution(user_set(items, self.d, self.m), self.item_distribution,
+                                         self.item.is_sensitive, self.empty)
 
     def channel(self, max_entries: int | None = None) -> Channel:
         """The exact channel over every set of ``m`` items; the output is the one released item."""

@@ -96,3 +96,24 @@ def test_the_suwheel_density_bound_is_proved_and_the_proof_is_not_vacuous():
     assert prove(conditions, [budget], assumptions=assumptions).proved
     conditions, budget, assumptions = suwheel_marginal_conditions("1")
     assert prove(conditions, [budget], assumptions=assumptions).status == "unconfirmed"
+
+
+def test_the_sugrr_proofs_read_the_mechanisms_own_distributions():
+    """At a budget, the symbolic channels evaluate to the reference's exact channels (so z3 proves a property of the
+    mechanism itself), and a bound that is too strong (ratio 1) has a counterexample (so the conditions bind)."""
+    import z3
+
+    from ldpspec.reference.cao2022.sugrr import SuGRR, SuGRRSample
+    from ldpspec.verify.cao2022.privacy import ratio_conditions, sugrr_symbolic_channels
+    from ldpspec.verify.symbolic import prove
+
+    budget, channels = sugrr_symbolic_channels((3, 2, 1, None), "multiset", "absent")
+    t = 2  # e^(eps/2) = 2: eps = 2 ln 2
+    for (name, _, rows), reference in zip(channels, (SuGRR("log(4)", 3, [0], 2), SuGRRSample("log(4)", 3, [0], 2))):
+        exact = reference.channel()
+        for s, row in rows.items():
+            for y, p in row.items():
+                value = z3.simplify(z3.substitute(p, (budget.variable, z3.RealVal(t)))).as_fraction()
+                assert value == exact.probability(s, y).as_rational(), (name, s, y)
+    conditions = [c for _, E, rows in channels for c in ratio_conditions(rows, 1, "joint")]
+    assert prove(conditions, [budget]).status == "unconfirmed"

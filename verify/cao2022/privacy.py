@@ -12,9 +12,10 @@ import z3
 from hypothesis import strategies as st
 
 from ldpspec.reference.cao2022.sets import all_sets
-from ldpspec.reference.cao2022.sugrr import SuGRR, SuGRRSample
+from ldpspec.reference.cao2022.sugrr import SuGRR, SuGRRSample, sugrr_distribution, sugrr_sample_distribution
 from ldpspec.reference.cao2022.surap import SuRAP, SuRAPSample
 from ldpspec.reference.cao2022.wheel import SuWheel
+from ldpspec.reference.shared.urr import urr_rows
 from ldpspec.spec.channel import Channel, map_outputs
 from ldpspec.spec.continuous import PiecewiseChannel
 from ldpspec.spec.notions import SULDP_READINGS, min_id_ldp, uldp
@@ -131,13 +132,15 @@ def def3_reduces_to_uldp(settings: AuditSettings, *, condition_11: str):
 
 @claim("cao2022.theorem1", location="Sec. 4.1.2, Theorem 1",
        statement="suGRR and suGRR-Sample satisfy SULDP.",
-       methods=("exhaustive",),
+       methods=("exhaustive", "z3"),
        recorded={f"condition_11={c}, sugrr_y0={y}, empty={e}": (
            "verified" if c != "marginal" or (y == "set" and e == "absent") else "refuted")
            for c in CONDITION_11.values for y in SUGRR_Y0.values for e in EMPTY.values},
        interpretation="(X_sen, Y_pro, eps)-SULDP of the whole release, with Y_pro every protected part the mechanism "
                       "releases, for every set size m and every sensitive set; suGRR-Sample has no repeated outputs, "
-                      "so the reading of suGRR's y0 does not concern it.",
+                      "so the reading of suGRR's y0 does not concern it. Exhaustive on a grid of budgets; where that "
+                      "finds no counterexample, z3 proves the ratio conditions for every budget on small domains, "
+                      "from the mechanisms' own distributions over uRR's rows at a symbolic e^(eps/m).",
        choices=(CONDITION_11, SUGRR_Y0, EMPTY))
 def theorem1(settings: AuditSettings, *, condition_11: str, sugrr_y0: str, empty: str):
     cases = _set_cases(5 if settings.deep else 4)
@@ -151,7 +154,83 @@ def theorem1(settings: AuditSettings, *, condition_11: str, sugrr_y0: str, empty
                             _suldp(condition_11, _channel(SuGRRSample, case, empty), range(case[2]), case[3]),
                             case, "suGRR-Sample")),
     ]
+    if all(step.counterexample is None for step in steps):  # where the grid finds no counterexample
+        largest, max_m = (4, 3) if settings.deep else (3, 2)
+        steps.append(proof_step(f"every eps > 0: suGRR and suGRR-Sample, d <= {largest}, m <= {max_m}, every k, the "
+                                f"ratio conditions of (11) ({condition_11})",
+                                _sugrr_proof(condition_11, sugrr_y0, empty, largest, max_m)))
     return decide(steps, "Both mechanisms satisfy SULDP in every case.", "A mechanism violates SULDP.")
+
+
+def sugrr_symbolic_channels(case: tuple, sugrr_y0: str, empty: str):
+    """``(budget, [(name, e^eps, {set: {release: P}})])``: suGRR's and suGRR-Sample's channels for ``case`` (its eps
+    unused) as z3 terms of ``t``, the budget of one uRR step: ``e^{eps/m}`` for suGRR, ``e^eps`` for the Sample
+    variant. The mechanisms' own distributions, over uRR's rows at ``t``."""
+    d, m, k, _ = case
+    sensitive = [x < k for x in range(d)]
+    budget = SymbolicBudget("eps", divisor=m)
+    t = budget.variable
+    rows = urr_rows(t, d, range(k))
+
+    def item_distribution(x):
+        return {z: p for z, p in enumerate(rows[x]) if not (isinstance(p, int) and p == 0)}
+
+    full = {s: sugrr_distribution(s, item_distribution, sensitive, sugrr_y0, empty) for s in all_sets(d, m)}
+    sample_rows = urr_rows(budget.exponentiated, d, range(k))
+
+    def sample_item(x):
+        return {z: p for z, p in enumerate(sample_rows[x]) if not (isinstance(p, int) and p == 0)}
+
+    sample = {s: sugrr_sample_distribution(s, sample_item, sensitive, empty) for s in all_sets(d, m)}
+    return budget, [("suGRR", budget.exponentiated, full), ("suGRR-Sample", budget.exponentiated, sample)]
+
+
+def ratio_conditions(rows: dict, E, condition_11: str) -> list:
+    """The ratio conditions of (11): on y0 alone (marginal: ``P[y0|s] <= E P[y0|s']``, summed over ``R``), or on
+    the whole release, ``P[(y0, R)|s] <= E P[(y0, R)|s']`` for every protected ``y0`` and every ``R`` both sets hold
+    (only ``R = ()`` under joint-unrevealed)."""
+    conditions = []
+    outputs = {y for row in rows.values() for y in row}
+    if condition_11 == "marginal":
+        marginal = {s: {} for s in rows}
+        for s, row in rows.items():
+            for (y0, _), p in row.items():
+                if y0 is not None:
+                    marginal[s][y0] = marginal[s][y0] + p if y0 in marginal[s] else p
+        for y0 in {y0 for row in marginal.values() for y0 in row}:
+            for s in rows:
+                for other in rows:
+                    if s != other:
+                        conditions.append(Condition((s, other), y0,
+                                                    marginal[s].get(y0, 0) <= E * marginal[other].get(y0, 0)))
+        return conditions
+    for y0, revealed in outputs:
+        if y0 is None or (condition_11 == "joint-unrevealed" and revealed):
+            continue
+        holders = [s for s in rows if set(revealed) <= set(s)]
+        for s in holders:
+            for other in holders:
+                if s != other:
+                    y = (y0, revealed)
+                    conditions.append(Condition((s, other), y, rows[s].get(y, 0) <= E * rows[other].get(y, 0)))
+    return conditions
+
+
+@functools.cache
+def _sugrr_proof(condition_11: str, sugrr_y0: str, empty: str, largest: int, max_m: int):
+    """z3 on every small case in turn; the first that is not proved is the result."""
+    results = []
+    for d in range(2, largest + 1):
+        for m in range(1, min(d, max_m) + 1):
+            for k in range(1, d + 1):
+                budget, channels = sugrr_symbolic_channels((d, m, k, None), sugrr_y0, empty)
+                conditions = [c for _, E, rows in channels for c in ratio_conditions(rows, E, condition_11)]
+                result = prove(conditions, [budget], description=f"suGRR and suGRR-Sample, d = {d}, m = {m}, "
+                                                                  f"k = {k}")
+                if not result.proved:
+                    return result
+                results.append(result)
+    return results[-1]
 
 
 @claim("cao2022.theorem4", location="Sec. 4.2.2, Theorem 4",
