@@ -117,3 +117,25 @@ def test_the_sugrr_proofs_read_the_mechanisms_own_distributions():
                 assert value == exact.probability(s, y).as_rational(), (name, s, y)
     conditions = [c for _, E, rows in channels for c in ratio_conditions(rows, 1, "joint")]
     assert prove(conditions, [budget]).status == "unconfirmed"
+
+
+def test_the_surap_proofs_read_the_mechanisms_channels():
+    """At a budget, suRAP's and suRAP-Sample's symbolic channels are the reference's exact channels; a bound of 1
+    has a counterexample."""
+    import z3
+
+    from ldpspec.reference.cao2022.surap import SuRAP, SuRAPSample
+    from ldpspec.verify.cao2022.privacy import ratio_conditions, surap_symbolic_channels
+    from ldpspec.verify.symbolic import prove
+
+    channels = surap_symbolic_channels((3, 2, 2, None), "vector")
+    # one bit's budget e^(eps/4) = 2 for suRAP (eps = 4 ln 2), e^(eps/2) = 2 for suRAP-Sample (eps = 2 ln 2)
+    references = (SuRAP("log(16)", 3, [0, 1], 2, "vector"), SuRAPSample("log(4)", 3, [0, 1], 2, "vector"))
+    for (name, budget, _, rows), reference in zip(channels, references):
+        exact = reference.channel()
+        for s, row in rows.items():
+            assert set(row) == {y for y in exact.outputs if exact.probability(s, y)}, name
+            for y, p in row.items():
+                value = z3.simplify(z3.substitute(p, (budget.variable, z3.RealVal(2)))).as_fraction()
+                assert value == exact.probability(s, y).as_rational(), (name, s, y)
+        assert prove(ratio_conditions(rows, 1, "joint"), [budget]).status == "unconfirmed"

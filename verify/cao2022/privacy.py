@@ -15,6 +15,7 @@ from ldpspec.reference.cao2022.sets import all_sets
 from ldpspec.reference.cao2022.sugrr import SuGRR, SuGRRSample, sugrr_distribution, sugrr_sample_distribution
 from ldpspec.reference.cao2022.surap import SuRAP, SuRAPSample
 from ldpspec.reference.cao2022.wheel import SuWheel
+from ldpspec.reference.shared.urap import urap_bits
 from ldpspec.reference.shared.urr import urr_rows
 from ldpspec.spec.channel import Channel, map_outputs
 from ldpspec.spec.continuous import PiecewiseChannel
@@ -235,12 +236,14 @@ def _sugrr_proof(condition_11: str, sugrr_y0: str, empty: str, largest: int, max
 
 @claim("cao2022.theorem4", location="Sec. 4.2.2, Theorem 4",
        statement="suRAP and suRAP-Sample satisfy SULDP.",
-       methods=("exhaustive",),
+       methods=("exhaustive", "z3"),
        recorded={f"condition_11={c}, surap_y0={y}": (
            "refuted" if c == "marginal" and y == "vector" else "verified")
            for c in CONDITION_11.values for y in SURAP_Y0.values},
        interpretation="(X_sen, Y_pro, eps)-SULDP of the whole perturbed vector, with Y_pro every protected part the "
-                      "mechanism releases.",
+                      "mechanism releases. Exhaustive on a grid of budgets; where that finds no counterexample, z3 "
+                      "proves the ratio conditions for every budget on small domains, from uRAP's bits at a "
+                      "symbolic budget.",
        choices=(CONDITION_11, SURAP_Y0))
 def theorem4(settings: AuditSettings, *, condition_11: str, surap_y0: str):
     cases = _set_cases(4 if settings.deep else 3)  # 2^d outputs
@@ -251,7 +254,65 @@ def theorem4(settings: AuditSettings, *, condition_11: str, surap_y0: str):
                             name))
         for name, build in (("suRAP", SuRAP), ("suRAP-Sample", SuRAPSample))
     ]
+    if all(step.counterexample is None for step in steps):  # where the grid finds no counterexample
+        largest = 4 if settings.deep else 3
+        steps.append(proof_step(f"every eps > 0: suRAP and suRAP-Sample, d <= {largest}, m <= 2, every k, the ratio "
+                                f"conditions of (11) ({condition_11})", _surap_proof(condition_11, surap_y0, largest)))
     return decide(steps, "Both mechanisms satisfy SULDP in every case.", "A mechanism violates SULDP.")
+
+
+def surap_symbolic_channels(case: tuple, surap_y0: str):
+    """``[(name, budget, e^eps, {set: {release: P}})]``: suRAP's and suRAP-Sample's channels for ``case`` (its eps
+    unused) as z3 terms of the budget of one bit, ``e^{eps/(2m)}`` for suRAP and ``e^{eps/2}`` for the Sample
+    variant: uRAP's bits (``urap_bits``, plain arithmetic) set independently, the vector released as the mechanism
+    releases it (``release``)."""
+    d, m, k, _ = case
+    labels = SuRAP("1", d, range(k), m, surap_y0)  # its release() depends on the reading and the items only
+    result = []
+    for name, divisor in (("suRAP", 2 * m), ("suRAP-Sample", 2)):
+        budget = SymbolicBudget("eps", divisor=divisor)
+        bits = urap_bits(budget.variable, d, range(k))
+
+        def vector_probability(vector, held, bits=bits):
+            probability = 1
+            for j, bit in enumerate(vector):
+                one, zero = (bits[j].p, bits[j].not_p) if j in held else (bits[j].q, bits[j].not_q)
+                factor = one if bit else zero
+                if isinstance(factor, int) and factor == 0:  # a bit that cannot be set (a non-holder's
+                    return 0                                   # non-sensitive bit): the vector is impossible
+                probability = probability * factor
+            return probability
+
+        rows = {}
+        for s in all_sets(d, m):
+            row = {}
+            holders = [set(s)] if name == "suRAP" else [{i} for i in s]  # the Sample variant encodes one item
+            for vector in itertools.product((0, 1), repeat=d):
+                terms = [term for held in holders
+                         if not isinstance(term := vector_probability(vector, held), int) or term != 0]
+                if not terms:
+                    continue
+                probability = sum(terms[1:], terms[0]) / len(holders)
+                label = labels.release(vector)
+                row[label] = row[label] + probability if label in row else probability
+            rows[s] = row
+        result.append((name, budget, budget.exponentiated, rows))
+    return result
+
+
+@functools.cache
+def _surap_proof(condition_11: str, surap_y0: str, largest: int):
+    """z3 on every small case in turn; the first that is not proved is the result."""
+    result = None
+    for d in range(2, largest + 1):
+        for m in range(1, min(d, 2) + 1):
+            for k in range(1, d + 1):
+                for name, budget, E, rows in surap_symbolic_channels((d, m, k, None), surap_y0):
+                    result = prove(ratio_conditions(rows, E, condition_11), [budget],
+                                   description=f"{name}, d = {d}, m = {m}, k = {k}")
+                    if not result.proved:
+                        return result
+    return result
 
 
 def hash_family(d: int) -> list[list[str]]:
