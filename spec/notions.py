@@ -267,9 +267,12 @@ class _SetValued:
             if y0 is None and not revealed:
                 worst.structural_failure("output space", (), y, f"output {y!r} has neither a protected part nor a "
                                                                 "revealed item")
-            if y0 is not None and y0 not in self.protected:
-                worst.structural_failure("output space", (), y, f"protected part of output {y!r} is not in "
-                                                                "protected_outputs")
+            if y0 is not None and y0 not in self.protected and not revealed:
+                # An output that reveals items is invertible (Y_inv), whatever rides along with them (uRAP's
+                # vectors with a non-sensitive 1 carry their sensitive bits too); one that reveals nothing must be
+                # a protected output.
+                worst.structural_failure("output space", (), y, f"output {y!r} reveals nothing and its protected "
+                                                                "part is not in protected_outputs")
             for s, row in zip(channel.inputs, channel.rows):
                 if row[j] and not revealed <= self.sets[s]:
                     worst.structural_failure(

@@ -84,8 +84,8 @@ def suldp(inputs, outputs, P, sensitive, non_sensitive, protected, eps, reading)
             return False
         if y0 is None and not R:
             return False
-        if y0 is not None and y0 not in protected:
-            return False
+        if y0 is not None and y0 not in protected and not R:
+            return False  # an output that reveals items is invertible whatever else it carries
         for s in inputs:
             if P[s][(y0, R)] > 0 and not set(R) <= set(s):
                 return False  # (10)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from ldpspec.reference.cao2022.sets import all_sets
 from ldpspec.reference.cao2022.sugrr import SuGRR, SuGRRSample, sugrr_distribution, sugrr_sample_distribution
+from ldpspec.reference.cao2022.surap import Y0_READINGS as SURAP_RELEASES
 from ldpspec.reference.cao2022.surap import SuRAP, SuRAPSample
 from ldpspec.reference.cao2022.wheel import SuWheel
 from ldpspec.reference.shared.urap import urap_bits
@@ -29,10 +30,11 @@ BUDGETS = ("0", "1/2", "1", "3")
 """Budgets of the exhaustive checks: rationals, so that e^{eps/m} is exact for every m; 0 is the edge."""
 
 
-def _suldp(condition_11: str, channel, sensitive: Iterable, epsilon):
-    """The SULDP verdict under the reading, with Y_pro every protected part the channel releases."""
+def _suldp(condition_11: str, channel, sensitive: Iterable, epsilon, protects: Callable = lambda output: True):
+    """The SULDP verdict under the reading, with Y_pro every protected part the channel releases (of the outputs
+    ``protects`` keeps: the others are invertible outputs)."""
     outputs = channel.explicit().outputs if isinstance(channel, PiecewiseChannel) else channel.outputs
-    protected = sorted({y0 for y0, _ in outputs if y0 is not None}, key=repr)
+    protected = sorted({y0 for y0, revealed in outputs if y0 is not None and protects((y0, revealed))}, key=repr)
     return SULDP_READINGS[f"suldp-{condition_11}"](channel, list(sensitive), None, protected, epsilon)
 
 
@@ -186,17 +188,18 @@ def sugrr_symbolic_channels(case: tuple, sugrr_y0: str, empty: str):
     return budget, [("suGRR", budget.exponentiated, full), ("suGRR-Sample", budget.exponentiated, sample)]
 
 
-def ratio_conditions(rows: dict, E, condition_11: str) -> list:
+def ratio_conditions(rows: dict, E, condition_11: str, protects: Callable = lambda output: True) -> list:
     """The ratio conditions of (11): on y0 alone (marginal: ``P[y0|s] <= E P[y0|s']``, summed over ``R``), or on
     the whole release, ``P[(y0, R)|s] <= E P[(y0, R)|s']`` for every protected ``y0`` and every ``R`` both sets hold
     (only ``R = ()`` under joint-unrevealed)."""
     conditions = []
-    outputs = {y for row in rows.values() for y in row}
+    outputs = {y for row in rows.values() for y in row if y[0] is not None and protects(y)}
     if condition_11 == "marginal":
         marginal = {s: {} for s in rows}
         for s, row in rows.items():
-            for (y0, _), p in row.items():
-                if y0 is not None:
+            for y, p in row.items():
+                y0 = y[0]
+                if y in outputs:
                     marginal[s][y0] = marginal[s][y0] + p if y0 in marginal[s] else p
         for y0 in {y0 for row in marginal.values() for y0 in row}:
             for s in rows:
@@ -206,7 +209,7 @@ def ratio_conditions(rows: dict, E, condition_11: str) -> list:
                                                     marginal[s].get(y0, 0) <= E * marginal[other].get(y0, 0)))
         return conditions
     for y0, revealed in outputs:
-        if y0 is None or (condition_11 == "joint-unrevealed" and revealed):
+        if condition_11 == "joint-unrevealed" and revealed:
             continue
         holders = [s for s in rows if set(revealed) <= set(s)]
         for s in holders:
@@ -250,8 +253,8 @@ def theorem4(settings: AuditSettings, *, condition_11: str, surap_y0: str):
     steps = [
         exhaustive_step(f"{name}, d <= {cases[-1][0]}, m <= 3, every k, eps in {BUDGETS}", cases,
                         lambda case, build=build, name=name: _verdict_failure(
-                            _suldp(condition_11, _channel(build, case, surap_y0), range(case[2]), case[3]), case,
-                            name))
+                            _suldp(condition_11, _channel(build, case, surap_release(surap_y0)), range(case[2]),
+                                   case[3], surap_protects(surap_y0)), case, name))
         for name, build in (("suRAP", SuRAP), ("suRAP-Sample", SuRAPSample))
     ]
     if all(step.counterexample is None for step in steps):  # where the grid finds no counterexample
@@ -261,13 +264,26 @@ def theorem4(settings: AuditSettings, *, condition_11: str, surap_y0: str):
     return decide(steps, "Both mechanisms satisfy SULDP in every case.", "A mechanism violates SULDP.")
 
 
+def surap_release(reading: str) -> str:
+    """The mechanism's ``y0`` parameter for a reading of suRAP's y0: the uldp reading releases the whole vector."""
+    return "vector" if reading == "uldp" else reading
+
+
+def surap_protects(reading: str) -> Callable:
+    """Which outputs are protected under a reading: under uldp, the vectors with no non-sensitive 1 (those reveal
+    nothing); otherwise every output with a protected part."""
+    if reading == "uldp":
+        return lambda output: not output[1]
+    return lambda output: True
+
+
 def surap_symbolic_channels(case: tuple, surap_y0: str):
     """``[(name, budget, e^eps, {set: {release: P}})]``: suRAP's and suRAP-Sample's channels for ``case`` (its eps
     unused) as z3 terms of the budget of one bit, ``e^{eps/(2m)}`` for suRAP and ``e^{eps/2}`` for the Sample
     variant: uRAP's bits (``urap_bits``, plain arithmetic) set independently, the vector released as the mechanism
     releases it (``release``)."""
     d, m, k, _ = case
-    labels = SuRAP("1", d, range(k), m, surap_y0)  # its release() depends on the reading and the items only
+    labels = SuRAP("1", d, range(k), m, surap_release(surap_y0))  # release() depends on the reading and items only
     result = []
     for name, divisor in (("suRAP", 2 * m), ("suRAP-Sample", 2)):
         budget = SymbolicBudget("eps", divisor=divisor)
@@ -308,7 +324,7 @@ def _surap_proof(condition_11: str, surap_y0: str, largest: int):
         for m in range(1, min(d, 2) + 1):
             for k in range(1, d + 1):
                 for name, budget, E, rows in surap_symbolic_channels((d, m, k, None), surap_y0):
-                    result = prove(ratio_conditions(rows, E, condition_11), [budget],
+                    result = prove(ratio_conditions(rows, E, condition_11, surap_protects(surap_y0)), [budget],
                                    description=f"{name}, d = {d}, m = {m}, k = {k}")
                     if not result.proved:
                         return result
@@ -520,8 +536,9 @@ def _mechanism_protection_steps(deep: bool, empty: str) -> tuple:
         d, m, k, eps = case
         yield from ((f"suGRR (y0 {y})", _channel(SuGRR, case, y, empty)) for y in SUGRR_Y0.values)
         yield "suGRR-Sample", _channel(SuGRRSample, case, empty)
-        yield from ((f"suRAP (y0 {y})", _channel(SuRAP, case, y)) for y in SURAP_Y0.values)
-        yield from ((f"suRAP-Sample (y0 {y})", _channel(SuRAPSample, case, y)) for y in SURAP_Y0.values)
+        # the uldp reading of y0 releases what the vector reading releases: the whole release is the same
+        yield from ((f"suRAP (y0 {y})", _channel(SuRAP, case, y)) for y in SURAP_RELEASES)
+        yield from ((f"suRAP-Sample (y0 {y})", _channel(SuRAPSample, case, y)) for y in SURAP_RELEASES)
         if m <= 2:
             for reading in HASH.values:
                 for group in ([(h,) for h in range(4)] if reading == "fixed" else [tuple(range(4))]):

@@ -31,9 +31,11 @@ EMPTY = Choice(
               "empty": "the empty protected part (), an element of Y_pro"})
 
 SURAP_Y0 = Choice(
-    "surap_y0", ("vector", "sensitive-bits"),
+    "surap_y0", ("vector", "sensitive-bits", "uldp"),
     where="Sec. 4.2.1: 'y0 equals the vector b', while b's non-sensitive 1-bits are the invertible outputs.",
-    meanings={"vector": "y0 is the whole perturbed vector b", "sensitive-bits": "y0 is b on the sensitive items"})
+    meanings={"vector": "y0 is the whole perturbed vector b", "sensitive-bits": "y0 is b on the sensitive items",
+              "uldp": "as uRAP's outputs (Murakami and Kawamoto): a vector with no non-sensitive 1 is protected "
+                      "(Y_pro); a vector with one is an invertible output, which (11) does not constrain"})
 
 HASH = Choice(
     "hash", ("fixed", "family-released", "family-hidden"),
