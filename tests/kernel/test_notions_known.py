@@ -225,3 +225,17 @@ def test_suldp_judges_sets_of_several_sizes():
     joint = spec.suldp_joint(channel, ["a", "b"], ["u"], ["s"], "log(2)")
     assert joint.holds  # (s, ()) is 1 against 1/2: ratio 2, within e^{ln 2}; (s, (u,)) is held by one set only
     assert not spec.suldp_joint(channel, ["a", "b"], ["u"], ["s"], "1/2")
+
+
+def test_an_invertible_output_may_carry_more_than_the_items_it_reveals():
+    """uRAP's vector with a non-sensitive 1 reveals that item and carries its sensitive bits: an invertible output,
+    which (11) does not bound. An output that reveals nothing must be protected."""
+    inputs = [("a",), ("u",)]
+    outputs = [((0, 0), ()), ((1, 0), ()), ((0, 1), ("u",)), ((1, 1), ("u",))]
+    rows = [["1/4", "3/4", "0", "0"], ["1/8", "1/8", "1/4", "1/2"]]
+    channel = spec.Channel(inputs, outputs, rows)
+    protected = [(0, 0), (1, 0)]
+    verdict = spec.suldp_joint(channel, ["a"], ["u"], protected, "log(6)")  # (1, 0): 3/4 against 1/8
+    assert verdict.holds and verdict.witness.log_ratio == Nats.log(6)
+    unprotected = spec.suldp_joint(channel, ["a"], ["u"], [(0, 0)], "log(6)")
+    assert not unprotected and unprotected.witness.condition == "output space"  # (1, 0) reveals nothing
