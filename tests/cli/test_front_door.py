@@ -7,7 +7,6 @@ user would (exact verdicts, clear errors with exit status 2, limits instead of h
 from __future__ import annotations
 
 import json
-import time
 
 import numpy as np
 import pytest
@@ -171,10 +170,10 @@ def test_large_budgets_solve_and_verify():
     (["idue", "solve", "--levels", "[[1, 1000000000000], [2, 3]]"], "2 to 1,000,000 items in all"),
 ])
 def test_limits_refuse_before_the_work(argv, message):
-    started = time.perf_counter()
+    """The message names the size of the work, which is computed before any of it is done (speed itself is the
+    benchmark's business: no test here measures time)."""
     err = error_of(argv)
     assert message in err and "--max-entries" in err or "privacy levels" in err or "items in all" in err
-    assert time.perf_counter() - started < 20  # refused up front, not after building
 
 
 def test_pairwise_checks_refuse_a_large_matrix_and_the_limit_can_be_raised(tmp_path):
