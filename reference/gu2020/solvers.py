@@ -215,6 +215,13 @@ def solve_opt1(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
     """opt1 (11): RAPPOR structure, convex in ``x``."""
     levels, constrained = _check_levels(levels, extended)
     pairs, budgets = _budget_matrix(constrained, r, self_pairs)
+    x, objective, message = _opt1_point(levels, pairs, budgets)
+    return _finish("opt1", levels, constrained, r, x, x, objective, pairs, budgets, 1,
+                   {"x": x.tolist(), "scipy": message})
+
+
+def _opt1_point(levels: PrivacyLevels, pairs, budgets) -> tuple:
+    """opt1's optimum ``x`` (``u = w = x``) inside every constraint, its objective and SLSQP's message."""
     sizes = np.array(levels.sizes, float)
     start = np.full(levels.count, float(min(levels.budgets)) / 2 - SAFETY)
     constraints = [_pair_constraints(pairs, budgets, levels.count, levels.count, 0)]
@@ -225,8 +232,7 @@ def solve_opt1(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
     x = result.x
     excess = max(0.0, -_slack(pairs, budgets, x, x).min())
     x = x - excess / 2  # back inside every constraint; u = w keeps a + b = 1
-    return _finish("opt1", levels, constrained, r, x, x, opt1_objective(sizes, x, exp=np.exp), pairs, budgets, 1,
-                   {"x": x.tolist(), "scipy": result.message})
+    return x, opt1_objective(sizes, x, exp=np.exp), result.message
 
 
 def solve_opt2(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all",
@@ -234,6 +240,15 @@ def solve_opt2(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
     """opt2 (12): OUE structure ``a = 1/2``, convex in ``b``."""
     levels, constrained = _check_levels(levels, extended)
     pairs, budgets = _budget_matrix(constrained, r, self_pairs)
+    b, objective, message = _opt2_point(levels, pairs, budgets)
+    u, w = _uw_from_ab(np.full(levels.count, 0.5), b)
+    parameters = ([Exact.rational(Fraction(1, 2))] * levels.count, [Exact.of(float(v)) for v in b])
+    return _finish("opt2", levels, constrained, r, u, w, objective, pairs, budgets, 1, {"scipy": message},
+                   parameters)
+
+
+def _opt2_point(levels: PrivacyLevels, pairs, budgets) -> tuple:
+    """opt2's optimum ``b`` (``a = 1/2``) inside every constraint, its objective and SLSQP's message."""
     sizes = np.array(levels.sizes, float)
     multiplier = np.exp(budgets)
     start = np.full(levels.count, 1 / (math.exp(float(min(levels.budgets)) - SAFETY) + 1))
@@ -249,10 +264,7 @@ def solve_opt2(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
     b = result.x
     shortfall = max(0.0, max(1 - multiplier[k] * b[s] - b[t] for k, (s, t) in enumerate(pairs)))
     b = b + max(shortfall / (1 + multiplier.min()), 0.0)  # back inside every constraint, keeping a = 1/2
-    u, w = _uw_from_ab(np.full(levels.count, 0.5), b)
-    parameters = ([Exact.rational(Fraction(1, 2))] * levels.count, [Exact.of(float(v)) for v in b])
-    return _finish("opt2", levels, constrained, r, u, w, opt2_objective(sizes, b), pairs, budgets, 1,
-                   {"scipy": result.message}, parameters)
+    return b, opt2_objective(sizes, b), result.message
 
 
 def solve_opt0(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all", box=DEFAULT_BOX,
@@ -288,9 +300,9 @@ def solve_opt0(levels: PrivacyLevels, r: str = "min", *, self_pairs: str = "all"
     smallest = float(min(levels.budgets)) - SAFETY
     starts = [_uw_from_ab(np.full(T, 0.5), np.full(T, 1 / (math.exp(smallest) + 1))),            # OUE at min E
               (np.full(T, smallest / 2), np.full(T, smallest / 2))]                                  # RAPPOR at min E
-    for structured in (solve_opt1(levels, r, self_pairs=self_pairs, extended=extended),
-                       solve_opt2(levels, r, self_pairs=self_pairs, extended=extended)):
-        starts.append(structured.log_ratios)
+    x = _opt1_point(levels, pairs, budgets)[0]  # the structured optima start the search (no kernel check needed:
+    starts.append((x, x))                           # only the best point is deployed, and it is verified)
+    starts.append(_uw_from_ab(np.full(T, 0.5), _opt2_point(levels, pairs, budgets)[0]))
     for _ in range(random_starts):  # u_s + w_t <= (row_min_s + col_min_t) / 2 <= r_st
         starts.append((rng.uniform(0.05, 1, T) * row_min / 2, rng.uniform(0.05, 1, T) * col_min / 2))
 
