@@ -119,6 +119,18 @@ class Fig3Data:
         return [getattr(point, value) for point in self.points if point.mechanism == mechanism]
 
 
+def solved(levels: PrivacyLevels, model: str, box: str = "authors"):
+    """``solve_levels(levels, model, box=box)``, once per audit for each model, budgets and sizes: a solution
+    depends on nothing else (opt1 and opt2 not even on the box), and several readings and claims ask for the same."""
+    return _solved(levels.budgets, levels.sizes, model, box if model == "opt0" else None)
+
+
+@lru_cache(maxsize=512)
+def _solved(budgets: tuple, sizes: tuple, model: str, box: str | None):
+    return solve_levels(PrivacyLevels.from_sizes(list(budgets), list(sizes)), model,
+                        **({"box": box} if box is not None else {}))
+
+
 def _encodings(levels: PrivacyLevels, item_level: np.ndarray, box: str) -> dict:
     """``{mechanism: (encoding, plotted value)}``: the value the authors' code plots as the theoretical curve.
 
@@ -134,7 +146,7 @@ def _encodings(levels: PrivacyLevels, item_level: np.ndarray, box: str) -> dict:
         second = float((1 - bit.p - bit.q) / (bit.p - bit.q))
         encodings[name] = (baseline, m * first + second)
     for model in ("opt0", "opt1", "opt2"):
-        solution = solve_levels(levels, model, box=box)
+        solution = solved(levels, model, box)
         encoding = level_encoding(levels, item_level, solution.a, solution.b)
         encodings[f"IDUE-{model}"] = (encoding, solution.worst_case_mse)
     return encodings
@@ -189,7 +201,7 @@ def share_sweep(dataset: str, eps: float = 1.0, factor: float = 2.0, shares=SHAR
     rows = []
     for share in shares:
         levels, item_level = ASSIGNMENTS[assignment](m, (1.0, factor), (share, 1 - share), eps, rng)
-        solution = solve_levels(levels, "opt0", box=box)
+        solution = solved(levels, "opt0", box)
         idue_total = expected_total_mse(level_encoding(levels, item_level, solution.a, solution.b), true_counts)
         oue_total = expected_total_mse(oue(eps, m), true_counts)
         rows.append((share, oue_total / n, idue_total / n))
