@@ -3,11 +3,20 @@
 A refuted claim passes when it is recorded as refuted: the refutation, with
 its counterexample, is the audit's result. A test fails only when the
 computation and the record disagree.
+
+On a machine with two cores or more the claims are computed in two worker processes (fresh interpreters), one
+paper's claims per process at a time (a paper's claims share their computations, cached in the process), and each
+test reads its claim's result; with one core they are computed in the test itself. The verdicts are the same either
+way: every search is derandomized. (Measured on this project's two-core machine: 113 s against 200 s.)
 """
 
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
+import traceback
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict
 
 import pytest
@@ -18,9 +27,40 @@ from ldpspec.verify.ledger import reading_key, run_claim
 CLAIMS = load_claims()
 
 
+def _run_paper(claim_ids: list[str], settings) -> dict:
+    """In a worker: ``{claim id: entry}``, or ``{claim id: traceback text}`` for a check that raised."""
+    claims = load_claims()
+    results = {}
+    for claim_id in claim_ids:
+        try:
+            results[claim_id] = run_claim(claims[claim_id], settings)
+        except Exception:  # reported by the claim's own test, with the traceback
+            results[claim_id] = traceback.format_exc()
+    return results
+
+
+@pytest.fixture(scope="session")
+def computed(audit_settings) -> dict:
+    """Every claim's entry, computed in worker processes, or ``{}`` on a single core."""
+    workers = min(2, os.cpu_count() or 1)
+    if workers < 2:
+        return {}
+    by_paper = {}
+    for claim_id, claim in CLAIMS.items():
+        by_paper.setdefault(claim.paper, []).append(claim_id)
+    papers = sorted(by_paper, key=lambda paper: -len(by_paper[paper]))  # the largest first
+    results = {}
+    # fresh interpreters ("spawn"): a forked copy of this process ran the checks at half speed
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        for part in pool.map(_run_paper, [by_paper[paper] for paper in papers], [audit_settings] * len(papers)):
+            results.update(part)
+    return results
+
+
 @pytest.mark.parametrize("claim_id", sorted(CLAIMS))
-def test_claim(claim_id, audit_settings, ledger_entries):
-    entry = run_claim(CLAIMS[claim_id], audit_settings)
+def test_claim(claim_id, audit_settings, ledger_entries, computed):
+    entry = computed[claim_id] if claim_id in computed else run_claim(CLAIMS[claim_id], audit_settings)
+    assert not isinstance(entry, str), f"{claim_id}: the check raised\n{entry}"
     ledger_entries.append(entry)
     differing = [result for result in entry.verdicts_by_reading if result.verdict != result.recorded]
     assert not differing, "\n".join(
