@@ -232,7 +232,8 @@ def _theorem4_step(settings: AuditSettings, r: str, release: str, self_pairs: st
                          st.lists(distinct_hundredths, min_size=1, max_size=3), st.integers(0, 2),
                          st.lists(st.one_of(st.just(Fraction(0)), st.integers(0, 16).map(lambda k: Fraction(k, 8))),
                                   min_size=1, max_size=3))
-    search = replace(settings, examples_factor=settings.examples_factor / 3)
+    # every example builds and checks an IDUE-PS channel over all pairs of item sets: fewer of them by default
+    search = replace(settings, examples_factor=settings.examples_factor / (3 if settings.deep else 6))
 
     def violates(example):
         premise, verdict, _ = _theorem4_case(example, release, self_pairs, dummy_budget, r)
