@@ -40,14 +40,17 @@ def _run_paper(claim_ids: list[str], settings) -> dict:
 
 
 @pytest.fixture(scope="session")
-def computed(audit_settings) -> dict:
-    """Every claim's entry, computed in worker processes, or ``{}`` on a single core."""
-    workers = min(2, os.cpu_count() or 1)
-    if workers < 2:
-        return {}
+def computed(audit_settings, request) -> dict:
+    """The entry of every claim this run selected (``-k`` included), computed in worker processes when they are
+    from two papers or more and the machine has two cores; ``{}`` otherwise."""
+    selected = {item.callspec.params["claim_id"] for item in request.session.items
+                if getattr(item, "callspec", None) is not None and "claim_id" in item.callspec.params}
     by_paper = {}
-    for claim_id, claim in CLAIMS.items():
-        by_paper.setdefault(claim.paper, []).append(claim_id)
+    for claim_id in sorted(selected):
+        by_paper.setdefault(CLAIMS[claim_id].paper, []).append(claim_id)
+    workers = min(2, os.cpu_count() or 1)
+    if workers < 2 or len(by_paper) < 2:
+        return {}
     papers = sorted(by_paper, key=lambda paper: -len(by_paper[paper]))  # the largest first
     results = {}
     # fresh interpreters ("spawn"): a forked copy of this process ran the checks at half speed
