@@ -64,7 +64,8 @@ def hit_probabilities(case: tuple, reading: str, hashes: list) -> list[tuple]:
     ``x`` is 1 (``y0`` in the arc of ``h(x)`` for a sensitive ``x``, ``x`` revealed otherwise), under the reading.
 
     ``hashes`` is one hash (fixed), the family to average over (family), or the configurations of the other items'
-    values (uniform: ``None`` for an item whose value varies between configurations, so that it is undecided)."""
+    values (uniform). Under uniform, a probability that differs between configurations would leave the average over
+    the other items' values undecided: the check stops with an error rather than pass or fail on it."""
     d, m, k, eps = case
     mechanisms = [SuWheel(eps, d, range(k), m, h) for h in hashes]
     result = []
@@ -82,8 +83,12 @@ def hit_probabilities(case: tuple, reading: str, hashes: list) -> list[tuple]:
             per_hash.append(row)
         if reading == "family":
             row = [sum((r[x] for r in per_hash), ZERO) / len(per_hash) for x in range(d)]
-        else:  # fixed: one hash; uniform: the same value in every configuration, or undecided
-            row = [per_hash[0][x] if all(r[x] == per_hash[0][x] for r in per_hash) else None for x in range(d)]
+        else:  # fixed: one hash; uniform: the same value in every configuration
+            row = per_hash[0]
+            varying = [x for x in range(d) if any(r[x] != row[x] for r in per_hash)]
+            if varying:
+                raise RuntimeError(f"undecided: under a uniform hash, P[count of {varying[0]} is 1 | {s}] depends on "
+                                   f"the other items' hash values (case {case}); the average over them is not computed")
         result.append((s, row))
     return result
 
@@ -118,10 +123,6 @@ def _steps(settings: AuditSettings, reading: str, failure, every_item_sensitive:
     return steps
 
 
-def _undecided(row: list) -> bool:
-    return any(b is None for b in row)
-
-
 @claim("cao2022.suwheel-probabilities", location="Sec. 4.3.1, after Algorithm 1",
        statement="For x in s, the output z0 falls in x's covered area with probability P_true = p e^eps / (m p e^eps "
                  "+ 1 - m p); for x not in s, with probability P_false = p.",
@@ -138,10 +139,9 @@ def suwheel_probabilities(settings: AuditSettings, *, hash_values: str):
         for s, row in probabilities:
             for x in range(d):
                 stated = printed["P_true"] if x in s else printed["p"]
-                if row[x] is None or row[x] != stated:
-                    return {"user_set": list(s), "item": x,
-                            "probability": None if row[x] is None else row[x].text(),
-                            "probability_approx": None if row[x] is None else str(float(row[x])),
+                if row[x] != stated:
+                    return {"user_set": list(s), "item": x, "probability": row[x].text(),
+                            "probability_approx": str(float(row[x])),
                             "stated": ("P_true " if x in s else "p ") + stated.text(),
                             "stated_approx": str(float(stated))}
         return None
@@ -172,8 +172,6 @@ def estimate_moments(case: tuple, row: list) -> tuple[list, list]:
 def theorem8(settings: AuditSettings, *, hash_values: str):
     def failure(case, probabilities):
         for s, row in probabilities:
-            if _undecided(row):
-                return None
             means, _ = estimate_moments(case, row)
             for x, mean in enumerate(means):
                 if mean != (1 if x in s else 0):
@@ -209,8 +207,6 @@ def stated_variance(case: tuple, s: tuple, x: int) -> Exact:
 def theorem9(settings: AuditSettings, *, hash_values: str):
     def failure(case, probabilities):
         for s, row in probabilities:
-            if _undecided(row):
-                return None
             means, variances = estimate_moments(case, row)
             for x in range(case[0]):
                 mse = variances[x] + (means[x] - (1 if x in s else 0)) ** 2
