@@ -258,9 +258,13 @@ class _WheelBase:
 
     def arc_mass(self, items: Sequence[int], x: int) -> Exact:
         """``P[y0 in arc(h(x)) | s]``, exactly: the density of ``s`` integrated over the arc of ``x``."""
+        return self.mass_on(items, self.arcs[x])
+
+    def mass_on(self, items: Sequence[int], pieces: Iterable[tuple]) -> Exact:
+        """``P[y0 in pieces | s]``, exactly, for disjoint intervals ``pieces`` of ``[0, 1)`` (an arc, say)."""
         cells, values = self.density(items)
         total = ZERO
-        for low, high in self.arcs[x]:
+        for low, high in pieces:
             for (a, b), value in zip(cells, values):  # the overlap of the piece [low, high) with each cell
                 overlap_low, overlap_high = (a if a > low else low), (b if b < high else high)
                 if overlap_low < overlap_high:

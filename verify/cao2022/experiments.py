@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from ldpspec.reference.cao2022.surap import SuRAP
 from ldpspec.spec.exact import ZERO, Exact
 from ldpspec.verify.cao2022.communication import release_bits
 from ldpspec.verify.cao2022.orders import BASELINE, SU_MECHANISMS, _splits, mse_parts
@@ -132,8 +133,6 @@ def urap_split_mse(eps: str, n: int, d: int, k: int, m: int, f_sen) -> Exact:
     suggestion for sets): a sensitive bit of a report is set with suRAP's p (the item) or q (another item), so a
     user's count of a sensitive x sums f Bernoulli(p) and m - f Bernoulli(q), and a non-sensitive x is revealed as by
     suRAP."""
-    from ldpspec.reference.cao2022.surap import SuRAP
-
     mechanism = SuRAP(eps, d, range(k), m)
     p, q = mechanism.p, mechanism.q
     held = (p * (1 - p) + (m - 1) * q * (1 - q)) / (p - q) ** 2

@@ -34,28 +34,17 @@ def printed_parameters(epsilon: str, m: int) -> dict:
     return {"p": p, "P_true": p * E / omega, "r": 1 - E * p / omega}
 
 
-def _mass(cells: list, values: list, pieces: list) -> Exact:
-    """The mass of a piecewise-constant density (``values`` on ``cells``) on the union of disjoint ``pieces``."""
-    total = ZERO
-    for low, high in pieces:
-        for (a, b), value in zip(cells, values):
-            overlap_low, overlap_high = (a if a > low else low), (b if b < high else high)
-            if overlap_low < overlap_high:
-                total = total + value * (overlap_high - overlap_low)
-    return total
-
-
 def uniform_arc_mass(mechanism: SuWheel, items: tuple) -> Exact:
     """The mass of the arc ``[v, v + p)`` averaged over ``v`` uniform on ``[0, 1)``, for the density of ``items``.
 
     The mass is continuous and linear in ``v`` between the points where ``v`` or ``v + p`` (mod 1) meets a cell's
     end, so the trapezoid rule on those points is exact."""
-    cells, values = mechanism.density(items)
+    cells, _ = mechanism.density(items)
     p = mechanism.p
     ends = [low for low, _ in cells]
     shifted = [end - p if end >= p else end - p + 1 for end in ends]
     points = sorted_unique([ZERO, ONE, *ends, *shifted])
-    mass = [_mass(cells, values, arc(v, p) if v < 1 else arc(ZERO, p)) for v in points]
+    mass = [mechanism.mass_on(items, arc(v, p) if v < 1 else arc(ZERO, p)) for v in points]
     return sum(((mass[j] + mass[j + 1]) * (points[j + 1] - points[j]) / 2 for j in range(len(points) - 1)), ZERO)
 
 
