@@ -110,3 +110,7 @@ EPSILON = Parameter("epsilon", "budget", "the budget eps >= 0", example="1")
 
 DOMAIN_SIZE = Parameter("d", "integer", "the number of items d >= 2 (the items are 0 .. d-1)", example="3", minimum=2)
 """The size of an item domain."""
+
+ITEM_BUDGETS = Parameter("budgets", "input-budgets", "one budget per item 0 .. d-1 (d is the length of the list): "
+                         "eps_x for a sensitive item x, null for a non-sensitive one", example="[0.5, 1, null]")
+"""Per-item budgets (the IPLDP preprint's mechanisms and baselines): ``D_S`` are the items with a budget."""

@@ -85,3 +85,32 @@ def user_count(value, name: str) -> int:
     if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
         raise InvalidParameter(f"{name} (a number of users) must be a non-negative integer, got {value!r}")
     return int(value)
+
+
+def item_budgets(values, name: str = "budgets", *, positive: bool = False) -> tuple:
+    """One budget per item ``0 .. d-1`` (``d = len(values)``, at least 2), ``None`` for a non-sensitive item.
+
+    Returns the budgets as ``Nats`` (and ``None``). With ``positive``, a sensitive item's budget must be ``> 0``.
+    """
+    from ldpspec.spec.numbers import budget  # the kernel's reading of a budget: exact, finite, >= 0
+
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise InvalidParameter(f"{name} must be a list with one budget per item 0 .. d-1 (null for a non-sensitive "
+                               f"item), got {values!r}"[:300])
+    values = tuple(values)
+    domain_size(len(values), f"the number of entries of {name} (the domain size d)")
+    budgets = tuple(None if value is None else budget(value, f"{name}[{k}]") for k, value in enumerate(values))
+    if positive:
+        for k, value in enumerate(budgets):
+            if value is not None and value.sign() == 0:
+                raise InvalidParameter(f"{name}[{k}] (the budget of sensitive item {k}) must be > 0, got 0; "
+                                       f"write null for an item that needs no protection")
+    return budgets
+
+
+def smallest_budget(budgets: tuple, name: str = "budgets"):
+    """``min E`` over the sensitive items of ``item_budgets``' result; there must be one."""
+    sensitive = [value for value in budgets if value is not None]
+    if not sensitive:
+        raise InvalidParameter(f"{name} must give at least one sensitive item a budget (every entry is null)")
+    return min(sensitive)

@@ -14,10 +14,19 @@ from functools import cached_property
 
 import numpy as np
 
-from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
+from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, ITEM_BUDGETS, Guarantee, Mechanism
 from ldpspec.reference.sampling import CHUNK_BITS, ExactBernoulli
+from ldpspec.reference.shared.direct import ColumnStructure
 from ldpspec.reference.shared.estimators import count_estimate, count_variance
-from ldpspec.reference.validation import count_array, domain_size, item_array, item_index, positive_integer
+from ldpspec.reference.validation import (
+    count_array,
+    domain_size,
+    item_array,
+    item_budgets,
+    item_index,
+    positive_integer,
+    smallest_budget,
+)
 from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
@@ -44,6 +53,17 @@ class Grr:
         self.epsilon = budget(epsilon, "epsilon")
         self.d = domain_size(d)
         self.p, self.q = grr_probabilities(self.epsilon.exponential(), self.d)
+
+    @classmethod
+    def from_budgets(cls, budgets) -> Grr:
+        """KRR, the IPLDP preprint's baseline: GRR over all ``d`` items at the smallest budget of the sensitive
+        items (``budgets``: one per item, ``None`` for a non-sensitive item)."""
+        budgets = item_budgets(budgets)
+        return cls(smallest_budget(budgets), len(budgets))
+
+    def structure(self) -> ColumnStructure:
+        """``Q(y|x) = q + (p - q) [y = x]``: the form the estimators of ``reference.shared.direct`` use."""
+        return ColumnStructure(base=[self.q] * self.d, extra=[self.p - self.q] * self.d)
 
     def channel(self, max_entries: int | None = None) -> Channel:
         """The exact channel: ``d`` inputs, ``d`` outputs (refused beyond ``max_entries`` probabilities)."""
@@ -145,6 +165,10 @@ def _workload(n: int, d: int, rng: np.random.Generator):
     return Grr(1, d), rng.integers(0, d, n)
 
 
+def _krr_workload(n: int, d: int, rng: np.random.Generator):
+    return Grr.from_budgets(["0.1"] * d), rng.integers(0, d, n)
+
+
 MECHANISMS = (
     Mechanism(
         name="grr", title="Generalised randomised response (k-RR, direct encoding)", home="shared",
@@ -153,4 +177,8 @@ MECHANISMS = (
         claims=("gu2020.sec3c-baselines.grr-ldp", "gu2020.sec3c-baselines.estimator",
                 "gu2020.sec3c-baselines.grr-large-domain", "gu2020.sec5a-naive.grr-explicit-inverse"),
         docs="mechanisms/grr.md", workload=_workload),
+    Mechanism(
+        name="krr", title="KRR: GRR at the smallest of per-item budgets (the IPLDP preprint's baseline)",
+        home="shared", source="IPLDP preprint 2023, Sec. 5.1 and Sec. 7", notion="ldp", parameters=(ITEM_BUDGETS,),
+        build=Grr.from_budgets, claims=("ipldp2023.def4-krr",), docs="mechanisms/grr.md", workload=_krr_workload),
 )

@@ -22,14 +22,24 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from functools import cached_property
 
 import numpy as np
 
-from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
+from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, ITEM_BUDGETS, Guarantee, Mechanism
 from ldpspec.reference.sampling import CHUNK_BITS, ExactBernoulli
+from ldpspec.reference.shared.direct import ColumnStructure
 from ldpspec.reference.shared.estimators import count_estimate, count_variance
-from ldpspec.reference.validation import count_array, domain_size, item_array, item_index, positive_integer
+from ldpspec.reference.validation import (
+    count_array,
+    domain_size,
+    item_array,
+    item_budgets,
+    item_index,
+    positive_integer,
+    smallest_budget,
+)
 from ldpspec.spec.channel import Channel, check_entries, label_list
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ZERO, Exact
@@ -89,6 +99,18 @@ class URR:
         # Each item's count estimator (p, q): a report of x comes from a holder with p, from anyone else with q.
         self.p = [self.c1 if s else self.c3 for s in self.is_sensitive]
         self.q = [self.c2 if s else ZERO for s in self.is_sensitive]
+
+    @classmethod
+    def from_budgets(cls, budgets) -> URR:
+        """URR, the IPLDP preprint's baseline: uRR with the items that have a budget as ``X_sen`` and the smallest
+        of their budgets as ``eps`` (``budgets``: one per item, ``None`` for a non-sensitive item)."""
+        budgets = item_budgets(budgets)
+        return cls(smallest_budget(budgets), len(budgets), [x for x, eps in enumerate(budgets) if eps is not None])
+
+    def structure(self) -> ColumnStructure:
+        """``Q(y|x) = base_y + extra_y [y = x]`` (``c2`` and ``c1 - c2`` on a sensitive ``y``, ``0`` and ``c3``
+        on another): the form the estimators of ``reference.shared.direct`` use."""
+        return ColumnStructure(base=self.q, extra=[p - q for p, q in zip(self.p, self.q)])
 
     def channel(self, max_entries: int | None = None) -> Channel:
         """The exact channel: ``d`` inputs, ``d`` outputs (refused beyond ``max_entries`` probabilities)."""
@@ -216,10 +238,29 @@ def _workload(n: int, d: int, rng: np.random.Generator):
     return URR(1, d, range(d // 4 or 1)), rng.integers(0, d, n)
 
 
+def build_urr(epsilon=None, d=None, sensitive=None, budgets=None) -> URR:
+    """uRR from ``epsilon``, ``d`` and ``sensitive``, or from per-item ``budgets`` (``URR.from_budgets``)."""
+    given = [name for name, value in (("epsilon", epsilon), ("d", d), ("sensitive", sensitive)) if value is not None]
+    if budgets is not None:
+        if given:
+            raise InvalidParameter(f"uRR takes either budgets or epsilon, d and sensitive; got budgets and "
+                                   f"{', '.join(given)}")
+        return URR.from_budgets(budgets)
+    if len(given) != 3:
+        missing = [name for name in ("epsilon", "d", "sensitive") if name not in given]
+        raise InvalidParameter(f"uRR needs epsilon, d and sensitive (or budgets alone); {', '.join(missing)} "
+                               f"missing")
+    return URR(epsilon, d, sensitive)
+
+
 MECHANISMS = (
     Mechanism(
         name="urr", title="Utility-optimised randomised response (uRR)", home="shared",
         source="Murakami and Kawamoto 2019; Cao et al. Sec. 2.2; IPLDP preprint (URR)", notion="uldp",
-        parameters=(EPSILON, DOMAIN_SIZE, SENSITIVE), build=URR, claims=(),
+        parameters=(replace(EPSILON, required=False), replace(DOMAIN_SIZE, required=False),
+                    replace(SENSITIVE, required=False), replace(ITEM_BUDGETS, example=None, required=False,
+                                                                help=ITEM_BUDGETS.help + " (instead of epsilon, d "
+                                                                "and sensitive: the IPLDP preprint's URR)")),
+        build=build_urr, claims=("ipldp2023.def5-urr",),
         docs="mechanisms/urr.md", workload=_workload),
 )

@@ -1,3 +1,10 @@
-"""Claims of the IPLDP preprint (2023). Importing the package registers every claim."""
+"""Claims of the IPLDP preprint (2023).
 
-from ldpspec.verify.ipldp2023 import claims  # noqa: F401  (registration)
+The paper's unstated choices are declared in ``readings``; one module per part of the paper holds its claims.
+Importing the package registers every claim.
+"""
+
+from ldpspec.verify.ipldp2023 import (  # noqa: F401  (registration)
+    claims,
+    readings,  # noqa: F401  (the choices, before the claims that use them)
+)

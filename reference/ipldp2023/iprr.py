@@ -1,0 +1,218 @@
+"""Item-oriented personalized randomised response (IPRR; IPLDP preprint 2023, Definitions 4 and 5).
+
+The items ``0 .. d-1`` are split into the sensitive items ``D_S``, each with its own budget ``eps_x > 0``, and the
+non-sensitive items ``D_N``. The user releases one item. With ``E_x = e^{eps_x}``, Definition 5 reads
+
+    y in D_S, y = x:   q_y    = E_y qbar_y
+    y in D_S, y != x:  qbar_y = 1 / ((E_y - 1) (1 + sum_{x' in D_S} 1 / (E_{x'} - 1)))
+    y in D_N, y = x:   qtilde = 1 / (1 + sum_{x' in D_S} 1 / (E_{x'} - 1))
+    otherwise:         0
+
+and Definition 4 is the case ``D_N`` empty. The budget belongs to the *output*: each sensitive output's column has
+ratio exactly ``q_y / qbar_y = E_y`` (Theorems 1 and 2), and a non-sensitive output names its input.
+
+Sec. 5.3 writes the same matrix with ``r_x = 1 / (E_x - 1)`` on ``D_S`` (``r_x = 0`` on ``D_N``) and
+``S = 1 / (1 + sum_x r_x)``:
+
+    Q(y|x) = S ([y = x] + r_y),
+
+so a user keeps the true item with probability ``S`` and otherwise reports a sensitive item ``y`` drawn with
+probability ``r_y / R`` (``R = sum_x r_x``, and ``(1 - S) / R = S``). The sampler below is this two-stage draw; a test
+shows that its probabilities are Definition 5's, exactly and symbolically.
+
+The estimator (12), ``p_hat_x = m_hat_x / S - r_x``, is the count estimator ``(C_x - n q) / (p - q)`` with
+``(p, q) = (q_x, qbar_x)`` (``(qtilde, 0)`` on ``D_N``), so its variance is the same formula
+(``reference.shared.estimators``); the estimators for any direct encoding (the inverse of the channel, Norm-Sub,
+MLE) are in ``reference.shared.direct``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from functools import cached_property
+
+import numpy as np
+
+from ldpspec.reference.mechanism import ITEM_BUDGETS, Guarantee, Mechanism
+from ldpspec.reference.sampling import CHUNK_BITS, ExactBernoulli
+from ldpspec.reference.shared.direct import ColumnStructure
+from ldpspec.reference.shared.estimators import count_estimate, count_variance
+from ldpspec.reference.validation import count_array, item_array, item_budgets, item_index, positive_integer
+from ldpspec.spec.channel import Channel, check_entries
+from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec.exact import ZERO, Exact
+
+
+def iprr_probabilities(E: Sequence) -> tuple[list, list, object]:
+    """Definition 5's ``(q, qbar, qtilde)`` from ``E = [e^{eps_x} for sensitive x, None for non-sensitive x]``.
+
+    ``q[x]`` and ``qbar[x]`` are ``None`` for a non-sensitive ``x``. Plain arithmetic: exact numbers, floats or z3
+    terms.
+    """
+    total = 1 + sum(1 / (e - 1) for e in E if e is not None)
+    qbar = [None if e is None else 1 / ((e - 1) * total) for e in E]
+    q = [None if e is None else e * b for e, b in zip(E, qbar)]
+    return q, qbar, 1 / total
+
+
+def iprr_rows(E: Sequence) -> list:
+    """Definition 5's matrix over the items ``0 .. d-1`` (rows: inputs, columns: outputs)."""
+    q, qbar, qtilde = iprr_probabilities(E)
+    d = len(E)
+    return [[(q[y] if y == x else qbar[y]) if E[y] is not None else (qtilde if y == x else 0) for y in range(d)]
+            for x in range(d)]
+
+
+def iprr_terms(E: Sequence) -> tuple[list, object]:
+    """Sec. 5.3's ``r`` (``1 / (E_x - 1)`` on ``D_S``, ``0`` on ``D_N``) and ``S = 1 / (1 + sum r)``."""
+    r = [0 if e is None else 1 / (e - 1) for e in E]
+    return r, 1 / (1 + sum(r))
+
+
+class IPRR:
+    """IPRR over the items ``0 .. d-1``: ``budgets[x]`` is ``eps_x > 0`` for a sensitive item, ``None`` otherwise."""
+
+    # --- the plain reference ---
+
+    def __init__(self, budgets: Iterable):
+        self.budgets = item_budgets(budgets, positive=True)
+        self.d = len(self.budgets)
+        self.sensitive = tuple(x for x, eps in enumerate(self.budgets) if eps is not None)
+        self.E = [None if eps is None else eps.exponential() for eps in self.budgets]
+        self.q, self.qbar, qtilde = iprr_probabilities(self.E)
+        r, S = iprr_terms(self.E)
+        # exact numbers throughout (with no sensitive item the sums are plain integers, and 1 / 1 a float)
+        self.qtilde, self.S = Exact.of(qtilde), Exact.of(S)
+        self.r = [Exact.of(v) for v in r]
+        self.R = sum(self.r, ZERO)
+        # Each item's count estimator (p, q): a report of x comes from a holder with p, from anyone else with q.
+        self.p_report = [self.qtilde if e is None else q for e, q in zip(self.E, self.q)]
+        self.q_report = [ZERO if e is None else b for e, b in zip(self.E, self.qbar)]
+        self._weights = [float(r) for r in self.r]
+
+    def channel(self, max_entries: int | None = None) -> Channel:
+        """The exact channel of Definition 5: ``d`` inputs, ``d`` outputs."""
+        check_entries(self.d * self.d, f"IPRR's channel on {self.d:,} items", max_entries)
+        return Channel(range(self.d), range(self.d), iprr_rows(self.E))
+
+    def guarantee(self) -> Guarantee:
+        """``(D_S, E)``-IPLDP (Theorems 1 and 2)."""
+        return Guarantee("ipldp", {"budgets": {x: self.budgets[x] for x in self.sensitive}})
+
+    def structure(self) -> ColumnStructure:
+        """``Q(y|x) = S r_y + S [y = x]``: the form the estimators of ``reference.shared.direct`` use."""
+        return ColumnStructure(base=[self.S * r for r in self.r], extra=[self.S] * self.d)
+
+    def perturb(self, item: int, rng: random.Random) -> int:
+        """One user's report (Sec. 5.3's two stages): the true item with probability ``S``, else a sensitive item
+        ``y`` with probability ``r_y / R``."""
+        item_index(item, self.d)
+        if rng.random() < float(self.S):
+            return item
+        return rng.choices(self.sensitive, weights=[self._weights[y] for y in self.sensitive])[0]
+
+    def counts(self, reports: Iterable[int]) -> list[int]:
+        """``C_y``: how many reports name item ``y``."""
+        counts = [0] * self.d
+        for report in reports:
+            counts[item_index(report, self.d, "a report")] += 1
+        return counts
+
+    def estimate(self, counts: Sequence[int], n: int) -> list:
+        """Estimator (12) in counts: ``n p_hat_x = C_x / S - n r_x`` for every item (exact)."""
+        if len(counts) != self.d:
+            raise InvalidParameter(f"counts must have one entry per item ({self.d}), got {len(counts)}")
+        positive_integer(n, "n (the number of users)")
+        return [count_estimate(c, n, p, q) for c, p, q in zip(counts, self.p_report, self.q_report)]
+
+    def variance(self, true_counts: Sequence[int]) -> tuple[list, object]:
+        """Per-item variances of the estimates and their total, for the given true counts (exact)."""
+        if len(true_counts) != self.d:
+            raise InvalidParameter(f"true_counts must have one entry per item ({self.d}), got {len(true_counts)}")
+        n = sum(true_counts)
+        per_item = [count_variance(n, c, p, q) for c, p, q in zip(true_counts, self.p_report, self.q_report)]
+        return per_item, sum(per_item)
+
+    def estimate_moments(self, items: Sequence[int]) -> tuple[list, list]:
+        """Exact mean (the true counts: the estimator is unbiased) and variance of every estimate."""
+        true_counts = self.counts(items)
+        return [Exact.rational(c) for c in true_counts], self.variance(true_counts)[0]
+
+    @cached_property
+    def twin(self) -> IPRRTwin:
+        return IPRRTwin(self)
+
+
+class IPRRTwin:
+    """IPRR for many users at once. Reports are one unsigned integer per user."""
+
+    def __init__(self, mechanism: IPRR):
+        self.mechanism = mechanism
+        self.d = mechanism.d
+        self.dtype = np.min_scalar_type(self.d - 1)
+        self.sensitive = np.array(mechanism.sensitive, dtype=np.int64)
+        self.keep = float(mechanism.S)
+        self._keep = ExactBernoulli([self.keep])
+        weights = np.array([float(mechanism.r[y]) for y in mechanism.sensitive])
+        self.spread = weights / weights.sum() if len(weights) else weights  # r_y / R over D_S
+        self._cumulative = np.cumsum(self.spread)
+
+    def reports(self, items, rng: np.random.Generator) -> np.ndarray:
+        """One report per user: the true item with probability ``S``, else a sensitive item with ``r_y / R``."""
+        items = item_array(items, self.d)
+        reports = np.empty(len(items), dtype=self.dtype)
+        users_per_chunk = CHUNK_BITS // 16
+        for start in range(0, len(items), users_per_chunk):
+            chunk = items[start:start + users_per_chunk]
+            keep = self._keep.draw_columns(len(chunk), rng)[:, 0]
+            if len(self.sensitive):
+                drawn = np.searchsorted(self._cumulative, rng.random(len(chunk)), side="right")
+                other = self.sensitive[np.minimum(drawn, len(self.sensitive) - 1)]
+                reports[start:start + len(chunk)] = np.where(keep, chunk, other)
+            else:
+                reports[start:start + len(chunk)] = chunk  # S = 1: every user keeps the item
+        return reports
+
+    def outputs(self, reports: np.ndarray) -> list[int]:
+        return np.asarray(reports).tolist()
+
+    def counts(self, reports: np.ndarray) -> np.ndarray:
+        """``C_y``: the number of reports naming item ``y``."""
+        return np.bincount(item_array(reports, self.d, "reports"), minlength=self.d)
+
+    def simulate_counts(self, true_counts, rng: np.random.Generator) -> np.ndarray:
+        """The report counts of ``sum(true_counts)`` users, drawn directly in O(d).
+
+        Holders of ``x`` keep it ``Bin(c_x, S)`` times; every other user draws from the same distribution
+        ``r_y / R`` whatever their item, so all of them together are one multinomial.
+        """
+        counts = count_array(true_counts, self.d)
+        result = rng.binomial(counts, self.keep)
+        moved = int(counts.sum() - result.sum())
+        if moved:
+            result[self.sensitive] += rng.multinomial(moved, self.spread)
+        return result
+
+    def estimate(self, counts, n: int) -> np.ndarray:
+        """The estimates of ``IPRR.estimate`` in floats."""
+        positive_integer(n, "n (the number of users)")
+        p = np.array([float(v) for v in self.mechanism.p_report])
+        q = np.array([float(v) for v in self.mechanism.q_report])
+        return count_estimate(np.asarray(counts, dtype=float), n, p, q)
+
+
+def _workload(n: int, d: int, rng: np.random.Generator):
+    """Four levels of budgets on [0.1, 10] over the rarer half of the items, the other half non-sensitive (the
+    preprint's experiments #1-#4 use four levels)."""
+    levels = np.linspace(10, 0.1, 4)
+    budgets = [None] * (d // 2) + [str(round(levels[k * 4 // (d - d // 2)], 3)) for k in range(d - d // 2)]
+    return IPRR(budgets), rng.integers(0, d, n)
+
+
+MECHANISMS = (
+    Mechanism(
+        name="iprr", title="Item-oriented personalized randomised response (IPRR)", home="ipldp2023",
+        source="IPLDP preprint 2023, Definitions 4 and 5", notion="ipldp", parameters=(ITEM_BUDGETS,), build=IPRR,
+        claims=("ipldp2023.theorem1", "ipldp2023.theorem2"), docs="mechanisms/iprr.md", workload=_workload),
+)

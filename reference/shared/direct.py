@@ -1,0 +1,242 @@
+"""Estimators of the item distribution for any direct encoding: the empirical estimator, Norm-Sub, and MLE by EM.
+
+A direct encoding reports one item for one item: ``Q(y|x)`` over the items ``0 .. d-1`` (rows: inputs). From ``n``
+reports with ``n_y`` naming item ``y`` (``m_hat_y = n_y / n``), three estimates of the distribution ``p``:
+
+* **empirical** (IPLDP preprint eq. (12); Kairouz, Bonawitz, Ramage 2016): ``p_hat = m_hat Q^{-1}``, unbiased, its
+  entries sum to 1 and may be negative;
+* **Norm-Sub** (Wang, Lopuhaa-Zwakenberg, Li, Skoric, Li, NDSS 2020): set the negative entries to 0, subtract the
+  same amount from every positive entry so that they sum to 1, and repeat until no entry is negative;
+* **MLE** (maximum likelihood over the simplex, which the preprint uses beside Norm-Sub) by EM, the iterative
+  Bayesian update ``p_x <- p_x sum_y (n_y / n) Q(y|x) / (pQ)_y`` from the uniform vector, until the l1 change of an
+  iteration is at most ``tolerance`` or ``max_iterations`` are done; the result says which.
+
+GRR, uRR, KRR, URR and IPRR share a *column structure*: ``Q(y|x) = base_y + extra_y [y = x]`` (a report of ``y``
+comes from anyone with ``base_y`` and from a holder of ``y`` with ``extra_y`` more). Then ``m_y = base_y + extra_y
+p_y``, the empirical estimate is ``(m_hat_y - base_y) / extra_y``, and an EM iteration costs O(d) instead of O(d^2):
+``ColumnStructure`` is accepted wherever a matrix is.
+
+The functions without ``_np`` are the plain reference (standard library and the kernel's exact numbers; EM in
+floats); those with ``_np`` are their NumPy twins.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from ldpspec.reference.validation import positive_integer
+from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec.exact import ZERO, Exact
+
+
+@dataclass(frozen=True)
+class ColumnStructure:
+    """A direct encoding with ``Q(y|x) = base[y] + extra[y] * [y == x]``."""
+
+    base: Sequence
+    extra: Sequence
+
+    def rows(self) -> list:
+        d = len(self.base)
+        return [[self.base[y] + self.extra[y] if y == x else self.base[y] for y in range(d)] for x in range(d)]
+
+
+@dataclass(frozen=True)
+class EMResult:
+    """The MLE found by EM, and how the iteration ended (it never stops silently)."""
+
+    estimate: Sequence
+    iterations: int
+    converged: bool  # the last iteration changed the estimate by at most the tolerance (l1)
+    change: float  # the l1 change of the last iteration
+    log_likelihood: float  # sum_y n_y ln (pQ)_y at the estimate
+
+    def to_json(self) -> dict:
+        return {"estimate": [float(v) for v in self.estimate], "iterations": self.iterations,
+                "converged": self.converged, "change": self.change, "log_likelihood": self.log_likelihood}
+
+
+# --- checks shared by both forms --------------------------------------------------------------------
+
+def _counts(counts, d: int) -> list[int]:
+    if len(counts) != d:
+        raise InvalidParameter(f"counts must have one entry per item ({d}), got {len(counts)}")
+    values = []
+    for y, c in enumerate(counts):
+        if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or c < 0:
+            raise InvalidParameter(f"counts[{y}] must be a non-negative integer, got {c!r}")
+        values.append(int(c))
+    positive_integer(sum(values), "the total of the counts (the number of users n)")
+    return values
+
+
+def _em_limits(tolerance, max_iterations) -> tuple[float, int]:
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 < tolerance < math.inf:
+        raise InvalidParameter(f"tolerance must be a finite number > 0, got {tolerance!r}")
+    return float(tolerance), positive_integer(max_iterations, "max_iterations")
+
+
+def _square_rows(rows) -> list[list]:
+    rows = [list(row) for row in (rows.rows() if isinstance(rows, ColumnStructure) else rows)]
+    if len(rows) < 2 or any(len(row) != len(rows) for row in rows):
+        raise InvalidParameter("a direct encoding is a square matrix Q(y|x) over d >= 2 items (rows: inputs)")
+    return rows
+
+
+# --- the plain reference --------------------------------------------------------------------------
+
+def inverse(rows) -> list[list]:
+    """``Q^{-1}`` by Gauss-Jordan elimination in exact arithmetic (``InvalidParameter`` if ``Q`` is singular)."""
+    rows = _square_rows(rows)
+    d = len(rows)
+    a = [[Exact.of(v) for v in row] + [Exact.rational(int(i == j)) for j in range(d)] for i, row in enumerate(rows)]
+    for col in range(d):
+        pivot = next((i for i in range(col, d) if a[i][col].sign() != 0), None)
+        if pivot is None:
+            raise InvalidParameter("the channel is not invertible: the empirical estimator needs an invertible "
+                                   "direct encoding")
+        a[col], a[pivot] = a[pivot], a[col]
+        lead = a[col][col]
+        a[col] = [v / lead for v in a[col]]
+        for i in range(d):
+            if i != col and a[i][col].sign() != 0:
+                factor = a[i][col]
+                a[i] = [v - factor * w for v, w in zip(a[i], a[col])]
+    return [row[d:] for row in a]
+
+
+def empirical(rows, counts: Sequence[int]) -> list:
+    """Eq. (12): ``p_hat = m_hat Q^{-1}`` with ``m_hat_y = n_y / n`` (exact)."""
+    if isinstance(rows, ColumnStructure):
+        counts = _counts(counts, len(rows.base))
+        n = sum(counts)
+        return [(Exact.rational(c) / n - b) / e for c, b, e in zip(counts, rows.base, rows.extra)]
+    inv = inverse(rows)
+    counts = _counts(counts, len(inv))
+    n = sum(counts)
+    return [sum((Exact.rational(counts[y]) / n * inv[y][x] for y in range(len(inv))), ZERO) for x in range(len(inv))]
+
+
+def empirical_moments(rows, p: Sequence, n: int) -> tuple[list, object]:
+    """The exact variance of every entry of (12), and the expected squared l2 loss, when ``n`` users' items are
+    drawn i.i.d. from ``p`` (the preprint's Sec. 3.1): the counts are multinomial with ``m = pQ``, so
+    ``Cov(p_hat) = Q^{-T} (diag(m) - m m^T) Q^{-1} / n`` and ``E l2 = (sum_y m_y |row y of Q^{-1}|^2 - |p|^2) / n``.
+    (The estimate is unbiased: its mean is ``p``.)"""
+    rows = _square_rows(rows)
+    inv = inverse(rows)
+    n = positive_integer(n, "n (the number of users)")
+    d = len(rows)
+    p = [Exact.of(v, f"p[{x}]") for x, v in enumerate(p)]
+    m = [sum((p[x] * Exact.of(rows[x][y]) for x in range(d)), ZERO) for y in range(d)]
+    variances = [(sum((m[y] * inv[y][x] * inv[y][x] for y in range(d)), ZERO) - p[x] * p[x]) / n for x in range(d)]
+    return variances, sum(variances, ZERO)
+
+
+def norm_sub(values: Sequence, total=1) -> list:
+    """Norm-Sub of an estimate whose entries should sum to ``total``, by the cited procedure (exact)."""
+    v = [Exact.of(value, f"values[{k}]") for k, value in enumerate(values)]
+    while True:
+        v = [x if x.sign() > 0 else ZERO for x in v]
+        positive = [k for k, x in enumerate(v) if x.sign() > 0]
+        if not positive:
+            raise InvalidParameter("Norm-Sub needs an estimate with a positive entry")
+        delta = (sum((v[k] for k in positive), ZERO) - total) / len(positive)
+        for k in positive:
+            v[k] = v[k] - delta
+        if all(x.sign() >= 0 for x in v):
+            return v
+
+
+def em(rows, counts: Sequence[int], tolerance: float = 1e-10, max_iterations: int = 100_000) -> EMResult:
+    """The MLE of ``p`` by EM (floats), from the uniform vector."""
+    tolerance, max_iterations = _em_limits(tolerance, max_iterations)
+    q = [[float(v) for v in row] for row in _square_rows(rows)]
+    d = len(q)
+    counts = _counts(counts, d)
+    n = sum(counts)
+    p = [1 / d] * d
+    change, iterations = math.inf, 0
+    while iterations < max_iterations and change > tolerance:
+        m = [sum(p[x] * q[x][y] for x in range(d)) for y in range(d)]
+        ratio = [counts[y] / n / m[y] if counts[y] else 0.0 for y in range(d)]
+        new = [p[x] * sum(q[x][y] * ratio[y] for y in range(d)) for x in range(d)]
+        change = sum(abs(a - b) for a, b in zip(new, p))
+        p, iterations = new, iterations + 1
+    m = [sum(p[x] * q[x][y] for x in range(d)) for y in range(d)]
+    log_likelihood = sum(c * math.log(m[y]) for y, c in enumerate(counts) if c)
+    return EMResult(p, iterations, change <= tolerance, change, log_likelihood)
+
+
+# --- the NumPy twins ------------------------------------------------------------------------------
+
+def _float_structure(channel) -> tuple[np.ndarray, np.ndarray] | None:
+    if isinstance(channel, ColumnStructure):
+        return np.array([float(v) for v in channel.base]), np.array([float(v) for v in channel.extra])
+    return None
+
+
+def _matrix(channel) -> np.ndarray:
+    q = np.asarray(channel, dtype=float)
+    if q.ndim != 2 or q.shape[0] != q.shape[1] or q.shape[0] < 2:
+        raise InvalidParameter("a direct encoding is a square matrix Q(y|x) over d >= 2 items (rows: inputs)")
+    return q
+
+
+def empirical_np(channel, counts) -> np.ndarray:
+    """Eq. (12) in floats: ``(m_hat - base) / extra`` for a ``ColumnStructure``, else a linear solve."""
+    structure = _float_structure(channel)
+    d = len(structure[0]) if structure else _matrix(channel).shape[0]
+    counts = np.asarray(_counts(counts, d), dtype=float)
+    m = counts / counts.sum()
+    if structure:
+        base, extra = structure
+        return (m - base) / extra
+    return np.linalg.solve(_matrix(channel).T, m)
+
+
+def norm_sub_np(values, total: float = 1.0) -> np.ndarray:
+    """Norm-Sub in floats, in closed form: the procedure ends at ``max(v - delta, 0)`` for the ``delta >= 0`` that
+    makes the sum ``total`` when the positive entries sum to more than ``total``; otherwise at the positive entries
+    each raised by the same amount (a test ties this to the step-by-step procedure)."""
+    v = np.asarray(values, dtype=float)
+    positive = np.maximum(v, 0.0)
+    if not np.any(positive > 0):
+        raise InvalidParameter("Norm-Sub needs an estimate with a positive entry")
+    if positive.sum() <= total:
+        return np.where(positive > 0, positive + (total - positive.sum()) / np.count_nonzero(positive), 0.0)
+    ordered = np.sort(positive)[::-1]
+    level = (np.cumsum(ordered) - total) / np.arange(1, len(ordered) + 1)
+    kept = np.count_nonzero(ordered > level)  # the survivors are the largest entries
+    return np.maximum(positive - level[kept - 1], 0.0)
+
+
+def em_np(channel, counts, tolerance: float = 1e-10, max_iterations: int = 100_000) -> EMResult:
+    """``em`` in NumPy: O(d) per iteration for a ``ColumnStructure``, O(d^2) for a matrix."""
+    tolerance, max_iterations = _em_limits(tolerance, max_iterations)
+    structure = _float_structure(channel)
+    q = None if structure else _matrix(channel)
+    d = len(structure[0]) if structure else q.shape[0]
+    counts = np.asarray(_counts(counts, d), dtype=float)
+    w = counts / counts.sum()
+    seen = counts > 0
+
+    def output_law(p):
+        return structure[0] * p.sum() + structure[1] * p if structure else p @ q
+
+    p = np.full(d, 1 / d)
+    change, iterations = math.inf, 0
+    while iterations < max_iterations and change > tolerance:
+        ratio = np.divide(w, output_law(p), out=np.zeros(d), where=seen)
+        if structure:
+            base, extra = structure
+            new = p * (base @ ratio + extra * ratio)
+        else:
+            new = p * (q @ ratio)
+        change = float(np.abs(new - p).sum())
+        p, iterations = new, iterations + 1
+    log_likelihood = float(counts[seen] @ np.log(output_law(p)[seen]))
+    return EMResult(p, iterations, change <= tolerance, change, log_likelihood)
