@@ -6,5 +6,6 @@ Importing the package registers every claim.
 
 from ldpspec.verify.ipldp2023 import (  # noqa: F401  (registration)
     claims,
+    mechanisms,
     readings,  # noqa: F401  (the choices, before the claims that use them)
 )

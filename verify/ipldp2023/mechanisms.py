@@ -1,0 +1,600 @@
+"""Claims of the IPLDP preprint about its notion and its mechanism (Secs. 1, 4.1, 4.3, 5.1, 5.2).
+
+IPRR's probabilities are written once (``reference.ipldp2023.iprr.iprr_rows``) over the exponentiated budgets, so the
+same code gives exact channels for the kernel and z3 terms for proofs over every budget.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import z3
+from hypothesis import strategies as st
+from scipy.optimize import minimize
+
+from ldpspec.reference.ipldp2023.iprr import IPRR, iprr_rows
+from ldpspec.reference.shared.direct import empirical_moments
+from ldpspec.reference.shared.grr import Grr, grr_rows
+from ldpspec.reference.shared.urr import URR, urr_rows
+from ldpspec.spec.channel import Channel
+from ldpspec.spec.exact import Exact
+from ldpspec.spec.loss import ldp_epsilon, pairwise_loss
+from ldpspec.spec.notions import ipldp, min_id_ldp
+from ldpspec.spec.numbers import to_decimal_string
+from ldpspec.verify.ipldp2023.readings import BUDGET_OWNER, DESIGN_RESTRICTION, HONESTY
+from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide, outcome
+from ldpspec.verify.search import budget_values, find_counterexample, search_step
+from ldpspec.verify.symbolic import Condition, proof_step, prove
+
+SYMBOLIC_SIZES = range(2, 5)
+"""Domain sizes of the z3 proofs over every budget: every split of the domain into D_S and D_N."""
+
+
+# --- shared pieces ---------------------------------------------------------------------------------
+
+def item_budget_lists(settings: AuditSettings, *, non_sensitive: bool = True):
+    """Random budget lists over 2 .. max_inputs items: a positive exact budget per sensitive item, ``None`` for a
+    non-sensitive one (``non_sensitive=False``: every item sensitive)."""
+    positive = budget_values.filter(lambda b: b > 0)
+    entry = st.one_of(st.none(), positive) if non_sensitive else positive
+    # three items by default: every z3 proof beside these searches already covers up to four, for every budget
+    return st.lists(entry, min_size=2, max_size=settings.max_inputs if settings.deep else 3)
+
+
+@functools.lru_cache(maxsize=512)
+def iprr_channel(budgets: tuple) -> Channel:
+    """IPRR's exact channel, once per budget list (the searches revisit lists while shrinking, and a channel over
+    several distinct budgets takes a second to build: its row sums are checked exactly)."""
+    return IPRR(budgets).channel()
+
+
+def shown(budgets) -> list:
+    return [None if b is None else str(b) for b in budgets]
+
+
+def sensitive_budgets(budgets) -> dict:
+    return {x: b for x, b in enumerate(budgets) if b is not None}
+
+
+def symbolic_iprr(d: int, sensitive: tuple) -> tuple[list, list, list]:
+    """IPRR's rows over z3 budgets ``E_x > 1`` for the sensitive items; returns ``(rows, E, assumptions)``."""
+    E = [z3.Real(f"E_{x}") if x in sensitive else None for x in range(d)]
+    return iprr_rows(E), E, [e > 1 for e in E if e is not None]
+
+
+def splits(d: int, *, non_sensitive: bool):
+    """The sensitive sets of a domain of size ``d`` (all of them, or only ``D_S = D``)."""
+    if not non_sensitive:
+        return [tuple(range(d))]
+    return [s for k in range(d + 1) for s in itertools.combinations(range(d), k)]
+
+
+def iprr_proof_steps(*, non_sensitive: bool) -> list[Step]:
+    """z3: IPRR is a channel (entries >= 0, rows sum to 1) satisfying both conditions of Definition 3, for every
+    budget, every domain of ``SYMBOLIC_SIZES`` and every split into D_S and D_N."""
+    conditions, assumptions, cases = [], [], 0
+    for d in SYMBOLIC_SIZES:
+        for sensitive in splits(d, non_sensitive=non_sensitive):
+            rows, E, positive = symbolic_iprr(d, sensitive)
+            assumptions += positive
+            cases += 1
+            for x in range(d):
+                conditions.append(Condition((x,), None, z3.Sum(*[z3.RealVal(0) + v for v in rows[x]]) == 1))
+                for y in range(d):
+                    conditions.append(Condition((x,), y, rows[x][y] >= 0))
+                    if y in sensitive:
+                        conditions += [Condition((x, x2), y, rows[x][y] <= E[y] * rows[x2][y]) for x2 in range(d)]
+                    elif x == y:
+                        conditions.append(Condition((x,), y, rows[x][y] > 0))
+                    else:
+                        conditions.append(Condition((x,), y, z3.RealVal(0) + rows[x][y] == 0))
+    scope = (f"{cases} domains (|D| = {SYMBOLIC_SIZES.start} .. {SYMBOLIC_SIZES.stop - 1}, "
+             f"{'every split into D_S and D_N' if non_sensitive else 'D = D_S'}), every budget > 0: entries >= 0, "
+             "rows sum to 1, each sensitive output's column within e^{eps_y}, each non-sensitive output only from "
+             "itself with probability > 0")
+    return [proof_step(scope, prove(conditions, assumptions=assumptions, description="IPRR satisfies IPLDP"))]
+
+
+def kernel_search_step(settings: AuditSettings, violates, scope: str, *, non_sensitive: bool) -> Step:
+    example = find_counterexample(item_budget_lists(settings, non_sensitive=non_sensitive), violates, settings)
+    return search_step(scope, example, lambda ex: {"budgets": shown(ex)}, settings)
+
+
+# --- Sec. 1, Sec. 4.3: MinID-LDP ------------------------------------------------------------------
+
+@claim("ipldp2023.sec1-idldp-limitation", location="Sec. 1; Sec. 2; Sec. 4.1",
+       statement="Under ID-LDP the strength of perturbation is severely restricted by the minimum privacy budget: as "
+                 "the minimum budget decreases, the perturbations of all items approach the maximum level.",
+       methods=("z3", "hypothesis", "exact example"), recorded="verified",
+       interpretation="Under E-MinID-LDP (the instance of ID-LDP the paper names) every channel is (2 min E)-LDP "
+                      "whatever the other budgets, so as min E -> 0 every pair of rows becomes indistinguishable "
+                      "(the maximum level of perturbation: the output independent of the input). Checked by Gu et "
+                      "al.'s claim gu2020.lemma1-relaxation, whose outcome is reused, and by IPRR beside it: with the "
+                      "same budgets IPRR keeps the larger budgets' outputs informative.")
+def idldp_limitation(settings: AuditSettings):
+    relaxation = outcome("gu2020.lemma1-relaxation", settings)
+    steps = [Step(Evidence("ledger", "gu2020.lemma1-relaxation: every E-MinID-LDP channel is (2 min E)-LDP",
+                           f"{relaxation.verdict}: {relaxation.summary}"),
+                  inconclusive=relaxation.verdict != "verified")]
+    rows = []
+    for smallest in (Fraction(1, 10), Fraction(1, 100)):
+        budgets = [smallest, 10]
+        iprr_eps = ldp_epsilon(IPRR(budgets).channel())
+        rows.append(f"E = {{{smallest}, 10}}: MinID-LDP allows at most {to_decimal_string(2 * smallest, 3)}-LDP; "
+                    f"IPRR at E is {to_decimal_string(iprr_eps, 4)}-LDP")
+    steps.append(Step(Evidence("exact example", "two items", "; ".join(rows))))
+    return decide(steps, "Every E-MinID-LDP channel is (2 min E)-LDP, so all rows converge as min E -> 0.",
+                  "A MinID-LDP channel is not (2 min E)-LDP.")
+
+
+@claim("ipldp2023.sec4.3-minid.per-output", location="Sec. 4.3",
+       statement="IPLDP controls distinguishability per output, while MinID-LDP works per pair of inputs.",
+       methods=("exact example",), recorded="verified",
+       interpretation="The two notions with the same budgets are incomparable: an exact channel satisfies one and "
+                      "not the other, in both directions.")
+def minid_per_output(settings: AuditSettings):
+    budgets = [Fraction(1, 10), 5]
+    iprr = IPRR(budgets).channel()
+    a = (bool(ipldp(iprr, sensitive_budgets(budgets))), bool(min_id_ldp(iprr, sensitive_budgets(budgets))))
+    budgets3 = [Fraction(1, 10), 5, 5]
+    e = Exact.exp(Fraction(1, 10))
+    u = Exact.rational(Fraction(1, 4))
+    # inputs 1 and 2 reach output 0 through item 0's e^0.1 both ways: MinID allows e^0.2 between them
+    channel = Channel((0, 1, 2), (0, 1), [[u * e, 1 - u * e], [u, 1 - u], [u * e * e, 1 - u * e * e]])
+    b = (bool(ipldp(channel, sensitive_budgets(budgets3))), bool(min_id_ldp(channel, sensitive_budgets(budgets3))))
+    steps = [Step(Evidence("exact example", "IPRR with E = {0.1, 5}", f"IPLDP {a[0]}, MinID-LDP {a[1]}"),
+                  inconclusive=a != (True, False)),
+             Step(Evidence("exact example", "a channel over E = {0.1, 5, 5} whose column 0 is (e^0.1, 1, e^0.2) / 4",
+                           f"IPLDP {b[0]}, MinID-LDP {b[1]}"), inconclusive=b != (False, True))]
+    return decide(steps, "IPLDP bounds each output's column by its own budget; MinID bounds each input pair by the "
+                         "smaller budget: each admits a channel the other refuses.", "",
+                  "An example did not behave as constructed.")
+
+
+@claim("ipldp2023.sec4.3-minid.relaxation", location="Sec. 4.3",
+       statement="From Lemma 1 in [17], E-MinID-LDP relaxes LDP in eps = 2 min{E} at most, which means that the "
+                 "degree of relaxation is much lower than IPLDP with the same E.",
+       methods=("z3", "hypothesis", "exact example"), recorded="verified",
+       interpretation="MinID-LDP implies (2 min E)-LDP (Gu et al.'s claim, reused); IPLDP with the same E admits "
+                      "channels that are no better than (max E)-LDP: IPRR with D = D_S is exactly (max E)-LDP. "
+                      "'Much lower' is read as 2 min E < max E, with the numbers of the experiments' budgets shown.")
+def minid_relaxation(settings: AuditSettings):
+    relaxation = outcome("gu2020.lemma1-relaxation", settings)
+    steps = [Step(Evidence("ledger", "gu2020.lemma1-relaxation", f"{relaxation.verdict}: {relaxation.summary}"),
+                  inconclusive=relaxation.verdict != "verified")]
+    budgets = [Fraction(1, 10), Fraction(34, 10), Fraction(67, 10), 10]  # LC = 4 levels on [0.1, 10]
+    eps = ldp_epsilon(IPRR(budgets).channel())
+    attained = eps == max(budgets)
+    steps.append(Step(Evidence("exact", "IPRR with E = {0.1, 3.4, 6.7, 10} (experiment #5's levels, D = D_S)",
+                               f"IPRR is exactly {to_decimal_string(eps, 6)}-LDP = max E; MinID-LDP at the same E is "
+                               f"at most {2 * min(budgets)}-LDP"), inconclusive=not attained))
+    return decide(steps, "MinID-LDP relaxes LDP to 2 min E at most; IPLDP to max E, which IPRR attains.",
+                  "", "The IPRR example did not attain max E.")
+
+
+@claim("ipldp2023.sec4.3-minid.utility", location="Sec. 4.3",
+       statement="As the minimum privacy budget of E decreases, the utility improvement under MinID-LDP is limited.",
+       methods=("argument",), recorded="open",
+       interpretation="'Limited' names no bound. What is computable is the premise: every E-MinID-LDP channel is "
+                      "(2 min E)-LDP (ipldp2023.sec4.3-minid.relaxation), so no MinID mechanism does better than the "
+                      "best (2 min E)-LDP one.")
+def minid_utility(settings: AuditSettings):
+    return decide([Step(Evidence("argument", "MinID-LDP implies (2 min E)-LDP",
+                                 "a MinID mechanism's utility is at most that of the best (2 min E)-LDP mechanism; "
+                                 "no bound on 'improvement' is stated to compare with"), inconclusive=True)],
+                  "", "", "Vague: no quantity is stated.")
+
+
+# --- Sec. 4.1 -------------------------------------------------------------------------------------
+
+@claim("ipldp2023.sec4.1-interpretation", location="Sec. 4.1, after Definition 3",
+       statement="IPLDP guarantees that the adversary's ability to distinguish whether any y in D_S comes from any "
+                 "pair of inputs x, x' in D does not exceed the range set by eps_y. That is to say, for x in D_S, it "
+                 "should satisfy eps_x-LDP. For x in D_N, it can only be perturbed to any x' in D_S or itself.",
+       methods=("hypothesis",),
+       recorded={"budget_owner=output": "verified", "budget_owner=input": "refuted"},
+       interpretation="Checked on every IPLDP channel IPRR builds (random budgets and splits, exact kernel) and on "
+                      "random exact channels that satisfy IPLDP: the sentence on D_N as written; the sentence on "
+                      "D_S under each reading of whose budget eps_x is.",
+       choices=(BUDGET_OWNER,))
+def interpretation(settings: AuditSettings, *, budget_owner: str):
+    def violates(budgets):
+        channel = iprr_channel(tuple(budgets))
+        for x in range(len(budgets)):
+            if budgets[x] is None and any(p and y != x and budgets[y] is None for y, p in enumerate(channel.row(x))):
+                return True  # a non-sensitive input reaching another non-sensitive item
+        losses = pairwise_loss(channel)
+        for x, eps in enumerate(budgets):
+            if eps is None:
+                continue
+            if budget_owner == "output":
+                column = channel.column(x)
+                if any(a > Exact.exp(eps) * b for a in column for b in column):
+                    return True
+            elif any(losses[pair][0] > eps for pair in losses if x in pair):
+                return True
+        return False
+
+    scope = ("IPRR with random budgets and splits into D_S and D_N; kernel: D_N inputs reach only D_S or themselves, "
+             + ("each sensitive output's column within e^{eps_x}" if budget_owner == "output" else
+                "each sensitive input within e^{eps_x} of every other input on every output"))
+    return decide([kernel_search_step(settings, violates, scope, non_sensitive=True)],
+                  "The sentence holds on every IPLDP channel IPRR builds.",
+                  "A sensitive input of an IPLDP channel is distinguishable from another input by more than its own "
+                  "budget: the budget protects the output, not the input.")
+
+
+# --- Sec. 5.1: the design problem ------------------------------------------------------------------
+
+def design_objective(p, E, qbar):
+    """Problem (9)'s objective: ``sum_x (p_x (E_x - 1) + 1) / ((E_x - 1)^2 qbar_x)``."""
+    return sum((px * (e - 1) + 1) / ((e - 1) ** 2 * b) for px, e, b in zip(p, E, qbar))
+
+
+def general_objective(p, q, qbar):
+    """``n E l2`` of the estimator (12) on the restricted structure with free ``q_x`` and ``qbar_x``:
+    ``sum_x m_x (1 - m_x) / (q_x - qbar_x)^2`` with ``m_x = p_x q_x + (1 - p_x) qbar_x`` (eq. (8)'s first form)."""
+    m = [px * a + (1 - px) * b for px, a, b in zip(p, q, qbar)]
+    with np.errstate(divide="ignore", invalid="ignore"):  # the optimiser may try q_x = qbar_x: an infinite loss
+        return sum(mx * (1 - mx) / (a - b) ** 2 for mx, a, b in zip(m, q, qbar))
+
+
+def numerical_design(p, E, restriction: str, rng: np.random.Generator, starts: int = 8):
+    """An independent numerical solution of problem (9) (SLSQP from random starts): the restricted unknowns
+    ``qbar_x`` (equality reading) or ``(q_x, qbar_x)`` (at-most reading), with the row-sum constraints."""
+    d = len(E)
+    E = np.asarray(E, dtype=float)
+    p = np.asarray(p, dtype=float)
+    best = None
+    for _ in range(starts):
+        if restriction == "equality":
+            def rows_sum(v):
+                return E * v + (v.sum() - v) - 1  # q_x + sum_{x' != x} qbar_x' = 1 with q_x = E_x qbar_x
+
+            result = minimize(lambda v: design_objective(p, E, v), rng.uniform(0.01, 1 / d, d), method="SLSQP",
+                              bounds=[(1e-9, 1)] * d, constraints=[{"type": "eq", "fun": rows_sum}],
+                              options={"maxiter": 500, "ftol": 1e-14})
+            qbar = result.x
+            q = E * qbar
+        else:
+            def rows_sum(v):
+                q, b = v[:d], v[d:]
+                return q + (b.sum() - b) - 1
+
+            def ratio(v):
+                q, b = v[:d], v[d:]
+                return np.concatenate([E * b - q, q - b - 1e-9])  # q_x <= E_x qbar_x, and q_x > qbar_x
+
+            result = minimize(lambda v: general_objective(p, v[:d], v[d:]), rng.uniform(0.01, 1 / d, 2 * d),
+                              method="SLSQP", bounds=[(1e-9, 1)] * (2 * d),
+                              constraints=[{"type": "eq", "fun": rows_sum}, {"type": "ineq", "fun": ratio}],
+                              options={"maxiter": 500, "ftol": 1e-14})
+            q, qbar = result.x[:d], result.x[d:]
+        if result.success and (best is None or result.fun < best[0]):
+            best = (result.fun, q, qbar)
+    return best
+
+
+@claim("ipldp2023.sec5.1-design.direct-encoding", location="Sec. 5.1",
+       statement="The only way to design Q for IPLDP is direct encoding, as in KRR.",
+       methods=("definition",), recorded="verified",
+       interpretation="Definition 3 takes the output domain equal to the input domain D (Sec. 3.1: 'the input and "
+                      "output domains are equal'), and condition 2 makes each non-sensitive output name its input, "
+                      "so an IPLDP mechanism reports one item of D: a direct encoding by the definition's own setting. "
+                      "The kernel's predicate refuses any other output.")
+def design_direct_encoding(settings: AuditSettings):
+    refused = False
+    try:
+        ipldp(Channel((0, 1), ((0, 1), (1, 0)), [[1, 0], [0, 1]]), {0: 1, 1: 1})
+    except Exception:  # noqa: BLE001 - the kernel refuses outputs that are not items
+        refused = True
+    return decide([Step(Evidence("kernel", "a channel whose outputs are bit vectors",
+                                 f"refused by the IPLDP predicate: {refused}"), inconclusive=not refused)],
+                  "IPLDP is defined on item-to-item channels only.", "", "The kernel accepted a non-item output.")
+
+
+@claim("ipldp2023.sec5.1-design.nonconvex", location="Sec. 5.1",
+       statement="Directly computing the |D|^2 probabilities that make Q invertible and satisfy IPLDP is "
+                 "impossible; the objective of (5) is likely to be non-convex, with non-linear constraints.",
+       methods=("exact example", "numerical optimisation"), recorded="open",
+       interpretation="Two checkable parts. Non-convexity of (5)'s objective (the expected l2 loss of (12), a "
+                      "function of the whole matrix Q): an exact pair of IPLDP channels whose midpoint has a larger "
+                      "loss than the average of the two would show it. The constraints of (5), ln Q(y|x) / Q(y|x') "
+                      "<= eps_y, are linear in Q (Q(y|x) <= e^{eps_y} Q(y|x')), not non-linear. 'Impossible' is "
+                      "hyperbole: the evidence shows what a small instance takes.")
+def design_nonconvex(settings: AuditSettings):
+    budgets = [Fraction(1, 2), 1, 2]  # D = D_S
+    witness = nonconvex_witness(budgets)
+    steps = []
+    if witness is None:
+        steps.append(Step(Evidence("numerical search", "E = {1/2, 1, 2}", "no segment found"), inconclusive=True))
+    else:
+        a, b, p, losses = witness
+        steps.append(Step(Evidence(
+            "exact example", "E = {1/2, 1, 2}: two exact IPLDP channels (rational entries, checked by the kernel) "
+            f"A = {[[str(v) for v in row] for row in a.rows]}, B = {[[str(v) for v in row] for row in b.rows]}, "
+            f"p = {[str(v) for v in p]}",
+            f"n E l2 of (12) at A, B and their midpoint: {', '.join(to_decimal_string(v, 6) for v in losses)}: the "
+            "midpoint is worse than the average, so the objective of (5) is not convex (the feasible set is)"),
+            inconclusive=True))
+    steps.append(Step(Evidence("argument", "the constraints of (5)",
+                               "ln Q(y|x) / Q(y|x') <= eps_y is Q(y|x) <= e^{eps_y} Q(y|x'): linear in Q"),
+                      inconclusive=True))
+    return decide(steps, "", "", "Hedged ('likely', 'impossible'). The objective is indeed not convex (an exact "
+                  "example), but the constraints are linear, and 'impossible' is not a statement a computation "
+                  "decides.")
+
+
+def nonconvex_witness(budgets, tries: int = 2000):
+    """Two exact IPLDP channels and a distribution at which (5)'s objective is worse at the midpoint than on
+    average: found by a seeded numerical search, then rounded to rationals and confirmed exactly."""
+    rng = np.random.default_rng(5)
+    d = len(budgets)
+    E = np.exp([float(b) for b in budgets])
+
+    def loss(q, p):
+        inverse = np.linalg.inv(q)
+        m = p @ q
+        return float(np.trace(inverse.T @ (np.diag(m) - np.outer(m, m)) @ inverse))
+
+    def rational_channel():
+        while True:
+            weights = rng.integers(1, 20, size=(d, d))
+            q = weights / weights.sum(axis=1, keepdims=True)
+            if all(q[:, y].max() <= E[y] * q[:, y].min() for y in range(d)):
+                return [[Fraction(int(w), int(row.sum())) for w in row] for row in weights]
+
+    for _ in range(tries):
+        a, b = rational_channel(), rational_channel()
+        weights = rng.integers(1, 10, size=d)
+        p = [Fraction(int(w), int(weights.sum())) for w in weights]
+        fa, fb = (loss(np.array(q, dtype=float), np.array(p, dtype=float)) for q in (a, b))
+        mid = [[(u + v) / 2 for u, v in zip(ra, rb)] for ra, rb in zip(a, b)]
+        if loss(np.array(mid, dtype=float), np.array(p, dtype=float)) <= (fa + fb) / 2 * 1.01:
+            continue
+        channels = [Channel(range(d), range(d), q) for q in (a, b, mid)]
+        if not all(ipldp(c, dict(enumerate(budgets))) for c in channels):
+            continue
+        exact = [empirical_moments(c.rows, p, 1)[1] for c in channels]
+        if exact[2] > (exact[0] + exact[1]) / 2:  # confirmed exactly
+            return channels[0], channels[1], p, exact
+    return None
+
+
+@claim("ipldp2023.sec5.1-design.restriction", location="Sec. 5.1, (6)-(9)",
+       statement="The restriction (6) reduces the unknowns from |D|^2 to 2|D|. In (9) the objective is a convex "
+                 "function of qbar_x and all the constraints are linear equations; it is solved via the "
+                 "Sherman-Morrison formula at the intersection point of the hyperplanes formed by the constraints.",
+       methods=("z3", "numerical optimisation"),
+       recorded={"design_restriction=equality": "verified", "design_restriction=at-most": "verified"},
+       interpretation="Under (6) as written, the |D| row-sum constraints in the |D| unknowns qbar_x have the matrix "
+                      "diag(E - 1) + 1 1^T, which Sherman-Morrison inverts: the feasible set is the single point "
+                      "qbar = r S, IPRR, whatever p, so the objective determines nothing. Under the at-most reading "
+                      "the feasible set is larger and the objective matters. Each is checked against an independent "
+                      "numerical minimisation of the problem (SLSQP, random starts) for random p and budgets.",
+       choices=(DESIGN_RESTRICTION,))
+def design_restriction(settings: AuditSettings, *, design_restriction: str):
+    steps = []
+    # z3: the intersection point of the constraint hyperplanes is IPRR's qbar, for every budget (|D| <= 4)
+    conditions, assumptions = [], []
+    for d in SYMBOLIC_SIZES:
+        rows, E, positive = symbolic_iprr(d, tuple(range(d)))
+        assumptions += positive
+        qbar = [rows[(y + 1) % d][y] for y in range(d)]
+        for x in range(d):
+            conditions.append(Condition((x,), None, E[x] * qbar[x] + z3.Sum(*[qbar[y] for y in range(d) if y != x])
+                                        == 1))
+    steps.append(proof_step(f"|D| = {SYMBOLIC_SIZES.start} .. {SYMBOLIC_SIZES.stop - 1}, every budget: IPRR's qbar "
+                            "(Sherman-Morrison's solution) satisfies every row-sum constraint of (9) with q = E qbar",
+                            prove(conditions, assumptions=assumptions, description="the intersection point")))
+    rng = np.random.default_rng(2023)
+    worst, cases = 0.0, 4 if not settings.deep else 20
+    for _ in range(cases):
+        d = int(rng.integers(2, 5))
+        budgets = [float(v) for v in rng.choice([0.1, 0.5, 1, 2, 5], d)]
+        p = rng.dirichlet(np.ones(d))
+        iprr = IPRR([Fraction(str(b)) for b in budgets])
+        qbar_iprr = np.array([float(v) for v in iprr.qbar])
+        E = np.exp(budgets)
+        found = numerical_design(p, E, design_restriction, rng)
+        if found is None:
+            steps.append(Step(Evidence("numerical optimisation", f"budgets {budgets}", "SLSQP did not converge"),
+                              inconclusive=True))
+            continue
+        _, q, qbar = found
+        if design_restriction == "equality":
+            gap = float(np.max(np.abs(qbar - qbar_iprr) / qbar_iprr))
+        else:  # compare the loss reached with IPRR's
+            ours = general_objective(p, E * qbar_iprr, qbar_iprr)
+            gap = float((ours - general_objective(p, q, qbar)) / ours)
+        worst = max(worst, gap)
+    tolerance = 1e-5
+    result = (f"largest relative difference of qbar from IPRR's: {worst:.2e}" if design_restriction == "equality"
+              else f"largest relative improvement of the numerical optimum over IPRR's loss: {worst:.2e}")
+    steps.append(Step(Evidence("numerical optimisation (SLSQP, 8 random starts)",
+                               f"{cases} random instances, |D| = 2 .. 4, p from a flat Dirichlet",
+                               result + f" (tolerance {tolerance:g})"), inconclusive=worst > tolerance))
+    return decide(steps, "The constraints' intersection point is IPRR; the numerical optimum of the problem agrees"
+                  + (" (the feasible set is that point: the objective plays no part)." if design_restriction ==
+                     "equality" else " (IPRR's maximal ratio is optimal on the restricted structure)."),
+                  "", "The numerical optimum differs from IPRR.")
+
+
+# --- Definitions 4 and 5, Theorems 1 and 2 ------------------------------------------------------
+
+@claim("ipldp2023.def4-krr", location="Sec. 5.1, after Definition 4",
+       statement="When all elements of E are identical, IPRR becomes KRR.",
+       methods=("z3", "hypothesis"), recorded="verified")
+def def4_krr(settings: AuditSettings):
+    E = z3.Real("E")
+    conditions = []
+    for d in range(2, 7):
+        ours, theirs = iprr_rows([E] * d), grr_rows(E, d)
+        conditions += [Condition((x,), y, ours[x][y] == theirs[x][y]) for x in range(d) for y in range(d)]
+    steps = [proof_step("|D| = 2 .. 6, every budget > 0: every entry of IPRR equals GRR's",
+                        prove(conditions, assumptions=[E > 1], description="IPRR with equal budgets is GRR"))]
+    d_real = z3.Real("d")
+    total = 1 + d_real / (E - 1)
+    general = prove([Condition((), None, z3.And(E / ((E - 1) * total) == E / (E + d_real - 1),
+                                                1 / ((E - 1) * total) == 1 / (E + d_real - 1)))],
+                    assumptions=[E > 1, d_real >= 2], description="q and qbar for every |D|")
+    steps.append(proof_step("every |D| >= 2 (a real variable), every budget > 0: q_y = E/(E+|D|-1), "
+                            "qbar_y = 1/(E+|D|-1)", general))
+
+    def violates(example):
+        eps, d = example
+        return IPRR([eps] * d).channel().rows != Grr(eps, d).channel().rows
+
+    example = find_counterexample(st.tuples(budget_values.filter(lambda b: b > 0), st.integers(2, 6)), violates,
+                                  settings)
+    steps.append(search_step("random budgets and |D| = 2 .. 6; exact channels compared entry by entry", example,
+                             lambda ex: {"epsilon": str(ex[0]), "d": ex[1]}, settings))
+    return decide(steps, "With equal budgets IPRR's matrix is GRR's, entry by entry.",
+                  "IPRR with equal budgets differs from KRR.")
+
+
+@claim("ipldp2023.def5-urr", location="Sec. 5.2, after Definition 5",
+       statement="When all elements of E are identical (= eps), (D_S, D_N, E)-IPRR is equivalent to (D_S, eps)-URR.",
+       methods=("z3", "hypothesis"), recorded="verified")
+def def5_urr(settings: AuditSettings):
+    E = z3.Real("E")
+    conditions = []
+    for d in SYMBOLIC_SIZES:
+        for sensitive in splits(d, non_sensitive=True):
+            if not sensitive:
+                continue  # URR needs a sensitive item
+            ours = iprr_rows([E if x in sensitive else None for x in range(d)])
+            theirs = urr_rows(E, d, sensitive)
+            conditions += [Condition((x,), y, z3.RealVal(0) + ours[x][y] == theirs[x][y])
+                           for x in range(d) for y in range(d)]
+    steps = [proof_step(f"|D| = {SYMBOLIC_SIZES.start} .. {SYMBOLIC_SIZES.stop - 1}, every non-empty D_S, every "
+                        "budget > 0: every entry of IPRR equals uRR's",
+                        prove(conditions, assumptions=[E > 1], description="IPRR with equal budgets is URR"))]
+
+    def violates(budgets):
+        if all(b is None for b in budgets):
+            return False
+        eps = next(b for b in budgets if b is not None)
+        equal = [None if b is None else eps for b in budgets]
+        return IPRR(equal).channel().rows != URR.from_budgets(equal).channel().rows
+
+    steps.append(kernel_search_step(settings, violates, "random splits and budgets (one budget for every sensitive "
+                                    "item); exact channels compared entry by entry", non_sensitive=True))
+    return decide(steps, "With equal budgets IPRR's matrix is URR's, entry by entry.",
+                  "IPRR with equal budgets differs from URR.")
+
+
+@claim("ipldp2023.theorem1", location="Sec. 5.1, Theorem 1; Appendix A.1",
+       statement="(D, E)-IPRR satisfies (D, E)-IPLDP.",
+       methods=("z3", "hypothesis"), recorded="verified")
+def theorem1(settings: AuditSettings):
+    steps = iprr_proof_steps(non_sensitive=False)
+
+    def violates(budgets):
+        return not ipldp(iprr_channel(tuple(budgets)), sensitive_budgets(budgets))
+
+    steps.append(kernel_search_step(settings, violates, "random budgets, D = D_S; kernel: ipldp", non_sensitive=False))
+    return decide(steps, "IPRR satisfies IPLDP: each output's column has ratio exactly e^{eps_y}.",
+                  "IPRR violates IPLDP.")
+
+
+@claim("ipldp2023.theorem2", location="Sec. 5.2, Theorem 2; Appendix A.2",
+       statement="(D_S, D_N, E)-IPRR satisfies (D_S, E)-IPLDP.",
+       methods=("z3", "hypothesis"), recorded="verified")
+def theorem2(settings: AuditSettings):
+    steps = iprr_proof_steps(non_sensitive=True)
+
+    def violates(budgets):
+        return not ipldp(iprr_channel(tuple(budgets)), sensitive_budgets(budgets))
+
+    steps.append(kernel_search_step(settings, violates, "random budgets and splits into D_S and D_N; kernel: ipldp",
+                                    non_sensitive=True))
+    return decide(steps, "IPRR satisfies IPLDP, with non-sensitive outputs that name their input.",
+                  "IPRR violates IPLDP.")
+
+
+# --- Sec. 5.2: honesty ------------------------------------------------------------------------------
+
+@claim("ipldp2023.sec5.2-honesty.honest", location="Sec. 5.2, Fig. 1",
+       statement="As the privacy budget decreases, users with sensitive items are more honest, unlike mainstream RR "
+                 "mechanisms.",
+       methods=("z3", "hypothesis"),
+       recorded={"honesty=across-items": "verified", "honesty=one-budget": "verified",
+                 "honesty=all-budgets": "refuted"},
+       interpretation="Honesty is the probability q_x = Q(x|x) of reporting the true item. Checked under each "
+                      "reading of which budgets decrease.",
+       choices=(HONESTY,))
+def honesty(settings: AuditSettings, *, honesty: str):
+    a, b, rest = z3.Reals("r_x r_x2 R_rest")  # r = 1 / (E - 1): a smaller budget is a larger r
+    if honesty == "across-items":  # q_x = (1 + r_x) S: larger for the larger r in one mechanism
+        goal, premises = (1 + a) / (1 + a + b + rest) >= (1 + b) / (1 + a + b + rest), [a >= b]
+        scope = "two sensitive items x, x2 of one IPRR with eps_x <= eps_x2 (r_x >= r_x2 > 0), any other items"
+    elif honesty == "one-budget":  # q_x = (1 + r_x) / (1 + r_x + R_rest), increasing in r_x
+        goal, premises = (1 + a) / (1 + a + rest) >= (1 + b) / (1 + b + rest), [a >= b]
+        scope = "one sensitive item's budget lowered (r_x >= r_x2), the others fixed (R_rest >= 0)"
+    else:
+        goal, premises = None, []
+        scope = ""
+    steps = []
+    if goal is not None:
+        steps.append(proof_step(scope + ", every budget", prove([Condition((), None, goal)],
+                                                                  assumptions=[a > 0, b > 0, rest >= 0] + premises,
+                                                                  description="honesty")))
+
+    def violates(example):
+        budgets, factor = example
+        if all(x is None for x in budgets):
+            return False
+        mechanism = IPRR(budgets)
+        sensitive = mechanism.sensitive
+        if honesty == "across-items":
+            return any(mechanism.q[x] < mechanism.q[y] for x in sensitive for y in sensitive
+                       if budgets[x] <= budgets[y])
+        if honesty == "one-budget":
+            x = sensitive[0]
+            lowered = list(budgets)
+            lowered[x] = budgets[x] * factor
+            return IPRR(lowered).q[x] < mechanism.q[x]
+        lowered = [None if v is None else v * factor for v in budgets]
+        return any(IPRR(lowered).q[x] < mechanism.q[x] for x in sensitive)
+
+    factors = st.sampled_from([Fraction(1, 2), Fraction(1, 4), Fraction(3, 4)])
+    example = find_counterexample(st.tuples(item_budget_lists(settings), factors), violates, settings)
+    steps.append(search_step(f"random IPRR budgets; reading {honesty}; exact q_x compared", example,
+                             lambda ex: {"budgets": shown(ex[0]), "factor": str(ex[1])}, settings))
+    return decide(steps, "A smaller budget never lowers the probability of an honest report.",
+                  "Lowering every budget together lowers the probability of an honest report, as in mainstream RR "
+                  "(with equal budgets IPRR is KRR).")
+
+
+@claim("ipldp2023.sec5.2-honesty.mangat", location="Sec. 5.2",
+       statement="Following Mangat's RR, indistinguishability can be guaranteed by a large proportion of dishonest "
+                 "responses from less sensitive or non-sensitive groups, even if individuals in the sensitive group "
+                 "are honest.",
+       methods=("exact example",), recorded="open",
+       interpretation="An explanation of the design, not a property with a stated quantity. The evidence shows it "
+                      "on Fig. 1's setting: the probability that a report of the most sensitive item comes from "
+                      "someone else.")
+def honesty_mangat(settings: AuditSettings):
+    budgets = [Fraction(1, 10), Fraction(1, 2), 1, None, None]  # Fig. 1: HIV, Cancer, Hepatitis; Flu, None
+    mechanism = IPRR(budgets)
+    keep = mechanism.q[0]
+    others = sum((mechanism.qbar[0] for _ in range(4)), Exact.rational(0))
+    share = others / (keep + others)
+    return decide([Step(Evidence("exact", "Fig. 1's setting, uniform p over the five items",
+                                 f"Q(x1|x1) = {to_decimal_string(keep, 4)}; a report of x1 comes from another item "
+                                 f"with probability {to_decimal_string(share, 4)}"), inconclusive=True)],
+                  "", "", "Explanatory: no quantity is stated to check.")
+
+
+@claim("ipldp2023.sec5.2-honesty.population", location="Sec. 5.2",
+       statement="In practical scenarios, the sensitivity of data shows an inverse relationship with the population "
+                 "size.",
+       methods=("none",), recorded="open",
+       interpretation="An empirical statement about the world, with no data or source in the paper.")
+def honesty_population(settings: AuditSettings):
+    return decide([Step(Evidence("none", "no data", "a statement about populations, outside what channels decide"),
+                        inconclusive=True)], "", "", "An empirical statement about the world.")
