@@ -155,6 +155,8 @@ class IPRRTwin:
         self.keep = float(mechanism.S)
         self._keep = ExactBernoulli([self.keep])
         weights = np.array([float(mechanism.r[y]) for y in mechanism.sensitive])
+        if len(weights) and weights.sum() == 0:  # every r_y below the smallest double (budgets of ~745 and more)
+            weights = np.array([float(mechanism.r[y] / mechanism.R) for y in mechanism.sensitive])
         self.spread = weights / weights.sum() if len(weights) else weights  # r_y / R over D_S
         self._cumulative = np.cumsum(self.spread)
 

@@ -13,8 +13,13 @@ reports with ``n_y`` naming item ``y`` (``m_hat_y = n_y / n``), three estimates 
 
 GRR, uRR, KRR, URR and IPRR share a *column structure*: ``Q(y|x) = base_y + extra_y [y = x]`` (a report of ``y``
 comes from anyone with ``base_y`` and from a holder of ``y`` with ``extra_y`` more). Then ``m_y = base_y + extra_y
-p_y``, the empirical estimate is ``(m_hat_y - base_y) / extra_y``, and an EM iteration costs O(d) instead of O(d^2):
-``ColumnStructure`` is accepted wherever a matrix is.
+p_y`` on the simplex, so
+
+* the empirical estimate is ``(m_hat_y - base_y) / extra_y``;
+* the log-likelihood ``sum_y n_y ln(base_y + extra_y p_y)`` is separable, and its maximiser over the simplex has a
+  closed form (``mle``): by the KKT conditions, ``p_y = max(t n_y - base_y / extra_y, 0)`` for the one ``t > 0`` that
+  makes the entries sum to 1 (water-filling, exact);
+* an EM iteration (``em_np``) costs O(d) instead of O(d^2).
 
 The functions without ``_np`` are the plain reference (standard library and the kernel's exact numbers; EM in
 floats); those with ``_np`` are their NumPy twins.
@@ -171,6 +176,29 @@ def em(rows, counts: Sequence[int], tolerance: float = 1e-10, max_iterations: in
     return EMResult(p, iterations, change <= tolerance, change, log_likelihood)
 
 
+def _water_level(counts, offsets):
+    """``[max(t n_y - c_y, 0)]`` summing to 1: the positive entries are the items with the smallest ``c_y / n_y``
+    (``n_y > 0``), and ``t = (1 + sum_P c_y) / sum_P n_y`` over them."""
+    order = sorted((y for y, n in enumerate(counts) if n > 0), key=lambda y: offsets[y] / counts[y])
+    chosen, level = [], None
+    for k, y in enumerate(order):
+        chosen.append(y)
+        level = (1 + sum(offsets[z] for z in chosen)) / sum(counts[z] for z in chosen)
+        following = order[k + 1] if k + 1 < len(order) else None
+        if following is None or level * counts[following] <= offsets[following]:
+            break
+    return [level * counts[y] - offsets[y] if y in set(chosen) else 0 * level for y in range(len(counts))]
+
+
+def mle(structure: ColumnStructure, counts: Sequence[int]) -> list:
+    """The MLE of ``p`` over the simplex for a column-structured channel, in closed form (exact)."""
+    counts = _counts(counts, len(structure.base))
+    offsets = [Exact.of(b) / Exact.of(e) for b, e in zip(structure.base, structure.extra)]
+    if any(Exact.of(e).sign() <= 0 for e in structure.extra) or any(o.sign() < 0 for o in offsets):
+        raise InvalidParameter("the closed-form MLE needs extra_y > 0 and base_y >= 0 for every item")
+    return [Exact.of(v) for v in _water_level([Exact.rational(c) for c in counts], offsets)]
+
+
 # --- the NumPy twins ------------------------------------------------------------------------------
 
 def _float_structure(channel) -> tuple[np.ndarray, np.ndarray] | None:
@@ -187,8 +215,12 @@ def _matrix(channel) -> np.ndarray:
 
 
 def empirical_np(channel, counts) -> np.ndarray:
-    """Eq. (12) in floats: ``(m_hat - base) / extra`` for a ``ColumnStructure``, else a linear solve."""
+    """Eq. (12) in floats: ``(m_hat - base) / extra`` for a ``ColumnStructure`` (also for a matrix of counts, one row
+    per repetition), else a linear solve."""
     structure = _float_structure(channel)
+    if structure and np.ndim(counts) == 2:  # one row of counts per repetition
+        counts = np.asarray(counts, dtype=float)
+        return (counts / counts.sum(axis=1, keepdims=True) - structure[0]) / structure[1]
     d = len(structure[0]) if structure else _matrix(channel).shape[0]
     counts = np.asarray(_counts(counts, d), dtype=float)
     m = counts / counts.sum()
@@ -212,6 +244,33 @@ def norm_sub_np(values, total: float = 1.0) -> np.ndarray:
     level = (np.cumsum(ordered) - total) / np.arange(1, len(ordered) + 1)
     kept = np.count_nonzero(ordered > level)  # the survivors are the largest entries
     return np.maximum(positive - level[kept - 1], 0.0)
+
+
+def mle_np(structure: ColumnStructure, counts) -> np.ndarray:
+    """``mle`` in floats, in O(d log d); ``counts`` may be a matrix with one row of counts per repetition (the result
+    has its shape). Water-filling: the items enter the support in decreasing order of ``n_y extra_y / base_y``."""
+    base, extra = _float_structure(structure)
+    counts = np.asarray(counts, dtype=float)
+    rows = np.atleast_2d(counts)
+    if rows.ndim != 2 or rows.shape[1] != len(base):
+        raise InvalidParameter(f"counts must have one entry per item ({len(base)}), or be one such row per repetition")
+    if np.any(rows < 0) or np.any(rows != np.floor(rows)) or np.any(rows.sum(axis=1) <= 0):
+        raise InvalidParameter("counts must be non-negative integers with a positive total in every row")
+    if np.any(extra <= 0) or np.any(base < 0):
+        raise InvalidParameter("the closed-form MLE needs extra_y > 0 and base_y >= 0 for every item")
+    offset = np.broadcast_to(base / extra, rows.shape)
+    with np.errstate(divide="ignore"):
+        threshold = np.where(rows > 0, np.where(offset > 0, rows / np.where(offset > 0, offset, 1), np.inf), 0.0)
+    order = np.argsort(-threshold, axis=1, kind="stable")
+    level = (np.cumsum(np.take_along_axis(rows, order, 1), axis=1)
+             / (1 + np.cumsum(np.take_along_axis(offset, order, 1), axis=1)))  # 1 / t for the first k items
+    inside = np.take_along_axis(threshold, order, 1) > level
+    active = rows.shape[1] - np.argmax(inside[:, ::-1], axis=1)  # the last item inside, plus one
+    chosen = level[np.arange(len(rows)), active - 1][:, None]
+    rank = np.argsort(order, axis=1)
+    p = np.where(rank < active[:, None], np.maximum(rows / chosen - offset, 0.0), 0.0)
+    p /= p.sum(axis=1, keepdims=True)  # the entries sum to 1 up to rounding
+    return p.reshape(counts.shape)
 
 
 def em_np(channel, counts, tolerance: float = 1e-10, max_iterations: int = 100_000) -> EMResult:

@@ -23,7 +23,7 @@ from ldpspec.spec.channel import Channel
 from ldpspec.spec.exact import Exact
 from ldpspec.spec.loss import ldp_epsilon, pairwise_loss
 from ldpspec.spec.notions import ipldp, min_id_ldp
-from ldpspec.spec.numbers import to_decimal_string
+from ldpspec.spec.numbers import budget, to_decimal_string
 from ldpspec.verify.ipldp2023.readings import BUDGET_OWNER, DESIGN_RESTRICTION, HONESTY
 from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide, outcome
 from ldpspec.verify.search import budget_values, find_counterexample, search_step
@@ -41,7 +41,24 @@ def item_budget_lists(settings: AuditSettings, *, non_sensitive: bool = True):
     positive = budget_values.filter(lambda b: b > 0)
     entry = st.one_of(st.none(), positive) if non_sensitive else positive
     # three items by default: every z3 proof beside these searches already covers up to four, for every budget
-    return st.lists(entry, min_size=2, max_size=settings.max_inputs if settings.deep else 3)
+    return st.lists(entry, min_size=2, max_size=settings.max_inputs if settings.deep else 3).filter(
+        lambda b: any(v is not None for v in b))
+
+
+EXPONENTIALS = (Fraction(9, 8), Fraction(5, 4), Fraction(3, 2), Fraction(2), Fraction(3), Fraction(5), Fraction(11),
+                Fraction(101))
+"""``e^eps`` of the budgets the loss searches draw (eps = ln(9/8) ~ 0.12 up to ln 101 ~ 4.6). These statements hold
+or fail for every r_x = 1/(e^eps - 1) > 0, and with a rational e^eps every probability, estimate and loss is a
+rational number, so the exact searches run on fractions."""
+
+
+def log_budget_lists(settings: AuditSettings, *, non_sensitive: bool = True):
+    """Budget lists as ``log(q)`` text with ``q`` in ``EXPONENTIALS`` (``None`` for a non-sensitive item), with at
+    least one sensitive item."""
+    logs = st.sampled_from(EXPONENTIALS).map(lambda q: f"log({q})")
+    entry = st.one_of(st.none(), logs) if non_sensitive else logs
+    size = settings.max_inputs if settings.deep else 3
+    return st.lists(entry, min_size=2, max_size=size).filter(lambda b: any(v is not None for v in b))
 
 
 @functools.lru_cache(maxsize=512)
@@ -52,7 +69,7 @@ def iprr_channel(budgets: tuple) -> Channel:
 
 
 def shown(budgets) -> list:
-    return [None if b is None else str(b) for b in budgets]
+    return [None if b is None else b.text() if hasattr(b, "text") else str(b) for b in budgets]
 
 
 def sensitive_budgets(budgets) -> dict:
@@ -99,7 +116,7 @@ def iprr_proof_steps(*, non_sensitive: bool) -> list[Step]:
 
 
 def kernel_search_step(settings: AuditSettings, violates, scope: str, *, non_sensitive: bool) -> Step:
-    example = find_counterexample(item_budget_lists(settings, non_sensitive=non_sensitive), violates, settings)
+    example = find_counterexample(log_budget_lists(settings, non_sensitive=non_sensitive), violates, settings)
     return search_step(scope, example, lambda ex: {"budgets": shown(ex)}, settings)
 
 
@@ -212,9 +229,9 @@ def interpretation(settings: AuditSettings, *, budget_owner: str):
                 continue
             if budget_owner == "output":
                 column = channel.column(x)
-                if any(a > Exact.exp(eps) * b for a in column for b in column):
+                if any(a > budget(eps).exponential() * b for a in column for b in column):
                     return True
-            elif any(losses[pair][0] > eps for pair in losses if x in pair):
+            elif any(losses[pair][0] > budget(eps) for pair in losses if x in pair):
                 return True
         return False
 
@@ -478,7 +495,7 @@ def def5_urr(settings: AuditSettings):
         if all(b is None for b in budgets):
             return False
         eps = next(b for b in budgets if b is not None)
-        equal = [None if b is None else eps for b in budgets]
+        equal = [None if b is None else eps for b in budgets]  # log(q) text: every probability is rational
         return IPRR(equal).channel().rows != URR.from_budgets(equal).channel().rows
 
     steps.append(kernel_search_step(settings, violates, "random splits and budgets (one budget for every sensitive "
