@@ -238,7 +238,20 @@ def interpretation(settings: AuditSettings, *, budget_owner: str):
     scope = ("IPRR with random budgets and splits into D_S and D_N; kernel: D_N inputs reach only D_S or themselves, "
              + ("each sensitive output's column within e^{eps_x}" if budget_owner == "output" else
                 "each sensitive input within e^{eps_x} of every other input on every output"))
-    return decide([kernel_search_step(settings, violates, scope, non_sensitive=True)],
+
+    def describe_violation(budgets):
+        losses = pairwise_loss(iprr_channel(tuple(budgets)))
+        worst = [(x, pair, losses[pair]) for x, eps in enumerate(budgets) if eps is not None
+                 for pair in losses if x in pair and losses[pair][0] > budget(eps)]
+        found = {"budgets": shown(budgets)}
+        if worst:
+            x, pair, (loss, y) = worst[0]
+            found.update({"input": x, "its budget": shown([budgets[x]])[0], "pair": list(pair), "output": y,
+                          "log-ratio": to_decimal_string(loss, 12)})
+        return found
+
+    example = find_counterexample(log_budget_lists(settings), violates, settings)
+    return decide([search_step(scope, example, describe_violation, settings)],
                   "The sentence holds on every IPLDP channel IPRR builds.",
                   "A sensitive input of an IPLDP channel is distinguishable from another input by more than its own "
                   "budget: the budget protects the output, not the input.")
@@ -434,10 +447,10 @@ def design_restriction(settings: AuditSettings, *, design_restriction: str):
     steps.append(Step(Evidence("numerical optimisation (SLSQP, 8 random starts)",
                                f"{cases} random instances, |D| = 2 .. 4, p from a flat Dirichlet",
                                result + f" (tolerance {tolerance:g})"), inconclusive=worst > tolerance))
-    return decide(steps, "The constraints' intersection point is IPRR; the numerical optimum of the problem agrees"
-                  + (" (the feasible set is that point: the objective plays no part)." if design_restriction ==
-                     "equality" else " (IPRR's maximal ratio is optimal on the restricted structure)."),
-                  "", "The numerical optimum differs from IPRR.")
+    return decide(steps, "With q = e^eps qbar the feasible set is one point, IPRR (Sherman-Morrison's solution): the "
+                  "objective plays no part." if design_restriction == "equality" else
+                  "With q <= e^eps qbar the numerical optimum is IPRR: its maximal ratio is optimal on the "
+                  "restricted structure.", "", "The numerical optimum differs from IPRR.")
 
 
 # --- Definitions 4 and 5, Theorems 1 and 2 ------------------------------------------------------
