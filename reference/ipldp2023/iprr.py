@@ -48,11 +48,16 @@ def iprr_probabilities(E: Sequence) -> tuple[list, list, object]:
     """Definition 5's ``(q, qbar, qtilde)`` from ``E = [e^{eps_x} for sensitive x, None for non-sensitive x]``.
 
     ``q[x]`` and ``qbar[x]`` are ``None`` for a non-sensitive ``x``. Plain arithmetic: exact numbers, floats or z3
-    terms.
+    terms. Items given the same object ``e`` share their ``q`` and ``qbar`` objects, so that exact sums over many
+    items of a few budgets are sums over the budgets (a channel's row sums, checked exactly, stay fast).
     """
-    total = 1 + sum(1 / (e - 1) for e in E if e is not None)
-    qbar = [None if e is None else 1 / ((e - 1) * total) for e in E]
-    q = [None if e is None else e * b for e, b in zip(E, qbar)]
+    distinct = {id(e): e for e in E if e is not None}
+    count = {key: sum(1 for e in E if e is not None and id(e) == key) for key in distinct}
+    total = 1 + sum(count[key] * (1 / (e - 1)) for key, e in distinct.items())
+    qbar_of = {key: 1 / ((e - 1) * total) for key, e in distinct.items()}
+    q_of = {key: e * qbar_of[key] for key, e in distinct.items()}
+    qbar = [None if e is None else qbar_of[id(e)] for e in E]
+    q = [None if e is None else q_of[id(e)] for e in E]
     return q, qbar, 1 / total
 
 
@@ -79,7 +84,11 @@ class IPRR:
         self.budgets = item_budgets(budgets, positive=True)
         self.d = len(self.budgets)
         self.sensitive = tuple(x for x, eps in enumerate(self.budgets) if eps is not None)
-        self.E = [None if eps is None else eps.exponential() for eps in self.budgets]
+        exponentials = {}  # one object per budget (a log budget is keyed by its text: it is not hashable)
+        for eps in self.budgets:
+            if eps is not None:
+                exponentials.setdefault(eps.as_rational() or eps.text(), eps.exponential())
+        self.E = [None if eps is None else exponentials[eps.as_rational() or eps.text()] for eps in self.budgets]
         self.q, self.qbar, qtilde = iprr_probabilities(self.E)
         r, S = iprr_terms(self.E)
         # exact numbers throughout (with no sensitive item the sums are plain integers, and 1 / 1 a float)
