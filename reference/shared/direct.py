@@ -65,6 +65,21 @@ class EMResult:
                 "converged": self.converged, "change": self.change, "log_likelihood": self.log_likelihood}
 
 
+def column_structure(rows) -> ColumnStructure | None:
+    """The column structure of a square matrix given by its rows, when it has one: every column ``y`` constant off
+    the diagonal (``base_y``), with ``extra_y = Q(y|y) - base_y``; ``None`` otherwise. Exact comparisons."""
+    rows = _square_rows(rows)
+    d = len(rows)
+    base, extra = [], []
+    for y in range(d):
+        off = [rows[x][y] for x in range(d) if x != y]
+        if any(v != off[0] for v in off[1:]):
+            return None
+        base.append(off[0])
+        extra.append(rows[y][y] - off[0])
+    return ColumnStructure(base=base, extra=extra)
+
+
 # --- checks shared by both forms --------------------------------------------------------------------
 
 def _counts(counts, d: int) -> list[int]:
@@ -115,8 +130,14 @@ def inverse(rows) -> list[list]:
 
 
 def empirical(rows, counts: Sequence[int]) -> list:
-    """Eq. (12): ``p_hat = m_hat Q^{-1}`` with ``m_hat_y = n_y / n`` (exact)."""
+    """Eq. (12): ``p_hat = m_hat Q^{-1}`` with ``m_hat_y = n_y / n`` (exact). A matrix with the column structure is
+    estimated in its O(d) form (exact elimination over many distinct exponentials is slow)."""
+    if not isinstance(rows, ColumnStructure):
+        rows = column_structure(rows) or rows
     if isinstance(rows, ColumnStructure):
+        if any(Exact.of(e).sign() == 0 for e in rows.extra):
+            raise InvalidParameter("the channel is not invertible: the empirical estimator needs an invertible "
+                                   "direct encoding")
         counts = _counts(counts, len(rows.base))
         n = sum(counts)
         return [(Exact.rational(c) / n - b) / e for c, b, e in zip(counts, rows.base, rows.extra)]
