@@ -44,6 +44,26 @@ from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ZERO, Exact
 
 
+def shared(values: Sequence, function) -> list:
+    """``function(v)`` for every entry, computed once per distinct object (``None`` stays ``None``): items of one
+    budget share one object, so exact work is done per budget, not per item."""
+    done = {}
+    for v in values:
+        if v is not None and id(v) not in done:
+            done[id(v)] = function(v)
+    return [None if v is None else done[id(v)] for v in values]
+
+
+def shared_sum(values: Sequence):
+    """The sum of the entries that are not ``None``, one term (count times value) per distinct object."""
+    counts, objects = {}, {}
+    for v in values:
+        if v is not None:
+            counts[id(v)] = counts.get(id(v), 0) + 1
+            objects[id(v)] = v
+    return sum((counts[key] * v for key, v in objects.items()), 0)
+
+
 def iprr_probabilities(E: Sequence) -> tuple[list, list, object]:
     """Definition 5's ``(q, qbar, qtilde)`` from ``E = [e^{eps_x} for sensitive x, None for non-sensitive x]``.
 
@@ -51,14 +71,11 @@ def iprr_probabilities(E: Sequence) -> tuple[list, list, object]:
     terms. Items given the same object ``e`` share their ``q`` and ``qbar`` objects, so that exact sums over many
     items of a few budgets are sums over the budgets (a channel's row sums, checked exactly, stay fast).
     """
-    distinct = {id(e): e for e in E if e is not None}
-    count = {key: sum(1 for e in E if e is not None and id(e) == key) for key in distinct}
-    total = 1 + sum(count[key] * (1 / (e - 1)) for key, e in distinct.items())
-    qbar_of = {key: 1 / ((e - 1) * total) for key, e in distinct.items()}
-    q_of = {key: e * qbar_of[key] for key, e in distinct.items()}
-    qbar = [None if e is None else qbar_of[id(e)] for e in E]
-    q = [None if e is None else q_of[id(e)] for e in E]
-    return q, qbar, 1 / total
+    total = 1 + shared_sum(shared(E, lambda e: 1 / (e - 1)))
+    qbar_of = {id(e): b for e, b in zip(E, shared(E, lambda e: 1 / ((e - 1) * total))) if e is not None}
+    q_of = {key: e * qbar_of[key] for key, e in {id(e): e for e in E if e is not None}.items()}
+    return ([None if e is None else q_of[id(e)] for e in E], [None if e is None else qbar_of[id(e)] for e in E],
+            1 / total)
 
 
 def iprr_rows(E: Sequence) -> list:
@@ -71,8 +88,8 @@ def iprr_rows(E: Sequence) -> list:
 
 def iprr_terms(E: Sequence) -> tuple[list, object]:
     """Sec. 5.3's ``r`` (``1 / (E_x - 1)`` on ``D_S``, ``0`` on ``D_N``) and ``S = 1 / (1 + sum r)``."""
-    r = [0 if e is None else 1 / (e - 1) for e in E]
-    return r, 1 / (1 + sum(r))
+    r = shared(E, lambda e: 1 / (e - 1))
+    return [0 if v is None else v for v in r], 1 / (1 + shared_sum(r))
 
 
 class IPRR:
@@ -93,12 +110,12 @@ class IPRR:
         r, S = iprr_terms(self.E)
         # exact numbers throughout (with no sensitive item the sums are plain integers, and 1 / 1 a float)
         self.qtilde, self.S = Exact.of(qtilde), Exact.of(S)
-        self.r = [Exact.of(v) for v in r]
-        self.R = sum(self.r, ZERO)
+        self.r = shared(r, Exact.of)
+        self.R = Exact.of(shared_sum(self.r))
         # Each item's count estimator (p, q): a report of x comes from a holder with p, from anyone else with q.
         self.p_report = [self.qtilde if e is None else q for e, q in zip(self.E, self.q)]
         self.q_report = [ZERO if e is None else b for e, b in zip(self.E, self.qbar)]
-        self._weights = [float(r) for r in self.r]
+        self._weights = shared(self.r, float)
 
     def channel(self, max_entries: int | None = None) -> Channel:
         """The exact channel of Definition 5: ``d`` inputs, ``d`` outputs."""
@@ -111,7 +128,7 @@ class IPRR:
 
     def structure(self) -> ColumnStructure:
         """``Q(y|x) = S r_y + S [y = x]``: the form the estimators of ``reference.shared.direct`` use."""
-        return ColumnStructure(base=[self.S * r for r in self.r], extra=[self.S] * self.d)
+        return ColumnStructure(base=shared(self.r, lambda r: self.S * r), extra=[self.S] * self.d)
 
     def perturb(self, item: int, rng: random.Random) -> int:
         """One user's report (Sec. 5.3's two stages): the true item with probability ``S``, else a sensitive item
@@ -163,7 +180,7 @@ class IPRRTwin:
         self.sensitive = np.array(mechanism.sensitive, dtype=np.int64)
         self.keep = float(mechanism.S)
         self._keep = ExactBernoulli([self.keep])
-        weights = np.array([float(mechanism.r[y]) for y in mechanism.sensitive])
+        weights = np.array([mechanism._weights[y] for y in mechanism.sensitive])
         if len(weights) and weights.sum() == 0:  # every r_y below the smallest double (budgets of ~745 and more)
             weights = np.array([float(mechanism.r[y] / mechanism.R) for y in mechanism.sensitive])
         self.spread = weights / weights.sum() if len(weights) else weights  # r_y / R over D_S

@@ -224,7 +224,15 @@ def mle(structure: ColumnStructure, counts: Sequence[int]) -> list:
 
 def _float_structure(channel) -> tuple[np.ndarray, np.ndarray] | None:
     if isinstance(channel, ColumnStructure):
-        return np.array([float(v) for v in channel.base]), np.array([float(v) for v in channel.extra])
+        done = {}  # one conversion per distinct object: a mechanism's items of one budget share theirs
+
+        def floats(values):
+            for v in values:
+                if id(v) not in done:
+                    done[id(v)] = float(v)
+            return np.array([done[id(v)] for v in values])
+
+        return floats(channel.base), floats(channel.extra)
     return None
 
 
