@@ -194,12 +194,12 @@ class IPRRTwin:
         for start in range(0, len(items), users_per_chunk):
             chunk = items[start:start + users_per_chunk]
             keep = self._keep.draw_columns(len(chunk), rng)[:, 0]
-            if len(self.sensitive):
-                drawn = np.searchsorted(self._cumulative, rng.random(len(chunk)), side="right")
-                other = self.sensitive[np.minimum(drawn, len(self.sensitive) - 1)]
-                reports[start:start + len(chunk)] = np.where(keep, chunk, other)
-            else:
-                reports[start:start + len(chunk)] = chunk  # S = 1: every user keeps the item
+            out = reports[start:start + len(chunk)]
+            out[:] = chunk
+            moved = np.flatnonzero(~keep)  # only the users who do not keep their item draw another (S = 1: none)
+            if len(moved):
+                drawn = np.searchsorted(self._cumulative, rng.random(len(moved)), side="right")
+                out[moved] = self.sensitive[np.minimum(drawn, len(self.sensitive) - 1)]
         return reports
 
     def outputs(self, reports: np.ndarray) -> list[int]:

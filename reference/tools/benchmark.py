@@ -3,6 +3,7 @@
     pip install -e '.[bench]'
     python -m ldpspec.reference.tools.benchmark                 # every row
     python -m ldpspec.reference.tools.benchmark --set-valued    # only the set-valued rows
+    python -m ldpspec.reference.tools.benchmark --ipldp         # only the per-item-budget rows and the estimators
 
 Sizes are pinned: every mechanism at (n, d) = (1e5, 100), (1e6, 100), (1e6, 1000), and the set-valued mechanisms
 (users holding sets of ``m`` items, Cao et al. 2022: those that take the parameter ``m`` of
@@ -20,6 +21,20 @@ of 1 to ``2m`` items, padded or sampled to ``m``) and ``n`` users' inputs. Two o
 The set-valued rows are a table of their own, with ``m`` and the sensitive items. No public Python library
 implements Cao et al.'s mechanisms: they are compared with our own baselines GRR-Sample and RAPPOR-Sample
 (``SET_BASELINES``), measured in the same run.
+
+The mechanisms with per-item budgets (the IPLDP preprint's IPRR, KRR and URR: those that take the parameter
+``budgets`` of ``reference.mechanism.ITEM_BUDGETS``) are a table of their own at (n, d) = (1e6, 100) and
+(1e6, 1e4), reports and simulation, beside the peers' GRR clients at eps = 1 (no peer implements them), measured in
+the same run; their workloads: IPRR with half the items non-sensitive and four budget levels in [0.1, 10] on the
+other half, KRR at eps = 0.1 over every item (``Grr.from_budgets``), uRR at eps = 1 with the first ``d // 4`` items
+sensitive, every user's item uniform. A third table times the estimators of ``reference.shared.direct`` at
+(1e6, 1e4) on the counts of the reports of each of them and of GRR at eps = 1: the empirical estimate, Norm-Sub (of
+the empirical estimate), the MLE in closed form (``mle_np``, water-filling) and the same MLE by EM to the l1
+tolerance 1e-10 (``em``: at most 100,000 iterations; the iterations and whether it converged are shown),
+beside multi-freq-ldpy's GRR estimators on the same GRR counts: ``MI``
+(the inverse clipped at 0 and rescaled) and ``IBU`` (its EM on the dense d x d matrix, capped at
+``PEER_IBU_ITERATIONS``, since it costs d^2 per iteration). The counts and the channel's column structure in
+floats are made before timing; making the structure (exact) and converting it to floats is shown as *preparation*.
 
 Each measurement runs in a fresh subprocess. Time is wall-clock time of the operation alone (data
 and parameters are made first). Peak memory is the growth of the process's resident set during the
@@ -45,6 +60,22 @@ SET_SIZES = ((1_000_000, 256),)
 m = min(8, d) items (m = 8 here) with the first d // 4 items sensitive (items 0..63 here)."""
 SET_BASELINES = ("grr-sample", "rappor-sample")
 """The set-valued rows' reference points: Cao et al.'s baselines (Sec. 2.3), ours, as no peer implements these."""
+IPLDP_SIZES = ((1_000_000, 100), (1_000_000, 10_000))
+"""(n, d) at which the mechanisms with per-item budgets are measured (reports and simulation)."""
+ESTIMATOR_SIZES = ((1_000_000, 10_000),)
+"""(n, d) at which the estimators of a direct encoding are measured."""
+IPLDP_PEER = "grr"
+"""The peers' mechanism beside which the per-item-budget mechanisms are measured (no peer implements them)."""
+ESTIMATORS = ("empirical", "norm-sub", "mle", "em")
+"""Our estimators of a direct encoding (``reference.shared.direct``), in floats."""
+PEER_ESTIMATORS = {"multi-freq-ldpy": ("mi", "ibu")}
+"""The peers' GRR estimators, on the same GRR counts as ours."""
+ESTIMATOR_BASELINE = "grr"
+"""The registered mechanism whose counts the peers' estimators are given (GRR at eps = 1, as the peers' clients)."""
+EM_TOLERANCE, EM_MAX_ITERATIONS = 1e-10, 100_000
+"""EM's stopping rule in the estimator rows: the l1 change of an iteration, and the cap."""
+PEER_IBU_ITERATIONS = 100
+"""The cap on multi-freq-ldpy's IBU iterations (each multiplies the dense d x d matrix twice)."""
 LIBRARIES = ("ldpspec", "multi-freq-ldpy", "pure-ldp")
 PEER_MECHANISMS = {"multi-freq-ldpy": ("grr", "oue", "sue"), "pure-ldp": ("grr", "oue", "sue")}
 """The registered mechanisms each peer library implements."""
@@ -100,6 +131,14 @@ def set_valued(declaration) -> bool:
     return any(parameter is SET_SIZE for parameter in declaration.parameters)
 
 
+def per_item_budgets(declaration) -> bool:
+    """Whether the mechanism takes one budget per item (the IPLDP preprint's IPRR and its baselines KRR and URR)."""
+    from ldpspec.reference.mechanism import ITEM_BUDGETS
+
+    return any(parameter.name == ITEM_BUDGETS.name and parameter.kind == ITEM_BUDGETS.kind
+               for parameter in declaration.parameters)
+
+
 def _sensitive(mechanism) -> str:
     """The sensitive items of a set-valued mechanism, in a few words: ``all 256``, ``64: 0..63``."""
     sensitive = tuple(mechanism.sensitive)
@@ -110,31 +149,72 @@ def _sensitive(mechanism) -> str:
     return str(len(sensitive))
 
 
+def _estimator_operation(library: str, name: str, mode: str, n: int, d: int):
+    """An estimator on the counts of ``n`` users' reports (made first): ours on the mechanism's column structure in
+    floats, the peer's on GRR's counts."""
+    import numpy as np
+
+    from ldpspec.reference.registry import MECHANISMS
+    from ldpspec.reference.shared.direct import ColumnStructure, em_np, empirical_np, mle_np, norm_sub_np
+
+    mechanism, inputs = MECHANISMS[name].workload(n, d, np.random.default_rng(1))
+    counts = mechanism.twin.counts(mechanism.twin.reports(inputs, np.random.default_rng(2)))
+    if library == "multi-freq-ldpy":
+        from multi_freq_ldpy.estimators.Histogram_estimator import IBU, MI
+
+        p, q = float(mechanism.p), float(mechanism.q)
+        observed = counts.astype(float)
+        if mode == "mi":
+            return (lambda: MI(observed, n, p, q)), {}, None
+        matrix = np.full((d, d), q)
+        np.fill_diagonal(matrix, p)
+        frequencies = observed / observed.sum()
+        IBU(2, np.array([[p, q], [q, p]]), np.array([0.5, 0.5]), 1, 1e-12, "max_abs")  # compile (numba) first
+        return ((lambda: IBU(d, matrix, frequencies, PEER_IBU_ITERATIONS, 1e-12, "max_abs")),
+                {"iterations": f"at most {PEER_IBU_ITERATIONS} (cap)"}, None)
+    start = time.perf_counter()
+    exact = mechanism.structure()
+    structure = ColumnStructure([float(v) for v in exact.base], [float(v) for v in exact.extra])
+    shape = {"preparation_seconds": time.perf_counter() - start}
+    if mode == "empirical":
+        return (lambda: empirical_np(structure, counts)), shape, None
+    if mode == "norm-sub":
+        values = empirical_np(structure, counts)
+        return (lambda: norm_sub_np(values)), shape, None
+    if mode == "mle":  # the closed form of a column-structured channel
+        return (lambda: mle_np(structure, counts)), shape, None
+    return ((lambda: em_np(structure, counts, EM_TOLERANCE, EM_MAX_ITERATIONS)), shape,
+            lambda result: {"iterations": result.iterations, "converged": result.converged})
+
+
 def _operation(library: str, name: str, mode: str, n: int, d: int):
-    """Prepare data and parameters; return the operation to time (``None`` if the library lacks it) and what the
-    workload is beyond ``n`` and ``d`` (``m`` and the number of sensitive items, for a set-valued mechanism)."""
+    """Prepare data and parameters; return the operation to time (``None`` if the library lacks it), what the
+    workload is beyond ``n`` and ``d`` (``m`` and the number of sensitive items, for a set-valued mechanism), and
+    what to record of the operation's result (``None``: nothing)."""
     import numpy as np
 
     from ldpspec.reference.registry import MECHANISMS
 
+    if mode in ESTIMATORS or mode in PEER_ESTIMATORS.get(library, ()):
+        return _estimator_operation(library, name, mode, n, d)
     if library != "ldpspec" and (mode != "reports" or name not in PEER_MECHANISMS[library]):
-        return None, {}
+        return None, {}, None
     mechanism, inputs = MECHANISMS[name].workload(n, d, np.random.default_rng(1))
     shape = {"m": mechanism.m, "sensitive": _sensitive(mechanism)} if set_valued(MECHANISMS[name]) else {}
     if library != "ldpspec":
-        return _peer(library, name, d, np.asarray(inputs).tolist()), shape
+        return _peer(library, name, d, np.asarray(inputs).tolist()), shape, None
     rng = np.random.default_rng(2)
     if mode == "reports":
-        return (lambda: mechanism.twin.reports(inputs, rng)), shape
+        return (lambda: mechanism.twin.reports(inputs, rng)), shape, None
     values = inputs if isinstance(inputs, list) else inputs.tolist()
     # users of each input, or of each set (a list, or an array row for sets of several sizes)
     population = Counter(tuple(v) if isinstance(v, (list, np.ndarray)) else v for v in values)
-    return (lambda: mechanism.twin.simulate_counts(population, rng)), shape
+    return (lambda: mechanism.twin.simulate_counts(population, rng)), shape, None
 
 
 def measure(library: str, name: str, mode: str, n: int, d: int) -> dict | None:
     """One measurement, in this process."""
-    operation, shape = _operation(library, name, mode, n, d)
+    operation, shape, describe = _operation(library, name, mode, n, d)
     if operation is None:
         return None
     before = _memory_kib("VmRSS")
@@ -143,6 +223,8 @@ def measure(library: str, name: str, mode: str, n: int, d: int) -> dict | None:
     result = operation()
     seconds = time.perf_counter() - start
     peak = _memory_kib("VmHWM")
+    if describe is not None:
+        shape = {**shape, **describe(result)}
     del result
     return {"seconds": seconds, "peak_mib": max(0, peak - before) / 1024, **shape}
 
@@ -169,20 +251,69 @@ def _run(library, name, mode, n, d) -> dict | None:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-def _sizes(text: str) -> list[tuple[int, int, bool]]:
-    """``NxD`` (every mechanism) and ``NxD:sets`` (the set-valued mechanisms only), comma-separated, as
-    ``(n, d, set-valued only)``."""
+SIZE_KINDS = {"": "every mechanism", "sets": "the set-valued mechanisms only",
+              "ipldp": "the mechanisms with per-item budgets, beside the peers' GRR clients",
+              "estimators": "the estimators of a direct encoding"}
+"""What a size ``NxD:KIND`` measures, by kind."""
+
+
+def _sizes(text: str) -> list[tuple[int, int, str]]:
+    """``NxD`` (every mechanism) and ``NxD:KIND`` (a kind of ``SIZE_KINDS``), comma-separated, as
+    ``(n, d, kind)``."""
     sizes = []
     for size in text.split(","):
         dimensions, _, kind = size.partition(":")
         try:
             n, d = (int(value) for value in dimensions.split("x"))
         except ValueError:
-            raise argparse.ArgumentTypeError(f"a size is NxD or NxD:sets, got {size!r}") from None
-        if kind not in ("", "sets"):
-            raise argparse.ArgumentTypeError(f"a size is NxD or NxD:sets, got {size!r}")
-        sizes.append((n, d, kind == "sets"))
+            raise argparse.ArgumentTypeError(f"a size is NxD or NxD:KIND, KIND one of "
+                                             f"{', '.join(k for k in SIZE_KINDS if k)}; got {size!r}") from None
+        if kind not in SIZE_KINDS:
+            raise argparse.ArgumentTypeError(f"a size is NxD or NxD:KIND, KIND one of "
+                                             f"{', '.join(k for k in SIZE_KINDS if k)}; got {size!r}")
+        sizes.append((n, d, kind))
     return sizes
+
+
+def _row(cells) -> None:
+    print("| " + " | ".join(str(cell) for cell in cells) + " |", flush=True)
+
+
+def _measure_ipldp_rows(sizes, names, libraries) -> list:
+    """The mechanisms with per-item budgets (reports and simulation), then the peers' GRR clients, at each size."""
+    rows = []
+    for n, d in sizes:
+        jobs = [(name, mode, "ldpspec") for name in names for mode in ("reports", "simulation")
+                if "ldpspec" in libraries]
+        jobs += [(IPLDP_PEER, "reports", library) for library in libraries
+                 if library != "ldpspec" and IPLDP_PEER in PEER_MECHANISMS[library]]
+        for name, mode, library in jobs:
+            result = _run(library, name, mode, n, d)
+            if result is not None:
+                rows.append((name, n, d, mode, library, result))
+                _row([name, f"{n:,}", d, mode, library, f"{result['seconds']:.3f}", f"{result['peak_mib']:.1f}"])
+    print()
+    return rows
+
+
+def _measure_estimator_rows(sizes, names, libraries) -> list:
+    """Our estimators on the counts of each mechanism, then the peers' on GRR's counts, at each size."""
+    rows = []
+    for n, d in sizes:
+        jobs = [(name, mode, "ldpspec") for name in names for mode in ESTIMATORS if "ldpspec" in libraries]
+        jobs += [(ESTIMATOR_BASELINE, mode, library) for library in libraries
+                 for mode in PEER_ESTIMATORS.get(library, ())]
+        for name, mode, library in jobs:
+            result = _run(library, name, mode, n, d)
+            if result is None:
+                continue
+            rows.append((name, n, d, mode, library, result))
+            converged = {True: "yes", False: "no", None: ""}[result.get("converged")]
+            preparation = result.get("preparation_seconds")
+            _row([name, f"{n:,}", d, mode, library, f"{result['seconds']:.4f}", f"{result['peak_mib']:.1f}",
+                  result.get("iterations", ""), converged, "" if preparation is None else f"{preparation:.2f}"])
+    print()
+    return rows
 
 
 def _measure_rows(sizes, names, libraries, set_columns: bool) -> list:
@@ -218,13 +349,19 @@ def main(argv=None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--one", nargs=5, metavar=("LIBRARY", "MECHANISM", "MODE", "N", "D"), help=argparse.SUPPRESS)
-    parser.add_argument("--sizes", type=_sizes,
-                        default=",".join([f"{n}x{d}" for n, d in SIZES] + [f"{n}x{d}:sets" for n, d in SET_SIZES]),
-                        help="comma-separated NxD (every mechanism) or NxD:sets (the set-valued mechanisms only); "
-                             "default: the pinned sizes")
-    parser.add_argument("--set-valued", action="store_true",
-                        help="only the set-valued rows: the sizes NxD:sets (by default 1000000x256:sets, where the "
-                             "workloads give m = 8)")
+    default_sizes = ([f"{n}x{d}" for n, d in SIZES] + [f"{n}x{d}:sets" for n, d in SET_SIZES]
+                     + [f"{n}x{d}:ipldp" for n, d in IPLDP_SIZES] + [f"{n}x{d}:estimators" for n, d in ESTIMATOR_SIZES])
+    parser.add_argument("--sizes", type=_sizes, default=",".join(default_sizes),
+                        help="comma-separated NxD (every mechanism) or NxD:KIND, KIND one of "
+                             + "; ".join(f"{kind} ({meaning})" for kind, meaning in SIZE_KINDS.items() if kind)
+                             + "; default: the pinned sizes")
+    only = parser.add_mutually_exclusive_group()
+    only.add_argument("--set-valued", action="store_true",
+                      help="only the set-valued rows: the sizes NxD:sets (by default 1000000x256:sets, where the "
+                           "workloads give m = 8)")
+    only.add_argument("--ipldp", action="store_true",
+                      help="only the rows of the mechanisms with per-item budgets (sizes NxD:ipldp) and of the "
+                           "estimators (sizes NxD:estimators)")
     parser.add_argument("--libraries", default=",".join(LIBRARIES),
                         help="comma-separated, from " + ", ".join(LIBRARIES))
     parser.add_argument("--mechanisms", default=",".join(MECHANISMS),
@@ -235,12 +372,24 @@ def main(argv=None) -> int:
         print(json.dumps(measure(library, name, mode, int(n), int(d))))
         return 0
 
-    sizes = [(n, d) for n, d, sets_only in arguments.sizes if not (sets_only or arguments.set_valued)]
-    set_sizes = [(n, d) for n, d, sets_only in arguments.sizes if sets_only]
+    def chosen(kind: str) -> list:
+        selected = {"sets": arguments.set_valued, "ipldp": arguments.ipldp, "estimators": arguments.ipldp}
+        if any(selected.values()) and not selected.get(kind):
+            return []
+        return [(n, d) for n, d, size_kind in arguments.sizes if size_kind == kind]
+
+    sizes, set_sizes = chosen(""), chosen("sets")
+    ipldp_sizes, estimator_sizes = chosen("ipldp"), chosen("estimators")
     if arguments.set_valued and not set_sizes:
         parser.error("--set-valued needs a set-valued size (NxD:sets) among --sizes")
+    if arguments.ipldp and not (ipldp_sizes or estimator_sizes):
+        parser.error("--ipldp needs a size NxD:ipldp or NxD:estimators among --sizes")
     libraries = arguments.libraries.split(",")
     names = arguments.mechanisms.split(",")
+    unknown = [name for name in names if name not in MECHANISMS]
+    if unknown:
+        parser.error(f"--mechanisms: unknown {', '.join(unknown)}; the registered mechanisms are "
+                     f"{', '.join(MECHANISMS)}")
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}; "
           + ", ".join(f"{k} {v}" for k, v in _versions().items()))
     print(f"eps = {EPSILON}; time in seconds, peak memory in MiB\n")
@@ -257,6 +406,25 @@ def main(argv=None) -> int:
         print("| mechanism | n | d | operation | library | time (s) | peak memory (MiB) | m | sensitive items |")
         print("|---|---|---|---|---|---|---|---|---|")
         set_rows = _measure_rows(set_sizes, set_names, libraries, set_columns=True)
+    ipldp_names = [name for name in names if per_item_budgets(MECHANISMS[name])]
+    ipldp_rows = []
+    if ipldp_sizes and ipldp_names:
+        print(f"Mechanisms with per-item budgets (the IPLDP preprint), beside the peers' {IPLDP_PEER.upper()} "
+              f"clients at eps = {EPSILON}:\n")
+        print("| mechanism | n | d | operation | library | time (s) | peak memory (MiB) |")
+        print("|---|---|---|---|---|---|---|")
+        ipldp_rows = _measure_ipldp_rows(ipldp_sizes, ipldp_names, libraries)
+    estimator_names = ipldp_names + [name for name in names if name == ESTIMATOR_BASELINE]
+    estimator_rows = []
+    if estimator_sizes and estimator_names:
+        print(f"Estimators of a direct encoding on the counts of n reports (EM to the l1 tolerance {EM_TOLERANCE:g}, "
+              f"at most {EM_MAX_ITERATIONS:,} iterations), beside multi-freq-ldpy's on the counts of "
+              f"{ESTIMATOR_BASELINE} at eps = {EPSILON}; preparation: the column structure, exact, then in floats "
+              f"(not timed):\n")
+        print("| mechanism | n | d | estimator | library | time (s) | peak memory (MiB) | EM iterations | converged "
+              "| preparation (s) |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
+        estimator_rows = _measure_estimator_rows(estimator_sizes, estimator_names, libraries)
     for n, d in sizes:
         for name in names:
             ours = [r for (m, nn, dd, mode, lib, r) in rows
@@ -277,6 +445,23 @@ def main(argv=None) -> int:
             if baselines and name not in baselines:
                 print(f"- {name} reports at n={n:,}, d={d}, m={ours['m']}: "
                       + "; ".join(_versus(ours, reports[baseline], baseline) for baseline in baselines))
+    for n, d in ipldp_sizes:  # no peer implements these: the peers' GRR clients are the reference points
+        peers = {lib: r for (name, nn, dd, mode, lib, r) in ipldp_rows
+                 if (name, nn, dd, mode) == (IPLDP_PEER, n, d, "reports") and lib != "ldpspec"}
+        for name in ipldp_names:
+            ours = [r for (m, nn, dd, mode, lib, r) in ipldp_rows
+                    if (m, nn, dd, mode, lib) == (name, n, d, "reports", "ldpspec")]
+            if ours and peers:
+                print(f"- {name} reports at n={n:,}, d={d}: " + "; ".join(
+                    f"{theirs['seconds'] / ours[0]['seconds']:.1f}x faster than {lib}'s {IPLDP_PEER.upper()} client"
+                    for lib, theirs in peers.items()))
+    for name, n, d, mode, library, result in estimator_rows:
+        if mode == "mle" and library == "ldpspec":
+            print(f"- {name} MLE (closed form) at n={n:,}, d={d}: {result['seconds']:.3f} s")
+        if mode == "em" and library == "ldpspec":
+            print(f"- {name} MLE by EM at n={n:,}, d={d}: {result['seconds']:.3f} s, {result['iterations']:,} "
+                  f"iterations, " + ("converged" if result["converged"] else
+                                     f"not converged to {EM_TOLERANCE:g} within the cap"))
     return 0
 
 

@@ -20,6 +20,15 @@
         the notion it claims in the file's ``privacy`` section: format 1, or format 2 with the breakpoints of its
         densities for a mechanism with continuous outputs (Wheel, suWheel).
 
+    ldpspec estimate --counts JSON (MECHANISM [parameters] | --channel CHANNEL.json) [--tolerance T]
+                     [--max-iterations N] [--exact]
+        The distribution of the items estimated from the counts of the reports of a direct encoding (one item
+        reported for one item: GRR, KRR, uRR/URR, IPRR, or a channel file whose outputs are its inputs) as JSON:
+        ``n``, the empirical estimate, its Norm-Sub, and the MLE: in closed form for a channel whose columns are
+        constant off the diagonal (all of the registered ones), else by EM (with its iterations and whether it
+        converged; a run that stops at the cap says so on standard error and still exits 0). Floats by default;
+        ``--exact`` prints the exact empirical estimate, Norm-Sub and closed-form MLE as decimal strings.
+
 Exit status (``EXIT``): 0 when the notion holds (or the command did its work), 1 when it does not hold, 2 on bad
 input (one line on standard error names the parameter, what was given and what is allowed; a size limit names the
 option that raises it), 3 on a bug of ldpspec (one line, and a request to report it; never a traceback), 4 when a
@@ -29,17 +38,36 @@ comparison is undecided at the largest precision (``spec.exact.MAX_BITS``).
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
+import math
 import os
 import sys
+import typing
+from decimal import Decimal
+
+import numpy as np
 
 from ldpspec.reference.gu2020.idue import SOLVER_PARAMETERS, levels_of, solve_levels
 from ldpspec.reference.registry import MECHANISMS, NOTIONS, listing
-from ldpspec.spec.channel import MAX_ENTRIES
+from ldpspec.reference.shared.direct import (
+    ColumnStructure,
+    column_structure,
+    em_np,
+    empirical,
+    empirical_np,
+    mle,
+    mle_np,
+    norm_sub,
+    norm_sub_np,
+)
+from ldpspec.spec.channel import MAX_ENTRIES, label_to_json
 from ldpspec.spec.channelfile import channel_file_text, has_densities, read_channel_file
-from ldpspec.spec.errors import SpecError
+from ldpspec.spec.errors import InvalidParameter, SpecError
 from ldpspec.spec.exact import Undecided
 from ldpspec.spec.loss import MAX_PAIR_WORK, loss_profile
+from ldpspec.spec.numbers import to_decimal_string
+from ldpspec.spec.parameters import Parameter
 from ldpspec.spec.structured import StructuredChannel
 
 EXIT = {"holds": 0, "does not hold": 1, "bad input": 2, "bug": 3, "undecided": 4}
@@ -124,6 +152,166 @@ def idue_solve(arguments) -> dict:
     return solve_levels(levels, **options).to_json()
 
 
+# --- ldpspec estimate ----------------------------------------------------------------------------------------------
+
+COUNTS = Parameter("counts", "numbers", "the number of reports of each item, a JSON list of integers >= 0 in item "
+                   "order (for a channel file: in the order of its inputs), not all 0", example="[30, 50, 20]")
+TOLERANCE = Parameter("tolerance", "number", "EM (for a channel without the column structure) stops when an "
+                      "iteration changes the estimate by at most this much (l1), a number > 0", required=False,
+                      default="1e-10")
+MAX_ITERATIONS = Parameter("max-iterations", "integer", "EM stops after this many iterations (then "
+                           "\"converged\" is false), an integer >= 1", required=False, default="100000", minimum=1)
+ESTIMATE_PARAMETERS = (COUNTS, TOLERANCE, MAX_ITERATIONS)
+MAX_COUNT = 2 ** 53
+"""The largest count (and total) ``ldpspec estimate`` takes: the counts are held exactly in floats."""
+"""The options of ``ldpspec estimate`` besides the channel (a mechanism and its parameters, or ``--channel``)."""
+
+
+def _reference_class(build):
+    """The class a registry ``build`` returns: the class itself, a class method's class, or the annotated return
+    type of a function (``None`` if none is declared)."""
+    if isinstance(build, type):
+        return build
+    if inspect.ismethod(build) and isinstance(build.__self__, type):
+        return build.__self__
+    try:
+        return typing.get_type_hints(build).get("return")
+    except (NameError, TypeError):
+        return None
+
+
+def direct_encodings() -> list:
+    """The registered mechanisms that are direct encodings (one item reported for one item, ``Q(y|x)`` square over
+    the items ``0 .. d-1``): those whose plain reference gives the column structure of
+    ``reference.shared.direct``."""
+    return [declaration for declaration in MECHANISMS.values()
+            if hasattr(_reference_class(declaration.build), "structure")]
+
+
+def _parse_counts(text: str, d: int, where: str = "--counts") -> list[int]:
+    """The counts as typed: a JSON list of ``d`` integers >= 0, not all 0."""
+    try:
+        values = json.loads(text, parse_float=Decimal)
+    except (ValueError, RecursionError):
+        values = None
+    if not isinstance(values, list):
+        raise InvalidParameter(f"{where} must be {COUNTS.help}; got {text[:60]!r}")
+    if len(values) != d:
+        raise InvalidParameter(f"{where} must have one count per item ({d} items); got {len(values)}")
+    for k, value in enumerate(values):
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+            raise InvalidParameter(f"{where}[{k}] must be an integer in [0, 2^53]; got {str(value)[:40]}")
+    if sum(values) > MAX_COUNT:
+        raise InvalidParameter(f"{where} must total at most 2^53 reports (counts are held in floats); got "
+                               f"{sum(values)}")
+    if not any(values):
+        raise InvalidParameter(f"{where} must count at least one report; got only zeros")
+    return values
+
+
+def _em_options(arguments) -> tuple[float, int]:
+    given = _given(arguments, ESTIMATE_PARAMETERS[1:])
+    tolerance = TOLERANCE.parse(given.get("tolerance", TOLERANCE.default))
+    try:
+        tolerance = float(tolerance) if tolerance.sign() > 0 else 0.0
+    except OverflowError:
+        tolerance = math.inf
+    if not 0 < tolerance < math.inf:
+        raise InvalidParameter(f"{TOLERANCE.option} must be a number > 0 (within the float range); got "
+                               f"{given.get('tolerance')!r}")
+    return tolerance, MAX_ITERATIONS.parse(given.get("max-iterations", MAX_ITERATIONS.default))
+
+
+def _direct_channel(arguments):
+    """``(exact channel, float channel, items)``: a ``ColumnStructure`` (exact and in floats) for a registered
+    mechanism, the rows of a channel file (exact and in floats) with its inputs as the items."""
+    if (arguments.mechanism is None) == (arguments.channel is None):
+        raise InvalidParameter("ldpspec estimate needs either a mechanism (" + ", ".join(m.name for m in
+                                                                                  direct_encodings())
+                               + ") or --channel CHANNEL.json (exactly one of them)")
+    if arguments.mechanism is not None:
+        declaration = MECHANISMS[arguments.mechanism]
+        structure = declaration.from_options(_given(arguments, declaration.parameters)).structure()
+        floats = ColumnStructure([float(v) for v in structure.base], [float(v) for v in structure.extra])
+        return structure, floats, None
+    channel = read_channel_file(arguments.channel, arguments.max_entries).channel
+    if isinstance(channel, StructuredChannel) or set(channel.outputs) != set(channel.inputs):
+        raise InvalidParameter(f"--channel: {arguments.channel} is not a direct encoding: estimate needs a channel "
+                               "whose outputs are its inputs (one item reported for one item)")
+    if len(channel.inputs) < 2:
+        raise InvalidParameter(f"--channel: {arguments.channel} must have at least 2 inputs to estimate from")
+    items = list(channel.inputs)
+    rows = [[channel.probability(x, y) for y in items] for x in items]  # the columns in the order of the inputs
+    structure = column_structure(rows)
+    if structure is not None:  # GRR, uRR, IPRR, ... written as a file: O(d) estimators, exact and in floats
+        return structure, ColumnStructure([float(v) for v in structure.base],
+                                          [float(v) for v in structure.extra]), items
+    return rows, [[float(v) for v in row] for row in rows], items
+
+
+def _inverse_work(rows) -> int:
+    """The steps of an exact inverse, as ``--max-work`` counts them: d^3 for rational entries; 10^d for entries
+    with exponentials, whose expressions grow with every elimination step."""
+    d = len(rows)
+    rational = all(value.as_rational() is not None for row in rows for value in row)
+    return d ** 3 if rational else 10 ** min(d, 100)
+
+
+def estimate(arguments) -> dict:
+    """Run ``ldpspec estimate``: the empirical estimate, Norm-Sub and the MLE from the counts of the reports."""
+    exact_channel, floats, items = _direct_channel(arguments)
+    d = len(floats.base) if isinstance(floats, ColumnStructure) else len(floats)
+    if arguments.counts is None:
+        raise InvalidParameter(f"ldpspec estimate needs {COUNTS.option} ({COUNTS.help})")
+    counts = _parse_counts(arguments.counts, d)
+    tolerance, max_iterations = _em_options(arguments)
+    if isinstance(floats, ColumnStructure):
+        reachable = [b + e > 0 for b, e in zip(floats.base, floats.extra)]
+    else:
+        reachable = [any(row[y] > 0 for row in floats) for y in range(d)]
+    impossible = next((y for y in range(d) if counts[y] and not reachable[y]), None)
+    if impossible is not None:
+        raise InvalidParameter(f"--counts[{impossible}] is {counts[impossible]}, but the channel never reports "
+                               f"{(items or range(d))[impossible]!r}")
+    if isinstance(exact_channel, ColumnStructure) and any(extra.sign() == 0 for extra in exact_channel.extra):
+        raise InvalidParameter("the channel is not invertible (a column is constant): the empirical estimator "
+                               "needs an invertible direct encoding")
+    if arguments.exact:
+        if not isinstance(exact_channel, ColumnStructure) and _inverse_work(exact_channel) > arguments.max_work:
+            raise InvalidParameter(f"--exact inverts the {d} x {d} matrix of the channel exactly, about "
+                                   f"{_inverse_work(exact_channel):.3g} steps (d^3 for rational entries, 10^d with "
+                                   f"exponentials), more than --max-work {arguments.max_work:,}; raise --max-work, "
+                                   f"or leave out --exact")
+        values = empirical(exact_channel, counts)
+        first, second = [to_decimal_string(v) for v in values], [to_decimal_string(v) for v in norm_sub(values)]
+    else:
+        try:
+            values = empirical_np(floats, counts)
+        except np.linalg.LinAlgError:
+            raise InvalidParameter("the channel is not invertible: the empirical estimator needs an invertible "
+                                   "direct encoding") from None
+        if not np.all(np.isfinite(values)):
+            raise InvalidParameter("the channel is not invertible in floating point (the empirical estimate is not "
+                                   "finite); try --exact")
+        first, second = [float(v) for v in values], [float(v) for v in norm_sub_np(values)]
+    if isinstance(floats, ColumnStructure):  # the maximiser in closed form (water-filling), exact with --exact
+        estimate = ([to_decimal_string(v) for v in mle(exact_channel, counts)] if arguments.exact else
+                    [float(v) for v in mle_np(floats, counts)])
+        likelihood = {"estimate": estimate, "method": "closed form (column structure)"}
+    else:
+        result = em_np(floats, counts, tolerance, max_iterations)
+        if not result.converged:
+            print(f"ldpspec: warning: EM stopped after {result.iterations:,} iterations ({MAX_ITERATIONS.option}) "
+                  f"without converging: its last change was {result.change:.3g} > {TOLERANCE.option} "
+                  f"{tolerance:g}; the estimate is printed with \"converged\": false", file=sys.stderr)
+        likelihood = {**result.to_json(), "method": "EM"}
+    output = {"n": sum(counts)}
+    if items is not None:
+        output["items"] = [label_to_json(x) for x in items]
+    output.update({"empirical": first, "norm_sub": second, "mle": likelihood})
+    return output
+
+
 # --- the parser ---------------------------------------------------------------------------------------------------
 
 def _add_no_box_alias(parser: argparse.ArgumentParser) -> None:
@@ -182,7 +370,37 @@ def build_parser() -> argparse.ArgumentParser:
             _add_no_box_alias(sub)
         sub.add_argument("--output", "-o", help="write the file here instead of standard output")
         _add_limits(sub, work=False)
+
+    estimator = commands.add_parser(
+        "estimate", help="estimate the distribution of the items from the counts of a direct encoding's reports",
+        description="The empirical estimate, Norm-Sub and the MLE (EM) of the item distribution, from the counts "
+                    "of the reports of a registered direct encoding (a subcommand with its parameters) or of a "
+                    "channel file whose outputs are its inputs (--channel). The options below may also follow the "
+                    "mechanism.")
+    _add_estimate_options(estimator, None)
+    estimator.add_argument("--channel", metavar="CHANNEL.json",
+                           help="a channel file (JSON) whose outputs are its inputs, instead of a mechanism")
+    _add_limits(estimator, work=True)
+    mechanisms = estimator.add_subparsers(dest="mechanism", metavar="MECHANISM")
+    for declaration in direct_encodings():
+        sub = mechanisms.add_parser(declaration.name, help=declaration.title,
+                                    description=f"{declaration.title} ({declaration.source}).")
+        for parameter in declaration.parameters:
+            _add_parameter(sub, parameter)
+        _add_estimate_options(sub, argparse.SUPPRESS)  # given after the mechanism: kept, not reset to defaults
     return parser
+
+
+def _add_estimate_options(parser: argparse.ArgumentParser, default) -> None:
+    """``ldpspec estimate``'s own options, before or after the mechanism (``default=argparse.SUPPRESS`` on the
+    mechanism's parser, so that an option given before the mechanism is not overwritten)."""
+    for parameter in ESTIMATE_PARAMETERS:
+        parser.add_argument(parameter.option, dest=parameter.name.replace("-", "_"), metavar=_metavar(parameter),
+                            default=default, required=False,
+                            help=parameter.help + (f" (default {parameter.default})" if parameter.default else ""))
+    parser.add_argument("--exact", action="store_true", default=False if default is None else default,
+                        help="the empirical estimate, Norm-Sub and the closed-form MLE computed exactly, as decimal "
+                             "strings (EM, for other channels, runs in floats either way)")
 
 
 def _limit(text: str) -> int:
@@ -254,6 +472,8 @@ def run(argv=None) -> int:
         if isinstance(channel, StructuredChannel):  # a file with densities: its atoms and cells, every output shown
             channel = channel.explicit(arguments.max_entries)
         result, status = loss_profile(channel, arguments.max_work), EXIT["holds"]
+    elif arguments.command == "estimate":
+        result, status = estimate(arguments), EXIT["holds"]
     elif arguments.command == "check":
         result, holds = check(arguments)
         status = EXIT["undecided"] if holds is None else EXIT["holds"] if holds else EXIT["does not hold"]
