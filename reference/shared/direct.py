@@ -227,10 +227,14 @@ def _float_structure(channel) -> tuple[np.ndarray, np.ndarray] | None:
         done = {}  # one conversion per distinct object: a mechanism's items of one budget share theirs
 
         def floats(values):
+            if isinstance(values, np.ndarray):
+                return values.astype(float)
+            result = []
             for v in values:
                 if id(v) not in done:
-                    done[id(v)] = float(v)
-            return np.array([done[id(v)] for v in values])
+                    done[id(v)] = (v, float(v))  # holding v keeps its id from being reused by another object
+                result.append(done[id(v)][1])
+            return np.array(result)
 
         return floats(channel.base), floats(channel.extra)
     return None

@@ -215,3 +215,20 @@ def test_em_reports_how_it_stopped():
 def test_bad_estimator_input_is_refused_by_name(call, message):
     with pytest.raises(InvalidParameter, match=message):
         call()
+
+
+def test_the_losses_of_theorem_3_match_simulation_at_large_n():
+    """(13) and (14) against the mean l2 and l1 losses of (12) over simulated runs of n i.i.d. users (the twin's
+    aggregate simulation, exact in distribution): within 5 standard errors of the simulated means."""
+    from ldpspec.verify.ipldp2023.losses import loss_13, loss_14, r_values
+
+    budgets, p = ["0.1", "1", None, "3"], [0.1, 0.2, 0.3, 0.4]
+    mechanism, n, runs = IPRR(budgets), 20_000, 4000
+    rng = np.random.default_rng(13)
+    reported = np.array([mechanism.twin.simulate_counts(rng.multinomial(n, p), rng) for _ in range(runs)])
+    error = empirical_np(mechanism.structure(), reported) - p  # one row of counts per run
+    l2, l1 = (error * error).sum(axis=1), np.abs(error).sum(axis=1)
+    exact_p = [Fraction(1, 10), Fraction(2, 10), Fraction(3, 10), Fraction(4, 10)]
+    stated_l2, stated_l1 = float(loss_13(exact_p, r_values(budgets), n)), float(loss_14(exact_p, r_values(budgets), n))
+    for values, stated in ((l2, stated_l2), (l1, stated_l1)):
+        assert abs(values.mean() - stated) < 5 * values.std(ddof=1) / np.sqrt(runs), (values.mean(), stated)

@@ -22,9 +22,10 @@ from scipy.signal import fftconvolve
 from scipy.stats import binom
 
 from ldpspec.reference.ipldp2023.iprr import IPRR
-from ldpspec.reference.shared.direct import empirical, empirical_moments
+from ldpspec.reference.shared.direct import empirical, empirical_moments, inverse
 from ldpspec.reference.shared.grr import Grr
 from ldpspec.reference.shared.urr import URR
+from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ZERO, Exact, Nats
 from ldpspec.spec.numbers import budget, to_decimal_string
 from ldpspec.verify.common import prove_identity
@@ -37,11 +38,11 @@ from ldpspec.verify.ipldp2023.readings import (
     WORST_CASE_RELATION,
 )
 from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide, outcome
-from ldpspec.verify.search import budget_increments, find_counterexample, search_step
+from ldpspec.verify.search import budget_increments, find_counterexample, random_channels, search_step
 from ldpspec.verify.symbolic import Condition, proof_step, prove
 
-mp = mpmath.mp.clone() if hasattr(mpmath.mp, "clone") else mpmath.mp
 DIGITS = 50
+"""The precision (decimal digits) of the l1 expressions, which carry square roots."""
 
 
 # --- the paper's quantities, in exact arithmetic -----------------------------------------------------
@@ -329,9 +330,8 @@ def _l1_limit_step(population: str) -> Step:
 
 # --- Sec. 6: generality ---------------------------------------------------------------------------
 
-def random_invertible_channels(settings: AuditSettings):
-    from ldpspec.verify.search import random_channels
-
+def random_invertible_channels():
+    """Random exact channels on 2-3 items (the singular ones are skipped by the check)."""
     return st.integers(2, 3).flatmap(lambda d: random_channels(inputs=tuple(range(d)), outputs=tuple(range(d))))
 
 
@@ -349,15 +349,13 @@ def generality_estimator(settings: AuditSettings):
         if p is None:
             return False
         try:
-            from ldpspec.reference.shared.direct import inverse
-
             inverse(rows)
-        except Exception:  # noqa: BLE001 - a singular channel has no (12)
+        except InvalidParameter:  # a singular channel has no (12)
             return False
         means = [iid_expectation(rows, p, 2, lambda counts, x=x: empirical(rows, counts)[x]) for x in range(d)]
         return means != p
 
-    strategy = st.tuples(random_invertible_channels(settings), st.lists(st.integers(0, 4), min_size=3, max_size=3))
+    strategy = st.tuples(random_invertible_channels(), st.lists(st.integers(0, 4), min_size=3, max_size=3))
     example = find_counterexample(strategy, violates, _fewer(settings))
     steps = [search_step("random invertible rational channels on 2-3 items, random p, n = 2: exact mean of "
                          "m_hat Q^{-1}", example, lambda ex: {"channel": ex[0].to_json(), "weights": ex[1]},
@@ -786,8 +784,7 @@ def theorem6_urr(settings: AuditSettings):
                       "Checked against Theorem 4's exact worst case, in the regime the theorem names.",
        choices=(WORST_CASE_RELATION, THEOREM6_FACTOR))
 def theorem6(settings: AuditSettings, *, worst_case_relation: str, theorem6_factor: str):
-    u, total = z3.Reals("u T")
-    d = z3.Real("d")
+    total = z3.Real("T")
     steps = []
     if worst_case_relation == "upper-bound":
         us = [z3.Real(f"u{k}") for k in range(4)]
@@ -796,7 +793,6 @@ def theorem6(settings: AuditSettings, *, worst_case_relation: str, theorem6_fact
                                 prove([Condition((), None, total * total - z3.Sum(*[v * v for v in us])
                                                  <= total * total * (1 - z3.RealVal(1) / 4))],
                                       assumptions=[z3.Sum(*us) == total], description="QM-AM")))
-    del u, d
 
     def stated(budgets, n):
         k = sum(b is not None for b in budgets)

@@ -20,6 +20,7 @@ from ldpspec.reference.shared.direct import empirical_moments
 from ldpspec.reference.shared.grr import Grr, grr_rows
 from ldpspec.reference.shared.urr import URR, urr_rows
 from ldpspec.spec.channel import Channel
+from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
 from ldpspec.spec.loss import ldp_epsilon, pairwise_loss
 from ldpspec.spec.notions import ipldp, min_id_ldp
@@ -319,7 +320,7 @@ def design_direct_encoding(settings: AuditSettings):
     refused = False
     try:
         ipldp(Channel((0, 1), ((0, 1), (1, 0)), [[1, 0], [0, 1]]), {0: 1, 1: 1})
-    except Exception:  # noqa: BLE001 - the kernel refuses outputs that are not items
+    except InvalidParameter:  # the kernel refuses outputs that are not items
         refused = True
     return decide([Step(Evidence("kernel", "a channel whose outputs are bit vectors",
                                  f"refused by the IPLDP predicate: {refused}"), inconclusive=not refused)],
