@@ -89,7 +89,9 @@ def worst_set(r) -> tuple:
         level = (1 + sum((r[x] for x in order[:k]), ZERO)) / k
         if all(r[x] < level for x in order[:k]) and all(r[x] >= level for x in order[k:]):
             return tuple(sorted(order[:k]))
-    raise AssertionError("water-filling always ends")  # k = |D| has level above every r: its sum exceeds
+    # Unreachable: while the loop goes on, level_k > r_(k+1) >= r_(k+1) makes level_{k+1} > r_(k+1), so the first
+    # condition always holds, and at k = |D| the second is empty.
+    raise AssertionError("water-filling did not stop")
 
 
 def lemma2_distribution(r, dstar) -> list:
