@@ -108,3 +108,44 @@ def packed_bit_counts(packed: np.ndarray, bits: int) -> np.ndarray:
 def unpacked_rows(packed: np.ndarray, bits: int) -> list[tuple]:
     """Packed reports as tuples of ``bits`` 0s and 1s (the output labels of a bit-vector channel)."""
     return [tuple(int(v) for v in row) for row in np.unpackbits(np.asarray(packed, dtype=np.uint8), axis=1, count=bits)]
+
+
+# --- categorical draws ------------------------------------------------------------------------------
+
+class AliasTable:
+    """Draws indices ``0 .. k-1`` with the given probabilities (doubles) by Walker's alias method (Vose's
+    construction): one uniform column and one uniform number per draw, whatever ``k``.
+
+    Column ``j`` keeps ``j`` with probability ``keep[j]`` and gives ``alias[j]`` otherwise; the table is built so
+    that ``(keep[j] + sum_{i: alias[i] = j} (1 - keep[i])) / k`` is ``probabilities[j]`` up to rounding
+    (``implied()`` computes it, and a test compares).
+    """
+
+    def __init__(self, probabilities: Sequence[float]):
+        weights = np.asarray(probabilities, dtype=float)
+        if weights.ndim != 1 or not len(weights) or np.any(~np.isfinite(weights)) or np.any(weights < 0) or \
+                weights.sum() <= 0:
+            raise InvalidParameter("category probabilities must be finite numbers >= 0 with a positive sum")
+        k = len(weights)
+        scaled = weights / weights.sum() * k
+        self.keep, self.alias = np.ones(k), np.arange(k)
+        small = [j for j in range(k) if scaled[j] < 1]
+        large = [j for j in range(k) if scaled[j] >= 1]
+        while small and large:
+            j, big = small.pop(), large[-1]
+            self.keep[j], self.alias[j] = scaled[j], big
+            scaled[big] -= 1 - scaled[j]
+            if scaled[big] < 1:
+                small.append(large.pop())
+        # what is left is 1 up to rounding: those columns keep their own index
+
+    def implied(self) -> np.ndarray:
+        """The probability of each index that the table draws (for tests)."""
+        k = len(self.keep)
+        result = self.keep.copy()
+        np.add.at(result, self.alias, 1 - self.keep)
+        return result / k
+
+    def draw(self, size: int, rng: np.random.Generator) -> np.ndarray:
+        columns = rng.integers(0, len(self.keep), size)
+        return np.where(rng.random(size) < self.keep[columns], columns, self.alias[columns])

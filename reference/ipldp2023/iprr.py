@@ -35,7 +35,7 @@ from functools import cached_property
 import numpy as np
 
 from ldpspec.reference.mechanism import ITEM_BUDGETS, Guarantee, Mechanism
-from ldpspec.reference.sampling import CHUNK_BITS, ExactBernoulli
+from ldpspec.reference.sampling import CHUNK_BITS, AliasTable, ExactBernoulli
 from ldpspec.reference.shared.direct import ColumnStructure
 from ldpspec.reference.shared.estimators import count_estimate, count_variance
 from ldpspec.reference.validation import count_array, item_array, item_budgets, item_index, positive_integer
@@ -184,7 +184,7 @@ class IPRRTwin:
         if len(weights) and weights.sum() == 0:  # every r_y below the smallest double (budgets of ~745 and more)
             weights = np.array([float(mechanism.r[y] / mechanism.R) for y in mechanism.sensitive])
         self.spread = weights / weights.sum() if len(weights) else weights  # r_y / R over D_S
-        self._cumulative = np.cumsum(self.spread)
+        self._other = AliasTable(self.spread) if len(weights) else None
 
     def reports(self, items, rng: np.random.Generator) -> np.ndarray:
         """One report per user: the true item with probability ``S``, else a sensitive item with ``r_y / R``."""
@@ -198,8 +198,7 @@ class IPRRTwin:
             out[:] = chunk
             moved = np.flatnonzero(~keep)  # only the users who do not keep their item draw another (S = 1: none)
             if len(moved):
-                drawn = np.searchsorted(self._cumulative, rng.random(len(moved)), side="right")
-                out[moved] = self.sensitive[np.minimum(drawn, len(self.sensitive) - 1)]
+                out[moved] = self.sensitive[self._other.draw(len(moved), rng)]
         return reports
 
     def outputs(self, reports: np.ndarray) -> list[int]:

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from ldpspec.reference import sampling
+from ldpspec.reference.sampling import AliasTable
+from ldpspec.spec.errors import InvalidParameter
 
 
 def test_exact_bernoulli_draws_the_double_exactly():
@@ -23,3 +26,29 @@ def test_packed_rows_count_and_unpack():
     packed = np.packbits(bits, axis=1)
     assert sampling.packed_bit_counts(packed, 11).tolist() == bits.sum(axis=0).tolist()
     assert sampling.unpacked_rows(packed, 11) == [tuple(row) for row in bits.tolist()]
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 7, 50, 1000])
+def test_the_alias_table_draws_the_given_probabilities(k):
+    """The table's implied probabilities are the given ones up to rounding, and its draws fit them."""
+    rng = np.random.default_rng(k)
+    probabilities = rng.dirichlet(np.full(k, 0.3))
+    probabilities[0] = 0.0 if k > 1 else probabilities[0]  # an impossible category is never drawn
+    probabilities /= probabilities.sum()
+    table = AliasTable(probabilities)
+    assert np.abs(table.implied() - probabilities).max() < 1e-15
+    draws = table.draw(200_000, rng)
+    if k > 1:
+        assert not np.any(draws == 0)
+    if k <= 50:
+        observed = np.bincount(draws, minlength=k)
+        expected = probabilities * len(draws)
+        seen = expected > 0
+        chi2 = (((observed - expected) ** 2)[seen] / expected[seen]).sum()
+        assert chi2 < seen.sum() + 6 * np.sqrt(2 * seen.sum())  # far beyond the 1e-6 tail of chi-square
+
+
+@pytest.mark.parametrize("bad", [[], [0.0, 0.0], [0.5, -0.1], [float("nan"), 1.0]])
+def test_the_alias_table_refuses_what_is_not_a_distribution(bad):
+    with pytest.raises(InvalidParameter, match="category probabilities"):
+        AliasTable(bad)
