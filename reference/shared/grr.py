@@ -144,16 +144,15 @@ class GrrTwin:
         return np.bincount(item_array(reports, self.d, "reports"), minlength=self.d)
 
     def simulate_counts(self, true_counts, rng: np.random.Generator) -> np.ndarray:
-        """The report counts of ``sum(true_counts)`` users, drawn directly.
+        """The report counts of ``sum(true_counts)`` users, drawn directly in O(d).
 
-        Users of item ``x`` keep it ``Bin(c_x, p)`` times and spread the rest uniformly over the other items.
+        A GRR report is the true item with probability ``p - q`` and uniform over all ``d`` items otherwise (then
+        the true item has ``p - q + (1 - p + q) / d = p``, since ``1 - p = (d - 1) q``, and every other item ``q``).
+        So holders of ``x`` keep it ``Bin(c_x, p - q)`` times, and all the others together are one multinomial.
         """
         counts = count_array(true_counts, self.d)
-        kept = rng.binomial(counts, float(self.mechanism.p))
-        spread = rng.multinomial(counts - kept, np.full(self.d - 1, 1 / (self.d - 1)))  # row x: the items other than x
-        received = np.zeros((self.d, self.d), dtype=np.int64)
-        received[~np.eye(self.d, dtype=bool)] = spread.ravel()  # row x, columns y != x in order
-        return kept + received.sum(axis=0)
+        kept = rng.binomial(counts, float(self.mechanism.p - self.mechanism.q))
+        return kept + rng.multinomial(int(counts.sum() - kept.sum()), np.full(self.d, 1 / self.d))
 
     def estimate(self, counts, n: int) -> np.ndarray:
         """``c_hat_i = (C_i - n q) / (p - q)`` in floats."""

@@ -203,22 +203,20 @@ class URRTwin:
         return np.bincount(item_array(reports, self.d, "reports"), minlength=self.d)
 
     def simulate_counts(self, true_counts, rng: np.random.Generator) -> np.ndarray:
-        """The report counts of ``sum(true_counts)`` users, drawn directly.
+        """The report counts of ``sum(true_counts)`` users, drawn directly in O(d).
 
-        Holders of ``x`` keep it ``Bin(c_x, c1 or c3)`` times. The rest of a sensitive item's holders spread
-        uniformly over the other sensitive items (one multinomial per sensitive item); the rest of the
-        non-sensitive holders all spread uniformly over the sensitive items, so their sum is one multinomial.
+        A uRR report is the true item with probability ``c1 - c2`` (sensitive) or ``c3`` (not), and otherwise a
+        sensitive item drawn uniformly from all ``k`` (then a sensitive true item has ``c1 - c2 + (1 - c1 + c2) / k
+        = c1``, since ``1 - c1 = (k - 1) c2``, and a non-sensitive holder reaches each sensitive item with
+        ``(1 - c3) / k = c2``). So holders of ``x`` keep it ``Bin(c_x, .)`` times, and all the others together are
+        one multinomial over the sensitive items.
         """
         counts = count_array(true_counts, self.d)
-        keep = np.where(self.is_sensitive, float(self.mechanism.c1), float(self.mechanism.c3))
+        mechanism = self.mechanism
+        keep = np.where(self.is_sensitive, float(mechanism.c1 - mechanism.c2), float(mechanism.c3))
         result = rng.binomial(counts, keep)
         k = len(self.sensitive)
-        moved = counts - result
-        if k > 1:
-            for x in self.sensitive:
-                others = self.sensitive[self.sensitive != x]
-                result[others] += rng.multinomial(moved[x], np.full(k - 1, 1 / (k - 1)))
-        result[self.sensitive] += rng.multinomial(moved[~self.is_sensitive].sum(), np.full(k, 1 / k))
+        result[self.sensitive] += rng.multinomial(int(counts.sum() - result.sum()), np.full(k, 1 / k))
         return result
 
     def estimate(self, counts, n: int) -> np.ndarray:

@@ -104,3 +104,25 @@ def test_urr_is_the_hand_written_example_of_the_docs():
 def test_urr_with_every_item_sensitive_is_grr():
     for eps, d in [("0.5", 2), ("log(5)", 4)]:
         assert URR(eps, d, range(d)).channel().rows == Grr(eps, d).channel().rows
+
+
+@pytest.mark.parametrize(("epsilon", "d"), [("0", 2), ("0.5", 3), ("log(7)", 10), ("40", 5)])
+def test_grr_is_keep_or_uniform_over_all_items_exactly(epsilon, d):
+    """The O(d) simulation's decomposition: keep with p - q, else uniform over all d items, gives p and q."""
+    mechanism = Grr(epsilon, d)
+    keep = mechanism.p - mechanism.q
+    assert keep + (1 - keep) / d == mechanism.p and (1 - keep) / d == mechanism.q
+
+
+@pytest.mark.parametrize(("epsilon", "d", "sensitive"),
+                         [("0.5", 3, [0]), ("log(7)", 6, [1, 2, 4]), ("2", 4, [0, 1, 2, 3])])
+def test_urr_is_keep_or_uniform_over_the_sensitive_items_exactly(epsilon, d, sensitive):
+    """The O(d) simulation's decomposition: keep with c1 - c2 (sensitive) or c3, else uniform over the k sensitive
+    items, gives uRR's matrix."""
+    mechanism = URR(epsilon, d, sensitive)
+    k = len(sensitive)
+    for x in range(d):
+        keep = mechanism.c1 - mechanism.c2 if x in sensitive else mechanism.c3
+        for y in range(d):
+            drawn = keep * (x == y) + ((1 - keep) / k if y in sensitive else 0)
+            assert mechanism.channel().probability(x, y) == drawn
