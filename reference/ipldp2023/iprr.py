@@ -37,10 +37,9 @@ import numpy as np
 from ldpspec.reference.mechanism import ITEM_BUDGETS, Guarantee, Mechanism
 from ldpspec.reference.sampling import CHUNK_BITS, AliasTable, ExactBernoulli
 from ldpspec.reference.shared.direct import ColumnStructure
-from ldpspec.reference.shared.estimators import count_estimate, count_variance
+from ldpspec.reference.shared.estimators import ItemCountEstimator, count_estimate
 from ldpspec.reference.validation import count_array, item_array, item_budgets, item_index, positive_integer
 from ldpspec.spec.channel import Channel, check_entries
-from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ZERO, Exact
 
 
@@ -92,7 +91,7 @@ def iprr_terms(E: Sequence) -> tuple[list, object]:
     return [0 if v is None else v for v in r], 1 / (1 + shared_sum(r))
 
 
-class IPRR:
+class IPRR(ItemCountEstimator):
     """IPRR over the items ``0 .. d-1``: ``budgets[x]`` is ``eps_x > 0`` for a sensitive item, ``None`` otherwise."""
 
     # --- the plain reference ---
@@ -138,32 +137,10 @@ class IPRR:
             return item
         return rng.choices(self.sensitive, weights=[self._weights[y] for y in self.sensitive])[0]
 
-    def counts(self, reports: Iterable[int]) -> list[int]:
-        """``C_y``: how many reports name item ``y``."""
-        counts = [0] * self.d
-        for report in reports:
-            counts[item_index(report, self.d, "a report")] += 1
-        return counts
-
-    def estimate(self, counts: Sequence[int], n: int) -> list:
-        """Estimator (12) in counts: ``n p_hat_x = C_x / S - n r_x`` for every item (exact)."""
-        if len(counts) != self.d:
-            raise InvalidParameter(f"counts must have one entry per item ({self.d}), got {len(counts)}")
-        positive_integer(n, "n (the number of users)")
-        return [count_estimate(c, n, p, q) for c, p, q in zip(counts, self.p_report, self.q_report)]
-
-    def variance(self, true_counts: Sequence[int]) -> tuple[list, object]:
-        """Per-item variances of the estimates and their total, for the given true counts (exact)."""
-        if len(true_counts) != self.d:
-            raise InvalidParameter(f"true_counts must have one entry per item ({self.d}), got {len(true_counts)}")
-        n = sum(true_counts)
-        per_item = [count_variance(n, c, p, q) for c, p, q in zip(true_counts, self.p_report, self.q_report)]
-        return per_item, sum(per_item)
-
-    def estimate_moments(self, items: Sequence[int]) -> tuple[list, list]:
-        """Exact mean (the true counts: the estimator is unbiased) and variance of every estimate."""
-        true_counts = self.counts(items)
-        return [Exact.rational(c) for c in true_counts], self.variance(true_counts)[0]
+    def report_probabilities(self) -> tuple[list, list]:
+        """``(q_x, qbar_x)`` for a sensitive item, ``(qtilde, 0)`` for another: the count estimate ``(C_x - n qbar_x)
+        / (q_x - qbar_x)`` is estimator (12) in counts, ``n p_hat_x = C_x / S - n r_x``."""
+        return self.p_report, self.q_report
 
     @cached_property
     def twin(self) -> IPRRTwin:

@@ -19,7 +19,11 @@ numbers alike, so the audit can evaluate them exactly.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+
+from ldpspec.reference.validation import item_index, positive_integer
 from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec.exact import Exact
 
 
 def _any_equal(p, q) -> bool:
@@ -48,3 +52,46 @@ def variance_terms(p, q) -> tuple:
     if _any_equal(p, q):
         raise InvalidParameter("the variance needs p != q")
     return q * (1 - q) / (p - q) ** 2, (1 - p - q) / (p - q)
+
+
+class ItemCountEstimator:
+    """The server side of a mechanism that reports one item (GRR, uRR, IPRR): the count of each reported item, and
+    the count estimator above with each item's own ``(p, q)``.
+
+    A subclass has ``d`` and ``report_probabilities()``: the lists ``p`` and ``q``, one entry per item, where ``p_x``
+    is the probability that a holder of ``x`` reports ``x`` and ``q_x`` that anyone else does.
+    """
+
+    d: int
+
+    def report_probabilities(self) -> tuple[Sequence, Sequence]:
+        raise NotImplementedError
+
+    def counts(self, reports: Iterable[int]) -> list[int]:
+        """``C_y``: how many reports name item ``y``."""
+        counts = [0] * self.d
+        for report in reports:
+            counts[item_index(report, self.d, "a report")] += 1
+        return counts
+
+    def estimate(self, counts: Sequence[int], n: int) -> list:
+        """``c_hat_x = (C_x - n q_x) / (p_x - q_x)`` for every item (exact)."""
+        if len(counts) != self.d:
+            raise InvalidParameter(f"counts must have one entry per item ({self.d}), got {len(counts)}")
+        positive_integer(n, "n (the number of users)")
+        p, q = self.report_probabilities()
+        return [count_estimate(c, n, pc, qc) for c, pc, qc in zip(counts, p, q)]
+
+    def variance(self, true_counts: Sequence[int]) -> tuple[list, object]:
+        """Per-item variances of the estimates and their total, for the given true counts (exact)."""
+        if len(true_counts) != self.d:
+            raise InvalidParameter(f"true_counts must have one entry per item ({self.d}), got {len(true_counts)}")
+        n = sum(true_counts)
+        p, q = self.report_probabilities()
+        per_item = [count_variance(n, c, pc, qc) for c, pc, qc in zip(true_counts, p, q)]
+        return per_item, sum(per_item)
+
+    def estimate_moments(self, items: Sequence[int]) -> tuple[list, list]:
+        """Exact mean (the true counts: the estimator is unbiased) and variance of every estimate."""
+        true_counts = self.counts(items)
+        return [Exact.rational(c) for c in true_counts], self.variance(true_counts)[0]

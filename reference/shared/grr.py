@@ -9,7 +9,6 @@ item. The server counts the reports ``C_i`` of each item and estimates the true 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
 from functools import cached_property
 
 import numpy as np
@@ -17,7 +16,7 @@ import numpy as np
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, ITEM_BUDGETS, Guarantee, Mechanism
 from ldpspec.reference.sampling import CHUNK_BITS, ExactBernoulli
 from ldpspec.reference.shared.direct import ColumnStructure
-from ldpspec.reference.shared.estimators import count_estimate, count_variance
+from ldpspec.reference.shared.estimators import ItemCountEstimator, count_estimate
 from ldpspec.reference.validation import (
     count_array,
     domain_size,
@@ -28,8 +27,6 @@ from ldpspec.reference.validation import (
     smallest_budget,
 )
 from ldpspec.spec.channel import Channel, check_entries
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import Exact
 from ldpspec.spec.numbers import budget
 
 
@@ -44,7 +41,7 @@ def grr_rows(E, d: int) -> list:
     return [[p if x == y else q for y in range(d)] for x in range(d)]
 
 
-class Grr:
+class Grr(ItemCountEstimator):
     """GRR over the items ``0 .. d-1`` with budget ``epsilon``."""
 
     # --- the plain reference ---
@@ -81,32 +78,9 @@ class Grr:
         other = rng.randrange(self.d - 1)
         return other + (other >= item)  # skip the true item
 
-    def counts(self, reports: Iterable[int]) -> list[int]:
-        """``C_i``: how many reports name item ``i``."""
-        counts = [0] * self.d
-        for report in reports:
-            counts[item_index(report, self.d, "a report")] += 1
-        return counts
-
-    def estimate(self, counts: Sequence[int], n: int) -> list:
-        """``c_hat_i = (C_i - n q) / (p - q)`` for every item (exact)."""
-        if len(counts) != self.d:
-            raise InvalidParameter(f"counts must have one entry per item ({self.d}), got {len(counts)}")
-        positive_integer(n, "n (the number of users)")
-        return [count_estimate(c, n, self.p, self.q) for c in counts]
-
-    def variance(self, true_counts: Sequence[int]) -> tuple[list, object]:
-        """Per-item variances of the estimates and their total, for the given true counts (exact)."""
-        if len(true_counts) != self.d:
-            raise InvalidParameter(f"true_counts must have one entry per item ({self.d}), got {len(true_counts)}")
-        n = sum(true_counts)
-        per_item = [count_variance(n, c, self.p, self.q) for c in true_counts]
-        return per_item, sum(per_item)
-
-    def estimate_moments(self, items: Sequence[int]) -> tuple[list, list]:
-        """Exact mean (the true counts: the estimator is unbiased) and variance of every estimate."""
-        true_counts = self.counts(items)
-        return [Exact.rational(c) for c in true_counts], self.variance(true_counts)[0]
+    def report_probabilities(self) -> tuple[list, list]:
+        """``p`` and ``q`` for every item: the estimate is ``c_hat_i = (C_i - n q) / (p - q)``."""
+        return [self.p] * self.d, [self.q] * self.d
 
     @cached_property
     def twin(self) -> GrrTwin:

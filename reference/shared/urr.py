@@ -21,7 +21,7 @@ which is the count estimator ``(C - n q) / (p - q)`` with ``(p, q) = (c1, c2)`` 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import replace
 from functools import cached_property
 
@@ -30,7 +30,7 @@ import numpy as np
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, ITEM_BUDGETS, Guarantee, Mechanism
 from ldpspec.reference.sampling import CHUNK_BITS, ExactBernoulli
 from ldpspec.reference.shared.direct import ColumnStructure
-from ldpspec.reference.shared.estimators import count_estimate, count_variance
+from ldpspec.reference.shared.estimators import ItemCountEstimator, count_estimate
 from ldpspec.reference.validation import (
     count_array,
     domain_size,
@@ -42,7 +42,7 @@ from ldpspec.reference.validation import (
 )
 from ldpspec.spec.channel import Channel, check_entries, label_list
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import ZERO, Exact
+from ldpspec.spec.exact import ZERO
 from ldpspec.spec.numbers import budget
 from ldpspec.spec.parameters import Parameter
 
@@ -84,7 +84,7 @@ def sensitive_items(items, d: int, name: str = "sensitive (the sensitive items X
     return tuple(sorted(int(item) for item in items))
 
 
-class URR:
+class URR(ItemCountEstimator):
     """uRR over the items ``0 .. d-1`` with sensitive items ``sensitive`` and budget ``epsilon``."""
 
     # --- the plain reference ---
@@ -132,32 +132,10 @@ class URR:
         others = [y for y in self.sensitive if y != item]
         return others[rng.randrange(len(others))]
 
-    def counts(self, reports: Iterable[int]) -> list[int]:
-        """``C_y``: how many reports name item ``y``."""
-        counts = [0] * self.d
-        for report in reports:
-            counts[item_index(report, self.d, "a report")] += 1
-        return counts
-
-    def estimate(self, counts: Sequence[int], n: int) -> list:
-        """``(C_x - n c2) / (c1 - c2)`` for a sensitive item, ``C_x / c3`` for another (exact)."""
-        if len(counts) != self.d:
-            raise InvalidParameter(f"counts must have one entry per item ({self.d}), got {len(counts)}")
-        positive_integer(n, "n (the number of users)")
-        return [count_estimate(c, n, p, q) for c, p, q in zip(counts, self.p, self.q)]
-
-    def variance(self, true_counts: Sequence[int]) -> tuple[list, object]:
-        """Per-item variances of the estimates and their total, for the given true counts (exact)."""
-        if len(true_counts) != self.d:
-            raise InvalidParameter(f"true_counts must have one entry per item ({self.d}), got {len(true_counts)}")
-        n = sum(true_counts)
-        per_item = [count_variance(n, c, p, q) for c, p, q in zip(true_counts, self.p, self.q)]
-        return per_item, sum(per_item)
-
-    def estimate_moments(self, items: Sequence[int]) -> tuple[list, list]:
-        """Exact mean (the true counts: the estimator is unbiased) and variance of every estimate."""
-        true_counts = self.counts(items)
-        return [Exact.rational(c) for c in true_counts], self.variance(true_counts)[0]
+    def report_probabilities(self) -> tuple[list, list]:
+        """``(c1, c2)`` for a sensitive item, ``(c3, 0)`` for another: the estimate is ``(C_x - n c2) / (c1 - c2)``
+        or ``C_x / c3``."""
+        return self.p, self.q
 
     @cached_property
     def twin(self) -> URRTwin:
