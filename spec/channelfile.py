@@ -55,10 +55,12 @@ keyed by a component label (suWheel's revealed items ``R``; ``null`` when there 
 * ``outputs``/``probabilities`` (optional in version 2): the atoms, one row per input; a row holds the atoms' masses
   and need not sum to 1.
 * ``densities``: one object per input and label that has a density (a missing one is zero): ``input``, ``label``,
-  ``kind`` and the keys of the kind. Kind ``"constant"`` (the only kind so far): ``breakpoints`` ``b_0 < ... < b_n``
-  (``n >= 1``, strictly increasing, exact numbers as above) and ``values`` ``v_1, ..., v_n >= 0``: the density is
-  ``v_i`` on ``[b_{i-1}, b_i)`` and zero outside ``[b_0, b_n)``. A kind the reader does not know is refused by name,
-  so that a later kind (a piecewise-exponential density, say) is never misread.
+  ``kind`` and the keys of the kind. Kind ``"constant"``: ``breakpoints`` ``b_0 < ... < b_n`` (``n >= 1``, strictly
+  increasing, exact numbers as above) and ``values`` ``v_1, ..., v_n >= 0``: the density is ``v_i`` on
+  ``[b_{i-1}, b_i)`` and zero outside ``[b_0, b_n)``. Kind ``"exponential"`` adds ``rates`` ``r_1, ..., r_n``
+  (rational): the density is ``v_i e^{r_i y}`` on ``[b_{i-1}, b_i)``; ``b_0`` may be ``"-inf"`` where ``r_1 > 0`` and
+  ``b_n`` may be ``"inf"`` where ``r_n < 0``, and the finite ends of a piece with ``r_i != 0`` are rational. A kind
+  the reader does not know is refused by name, never guessed.
 * Every input's atoms and densities' integrals sum to exactly 1; a label is an atom (in ``outputs``) or a density,
   not both; an input has at most one density per label.
 * ``cell_outputs`` (optional, ``"label-cell"`` by default): how the explicit channel names the output of a cell
@@ -66,7 +68,9 @@ keyed by a component label (suWheel's revealed items ``R``; ``null`` when there 
   ``(y0, R)``); the cell alone when the label is ``null``. An atom's output is its label.
 * ``component_order`` (optional): every label once, in the order the explicit channel lists their outputs; by default
   the atoms in ``outputs`` order, then the densities' labels in order of first appearance.
-* The privacy section names outputs of the explicit channel (``PiecewiseChannel.explicit()``): atoms and cells.
+* The privacy section names outputs of the explicit channel (``PiecewiseChannel.explicit()``): atoms and cells. A
+  channel with exponential pieces has no explicit channel (its ratios vary inside a cell): only the notions judged by
+  pairwise losses apply to it.
 * Limits: at most ``max_entries`` numbers (atoms, breakpoints and values together), and at most ``max_entries``
   probabilities in the explicit channel (inputs times atoms and cells, bounded from the breakpoints' text), both
   refused before any number is read.
@@ -84,13 +88,16 @@ from decimal import Decimal
 from ldpspec.spec.channel import Channel, _sum_text, _unique_labels, check_entries, label_to_json
 from ldpspec.spec.continuous import (
     Density,
+    Infinity,
     PiecewiseChannel,
     cell_first_output_label,
     cell_text,
+    compare_points,
     default_output_label,
+    point,
 )
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter, SpecError
-from ldpspec.spec.exact import ONE, ZERO, Exact
+from ldpspec.spec.exact import ONE, ZERO, Exact, rational_text
 from ldpspec.spec.notions import PRIVACY_KEYS
 from ldpspec.spec.numbers import budget, exact
 from ldpspec.spec.parameters import input_budgets, label_from_json
@@ -103,8 +110,9 @@ FORMAT_CONTINUOUS = "ldpspec-channel/2"
 FORMATS = (FORMAT, FORMAT_CONTINUOUS)
 _TOP_LEVEL = {"format", "description", "metadata", "inputs", "outputs", "probabilities", "privacy"}
 _CONTINUOUS_KEYS = {"densities", "cell_outputs", "component_order"}
-DENSITY_KINDS = {"constant": ("input", "label", "kind", "breakpoints", "values")}
-"""The kinds of density a version 2 file may hold, with the keys of each: ``"constant"`` only, so far."""
+DENSITY_KINDS = {"constant": ("input", "label", "kind", "breakpoints", "values"),
+                 "exponential": ("input", "label", "kind", "breakpoints", "values", "rates")}
+"""The kinds of density a version 2 file may hold, with the keys of each."""
 CELL_OUTPUTS = {"label-cell": default_output_label, "cell-label": cell_first_output_label}
 """How the explicit channel names a cell's output (``cell_outputs``): ``[label, cell]`` or ``[cell, label]``."""
 
@@ -207,13 +215,28 @@ def _densities(document: dict, inputs: tuple, atoms: set) -> list:
                                  f"(densities[{seen[x, label]}]); an input has at most one density per label"[:400])
         seen[x, label] = k
         breakpoints, values = entry["breakpoints"], entry["values"]
-        if not isinstance(breakpoints, list) or not isinstance(values, list):
-            raise InvalidChannel(f"{where}: 'breakpoints' and 'values' must be lists of numbers")
-        if len(breakpoints) < 2 or len(values) != len(breakpoints) - 1:
+        rates = entry.get("rates", values)
+        if not isinstance(breakpoints, list) or not isinstance(values, list) or not isinstance(rates, list):
+            raise InvalidChannel(f"{where}: {' and '.join(repr(key) for key in keys[3:])} must be lists of numbers")
+        if len(breakpoints) < 2 or len(values) != len(breakpoints) - 1 or len(rates) != len(values):
+            if kind == "exponential":
+                raise InvalidChannel(f"{where} needs n + 1 >= 2 breakpoints, n values and n rates; got "
+                                     f"{len(breakpoints)} breakpoints, {len(values)} values and {len(rates)} rates")
             raise InvalidChannel(f"{where} needs n + 1 >= 2 breakpoints and n values; got {len(breakpoints)} "
                                  f"breakpoints and {len(values)} values")
         result.append((where, x, label, entry))
     return result
+
+
+def _end_point(value, i: int, last: int, where: str):
+    """``-inf`` as the first breakpoint or ``inf`` as the last (text only), else None; an infinity elsewhere is
+    refused by name."""
+    if value not in ("-inf", "inf"):
+        return None
+    if (value, i) not in (("-inf", 0), ("inf", last)):
+        raise InvalidChannel(f"{where}.breakpoints[{i}] is {value!r}: only the first breakpoint may be '-inf' and only "
+                             "the last 'inf'")
+    return point(value, f"{where}.breakpoints[{i}]")
 
 
 def _mass_text(total: Exact) -> str:
@@ -258,7 +281,8 @@ def _continuous(document: dict, max_entries: int | None) -> PiecewiseChannel:
 
     # The limits, before any number is read: the numbers of the file, and the explicit channel of atoms and cells
     # (its cells bounded by the distinct texts of each label's breakpoints).
-    numbers = len(inputs) * len(outputs) + sum(len(e["breakpoints"]) + len(e["values"]) for *_, e in entries)
+    numbers = len(inputs) * len(outputs) + sum(len(e["breakpoints"]) + len(e["values"]) + len(e.get("rates", ()))
+                                               for *_, e in entries)
     check_entries(numbers, f"the channel file ({len(inputs):,} inputs; atoms, breakpoints and density values "
                            "together)", max_entries)
     texts = {}
@@ -278,9 +302,11 @@ def _continuous(document: dict, max_entries: int | None) -> PiecewiseChannel:
                                      f"probability in [0, 1], got {p.text()}"[:400])
             components[x][y] = p
     for where, x, label, entry in entries:
-        points = [number(b, f"{where}.breakpoints[{i}]") for i, b in enumerate(entry["breakpoints"])]
+        last = len(entry["breakpoints"]) - 1
+        points = [_end_point(b, i, last, where) or number(b, f"{where}.breakpoints[{i}]")
+                  for i, b in enumerate(entry["breakpoints"])]
         for i in range(1, len(points)):
-            if not points[i - 1] < points[i]:
+            if not compare_points(points[i - 1], points[i]) < 0:
                 raise InvalidChannel(f"{where}.breakpoints must increase strictly: breakpoints[{i}] = "
                                      f"{points[i].text()} does not exceed breakpoints[{i - 1}] = "
                                      f"{points[i - 1].text()}"[:400])
@@ -288,7 +314,10 @@ def _continuous(document: dict, max_entries: int | None) -> PiecewiseChannel:
         for i, value in enumerate(values):
             if value.sign() < 0:
                 raise InvalidChannel(f"{where}.values[{i}] must be a density >= 0, got {value.text()}"[:300])
-        components[x][label] = Density(points, values, where)
+        rates = None
+        if entry["kind"] == "exponential":
+            rates = [number(r, f"{where}.rates[{i}]") for i, r in enumerate(entry["rates"])]
+        components[x][label] = Density(points, values, where, rates=rates)
     for i, x in enumerate(inputs):
         total = sum((part.mass if isinstance(part, Density) else part for part in components[x].values()), ZERO)
         if total != ONE:
@@ -304,7 +333,7 @@ def _continuous(document: dict, max_entries: int | None) -> PiecewiseChannel:
         order = given
     try:
         channel = PiecewiseChannel(inputs, components, CELL_OUTPUTS[cell_outputs], order=order)
-        channel.explicit(max_entries)  # the atoms' and cells' outputs must be distinct
+        channel.cell_masses(max_entries)  # the atoms' and cells' outputs must be distinct
     except InvalidChannel as error:
         raise InvalidChannel(f"channel file: {error}") from None
     return channel
@@ -434,9 +463,13 @@ def _continuous_document(channel: PiecewiseChannel, document: dict, text) -> Non
         for label, kind in channel.kinds.items():
             part = channel.components[x].get(label)
             if kind == "density" and part is not None:
-                densities.append({"input": label_to_json(x), "label": label_to_json(label), "kind": "constant",
-                                  "breakpoints": [text(b) for b in part.breakpoints],
-                                  "values": [text(v) for v in part.values]})
+                entry = {"input": label_to_json(x), "label": label_to_json(label),
+                         "kind": "constant" if part.is_constant else "exponential",
+                         "breakpoints": [b.text() if isinstance(b, Infinity) else text(b) for b in part.breakpoints],
+                         "values": [text(v) for v in part.values]}
+                if not part.is_constant:
+                    entry["rates"] = [rational_text(r) for r in part.rates]
+                densities.append(entry)
     read_order = [*atoms, *dict.fromkeys(label for x in channel.inputs for label, kind in channel.kinds.items()
                                           if kind == "density" and label in channel.components[x])]
     if read_order != list(channel.kinds):

@@ -1,21 +1,29 @@
-"""Channels with continuous outputs: densities constant between exact breakpoints, beside discrete outputs.
+"""Channels with continuous outputs: densities made of exponential pieces between exact breakpoints, beside discrete
+outputs.
 
-A mechanism such as Wheel releases a point of ``[0, 1)`` drawn from a density that is constant on finitely many
-intervals, possibly together with discrete parts (the items it reveals). Such a channel is a ``PiecewiseChannel``:
-for every input, a set of **components**, each keyed by a discrete label and either
+A mechanism such as Wheel or PM releases a point drawn from a density that is constant on finitely many intervals;
+the Laplace mechanism releases one whose density is ``c e^{rate y}`` on each side of the input. Such a channel is a
+``PiecewiseChannel``: for every input, a set of **components**, each keyed by a discrete label and either
 
 * an **atom**: the label alone is the output, with a probability (a mass), or
 * a ``Density``: the output is the label together with a point of the real line, with a sub-density that is
-  constant between exact breakpoints (``value[i]`` on ``[breakpoint[i], breakpoint[i+1])``, zero outside).
+  ``value[i] e^{rate[i] y}`` on ``[breakpoint[i], breakpoint[i+1])`` and zero outside (rates 0 by default: constant
+  pieces). The ends may be ``-inf`` and ``+inf`` where the density is integrable.
+
+For one label, the union of the breakpoints of every input's density cuts the line into **cells**; on a cell every
+input's density is a single term ``c e^{rate y}``.
 
 **Why the cells decide privacy exactly.** A ratio condition on densities, ``f(y|x) <= e^eps f(y|x')``, is a condition
-for almost every point ``y`` (a density is defined up to sets of length zero). Take, for one label, the union of the
-breakpoints of every input's density: between two consecutive ones (a *cell*) every input's density is constant. On
-a cell of length ``L`` with densities ``f`` and ``f'``, the masses are ``f L`` and ``f' L``, and ``f L <= e^eps f' L``
-exactly when ``f <= e^eps f'``. So the discrete channel whose outputs are the cells and whose probabilities are the
-cells' masses (``explicit()``) satisfies every ratio condition, with the same worst ratio, exactly when the continuous
-channel does, and every notion and loss computation of the kernel applies to it unchanged. A cell with zero mass
-under an input is a region where that input's density is zero: the same infinite ratio in both views.
+for almost every point ``y`` (a density is defined up to sets of length zero), so the loss of a pair of inputs is the
+essential supremum of ``ln f(y|x)/f(y|x')``. On a cell the ratio ``(c/c') e^{(rate - rate') y}`` is continuous and
+monotone, so its supremum over the cell is its limit at one end, computed exactly (``supremum_pair_loss``), and is
+infinite when that end is infinite. When every piece is constant the ratio is constant on a cell: a cell of length
+``L`` has masses ``f L`` and ``f' L``, and ``f L <= e^eps f' L`` exactly when ``f <= e^eps f'``, so the discrete channel
+whose outputs are the cells and whose probabilities are the cells' masses (``explicit()``) satisfies every ratio
+condition, with the same worst ratio, exactly when the continuous channel does, and every notion of the kernel
+applies to it unchanged. With exponential pieces that equivalence fails (a cell's mass ratio lies strictly between
+the ratio's values at its ends), so ``explicit()`` is refused and only the notions judged by pairwise losses apply.
+A cell with zero mass under an input is a region where that input's density is zero: an infinite ratio.
 
 **Mixtures.** ``PiecewiseChannel.mixture`` combines channels (one per value of a public random choice, such as the
 user's hash function) with exact weights: released (the choice is part of the output, so outputs are paired with
@@ -25,44 +33,148 @@ its label) or not released (the densities are added, on the union of their break
 from __future__ import annotations
 
 import bisect
+import math
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from fractions import Fraction
 from functools import cmp_to_key
 
 from ldpspec.spec.channel import Channel, _unique_labels, check_entries, normalize_label
-from ldpspec.spec.errors import InvalidChannel
-from ldpspec.spec.exact import ONE, ZERO, Exact
+from ldpspec.spec.errors import InvalidChannel, InvalidParameter
+from ldpspec.spec.exact import ONE, ZERO, Exact, Nats
 from ldpspec.spec.numbers import exact
 from ldpspec.spec.structured import StructuredChannel
 
 
+class Infinity:
+    """``-inf`` or ``+inf``, allowed as the first or last breakpoint of a density that is integrable there (the tail of
+    a Laplace density). It compares with exact numbers through ``compare_points``."""
+
+    __slots__ = ("sign",)
+
+    def __init__(self, sign: int):
+        self.sign = sign
+
+    def text(self) -> str:
+        return "inf" if self.sign > 0 else "-inf"
+
+    def __float__(self) -> float:
+        return float(self.sign) * float("inf")
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Infinity) and other.sign == self.sign
+
+    def __hash__(self) -> int:
+        return hash(("infinity", self.sign))
+
+    def __repr__(self) -> str:
+        return self.text()
+
+
+NEGATIVE_INFINITY, POSITIVE_INFINITY = Infinity(-1), Infinity(1)
+
+
+def compare_points(a, b) -> int:
+    """-1, 0 or 1 as ``a <, =, > b``, for exact numbers and the two infinities."""
+    if isinstance(a, Infinity):
+        return 0 if a == b else a.sign
+    if isinstance(b, Infinity):
+        return -b.sign
+    return a.compare(b)
+
+
+def point(value, name: str):
+    """A breakpoint: an exact number, or ``"-inf"``/``"inf"`` (also the floats and the ``Infinity`` constants)."""
+    if isinstance(value, Infinity):
+        return value
+    if isinstance(value, float) and math.isinf(value) or isinstance(value, str) and value.strip() in ("inf", "-inf",
+                                                                                                      "+inf"):
+        negative = value < 0 if isinstance(value, float) else value.strip() == "-inf"
+        return NEGATIVE_INFINITY if negative else POSITIVE_INFINITY
+    return exact(value, name)
+
+
 def sorted_unique(points: list) -> list:
-    """Exact numbers sorted, equal ones once."""
-    ordered = sorted(points, key=cmp_to_key(lambda a, b: a.compare(b)))
+    """Breakpoints sorted, equal ones once."""
+    ordered = sorted(points, key=cmp_to_key(compare_points))
     unique = []
-    for point in ordered:
-        if not unique or point != unique[-1]:
-            unique.append(point)
+    for point_ in ordered:
+        if not unique or compare_points(point_, unique[-1]) != 0:
+            unique.append(point_)
     return unique
 
 
+def exponential_at(rate: Fraction, at) -> Exact:
+    """``e^{rate * at}`` exactly, for a rational ``rate`` and a rational ``at`` (0 at the infinite end where the
+    exponent tends to minus infinity; the caller has checked that it does)."""
+    if isinstance(at, Infinity):
+        return ZERO
+    return Exact.exp(rate * at.as_rational())
+
+
+def piece_moment(coefficient: Exact, rate: Fraction, low, high, power: int) -> Exact:
+    """``int_low^high y^power c e^{rate y} dy`` exactly, for ``power`` in 0, 1, 2.
+
+    A constant piece (``rate = 0``, finite ends) gives ``c (high^{m+1} - low^{m+1}) / (m + 1)``. Otherwise integration
+    by parts gives the antiderivative ``F(y) = e^{rate y} sum_{j=0}^{m} (-1)^j m!/(m-j)! y^{m-j} / rate^{j+1}``, which
+    tends to 0 at an infinite end where the piece is integrable."""
+    if not coefficient:
+        return ZERO
+    if rate == 0:
+        return coefficient * (high ** (power + 1) - low ** (power + 1)) / (power + 1)
+
+    def antiderivative(y) -> Exact:
+        if isinstance(y, Infinity):
+            return ZERO
+        total = ZERO
+        for j in range(power + 1):
+            total = total + (-1) ** j * math.perm(power, j) * y ** (power - j) / Exact.rational(rate ** (j + 1))
+        return exponential_at(rate, y) * total
+
+    return coefficient * (antiderivative(high) - antiderivative(low))
+
+
 class Density:
-    """A sub-density constant between exact breakpoints: ``values[i]`` on ``[breakpoints[i], breakpoints[i+1])``,
-    zero outside ``[breakpoints[0], breakpoints[-1])``. Its mass (integral) is at most 1."""
+    """A sub-density made of exponential pieces: ``values[i] * e^{rates[i] * y}`` on ``[breakpoints[i],
+    breakpoints[i+1])``, zero outside ``[breakpoints[0], breakpoints[-1])``. Its mass (integral) is at most 1.
 
-    __slots__ = ("breakpoints", "values")
+    Without ``rates`` (or with every rate 0) the density is constant on each piece, as Wheel's and PM's are. A rate
+    must be rational, and the finite ends of a piece with a rate other than 0 rational, so that ``e^{rate * y}`` at
+    the ends is an exact number. The first breakpoint may be ``-inf`` where its piece has a rate > 0 (or is zero),
+    the last ``+inf`` where its piece has a rate < 0 (or is zero): the tails of a Laplace density."""
 
-    def __init__(self, breakpoints: Sequence, values: Sequence, name: str = "density"):
-        self.breakpoints = tuple(exact(b, f"{name} breakpoint") for b in breakpoints)
+    __slots__ = ("breakpoints", "values", "rates")
+
+    def __init__(self, breakpoints: Sequence, values: Sequence, name: str = "density", rates: Sequence | None = None):
+        self.breakpoints = tuple(point(b, f"{name} breakpoint") for b in breakpoints)
         self.values = tuple(exact(v, f"{name} value") for v in values)
         if len(self.breakpoints) < 2 or len(self.values) != len(self.breakpoints) - 1:
             raise InvalidChannel(f"{name} needs n + 1 >= 2 breakpoints and n values, got {len(self.breakpoints)} "
                                  f"breakpoints and {len(self.values)} values")
+        self.rates = (Fraction(0),) * len(self.values) if rates is None else tuple(
+            _rational_rate(r, f"{name} rate") for r in rates)
+        if len(self.rates) != len(self.values):
+            raise InvalidChannel(f"{name} needs one rate per value, got {len(self.rates)} rates and "
+                                 f"{len(self.values)} values")
+        for i, infinite in enumerate(self.breakpoints):
+            if isinstance(infinite, Infinity) and i not in (0, len(self.breakpoints) - 1):
+                raise InvalidChannel(f"{name}: {infinite.text()} may only be the first or last breakpoint")
         for low, high in zip(self.breakpoints, self.breakpoints[1:]):
-            if not low < high:
+            if not compare_points(low, high) < 0:
                 raise InvalidChannel(f"{name} breakpoints must increase strictly; got {low.text()} then {high.text()}")
         for value in self.values:
             if value < 0:
                 raise InvalidChannel(f"{name} values must be >= 0, got {value.text()}")
+        for i, (value, rate) in enumerate(zip(self.values, self.rates)):
+            low, high = self.breakpoints[i], self.breakpoints[i + 1]
+            if value and low == NEGATIVE_INFINITY and not rate > 0:
+                raise InvalidChannel(f"{name}: the piece on (-inf, {high.text()}) must have a rate > 0 to be "
+                                     f"integrable, got {rate}")
+            if value and high == POSITIVE_INFINITY and not rate < 0:
+                raise InvalidChannel(f"{name}: the piece on [{low.text()}, inf) must have a rate < 0 to be "
+                                     f"integrable, got {rate}")
+            if rate and any(not isinstance(end, Infinity) and end.as_rational() is None for end in (low, high)):
+                raise InvalidChannel(f"{name}: a piece with a rate other than 0 needs rational ends, got "
+                                     f"[{low.text()}, {high.text()})")
 
     @classmethod
     def uniform(cls, low, high, mass=1) -> Density:
@@ -71,44 +183,77 @@ class Density:
         return cls((low, high), (exact(mass, "mass") / (high - low),))
 
     @property
+    def is_constant(self) -> bool:
+        """Whether every piece is constant (every rate is 0)."""
+        return not any(self.rates)
+
+    def pieces(self) -> Iterator[tuple]:
+        """``(low, high, coefficient, rate)`` of every piece, in increasing order."""
+        return zip(self.breakpoints, self.breakpoints[1:], self.values, self.rates)
+
+    @property
     def mass(self) -> Exact:
         """The integral of the density, exactly."""
-        return sum((v * (high - low) for v, low, high in zip(self.values, self.breakpoints, self.breakpoints[1:])),
-                   ZERO)
+        return self.moment(0)
 
-    def on_cells(self, cells: Sequence[tuple]) -> list:
-        """The density's value on each of ``cells`` (consecutive ``(low, high)`` of a refinement of its breakpoints,
-        in increasing order): one pass over both."""
+    def moment(self, power: int) -> Exact:
+        """``int y^power f(y) dy`` exactly, for ``power`` in 0, 1, 2 (mass, first and second raw moment)."""
+        if power not in (0, 1, 2):
+            raise InvalidParameter(f"power must be 0, 1 or 2, got {power!r}")
+        return sum((piece_moment(c, rate, low, high, power) for low, high, c, rate in self.pieces()), ZERO)
+
+    def terms_on_cells(self, cells: Sequence[tuple]) -> list[tuple]:
+        """``(coefficient, rate)`` of the density on each of ``cells`` (consecutive ``(low, high)`` of a refinement
+        of its breakpoints, in increasing order), ``(0, 0)`` outside its pieces: one pass over both."""
         result, piece = [], 0
         for low, _ in cells:
-            while piece < len(self.values) and self.breakpoints[piece + 1] <= low:
+            while piece < len(self.values) and compare_points(self.breakpoints[piece + 1], low) <= 0:
                 piece += 1
-            inside = piece < len(self.values) and self.breakpoints[piece] <= low
-            result.append(self.values[piece] if inside else ZERO)
+            inside = piece < len(self.values) and compare_points(self.breakpoints[piece], low) <= 0
+            result.append((self.values[piece], self.rates[piece]) if inside else (ZERO, Fraction(0)))
         return result
 
+    def on_cells(self, cells: Sequence[tuple]) -> list:
+        """The density's value on each of ``cells``; for constant densities (a coefficient otherwise)."""
+        return [value for value, _ in self.terms_on_cells(cells)]
+
     def scaled(self, factor) -> Density:
-        return Density(self.breakpoints, [v * factor for v in self.values])
+        return Density(self.breakpoints, [v * factor for v in self.values], rates=self.rates)
 
     @staticmethod
     def sum(densities: Sequence[Density]) -> Density:
-        """The pointwise sum, on the union of the breakpoints."""
+        """The pointwise sum, on the union of the breakpoints. Two pieces with different rates on one cell would
+        make a density of two terms there, which the kernel does not represent: refused."""
         points = sorted_unique([b for density in densities for b in density.breakpoints])
         cells = list(zip(points, points[1:]))
-        totals = [ZERO] * len(cells)
+        totals, rates = [ZERO] * len(cells), [None] * len(cells)
         for density in densities:
-            totals = [t + v for t, v in zip(totals, density.on_cells(cells))]
-        return Density(points, totals)
+            for i, (value, rate) in enumerate(density.terms_on_cells(cells)):
+                if not value:
+                    continue
+                if rates[i] is not None and rates[i] != rate:
+                    raise InvalidChannel("cannot add exponential pieces of different rates on one cell "
+                                         f"[{cells[i][0].text()}, {cells[i][1].text()})")
+                totals[i], rates[i] = totals[i] + value, rate
+        return Density(points, totals, rates=[r or Fraction(0) for r in rates])
 
     def __repr__(self) -> str:
-        pieces = ", ".join(f"[{low.text()}, {high.text()}): {v.text()}"
-                           for v, low, high in zip(self.values, self.breakpoints, self.breakpoints[1:]))
-        return f"Density({pieces})"
+        def piece_text(low, high, c, rate):
+            shape = c.text() if not rate else f"{c.text()} e^({rate} y)"
+            return f"[{low.text()}, {high.text()}): {shape}"
+        return f"Density({', '.join(piece_text(*piece) for piece in self.pieces())})"
 
 
-def cell_text(low: Exact, high: Exact) -> str:
-    """The label of the cell ``[low, high)`` in an explicit channel: ``"[1/4, 1/2)"``."""
-    return f"[{low.text()}, {high.text()})"
+def _rational_rate(value, name: str) -> Fraction:
+    rate = exact(value, name).as_rational()
+    if rate is None:
+        raise InvalidChannel(f"{name} must be a rational number, got {exact(value, name).text()}")
+    return rate
+
+
+def cell_text(low, high) -> str:
+    """The label of the cell ``[low, high)`` in an explicit channel: ``"[1/4, 1/2)"``, ``"(-inf, 0)"``."""
+    return f"{'(' if isinstance(low, Infinity) else '['}{low.text()}, {high.text()})"
 
 
 def default_output_label(label, cell: str | None):
@@ -251,6 +396,12 @@ class PiecewiseChannel(StructuredChannel):
                 for low, high in self._cells[label]:
                     yield self.output_label(label, cell_text(low, high))
 
+    @property
+    def has_rates(self) -> bool:
+        """Whether some density has a piece with a rate other than 0 (its ratio varies inside a cell)."""
+        return any(isinstance(part, Density) and not part.is_constant
+                   for parts in self.components.values() for part in parts.values())
+
     def _row(self, x) -> list:
         """Input ``x``'s probabilities of the explicit outputs: atoms' masses and cells' masses."""
         row = []
@@ -262,17 +413,31 @@ class PiecewiseChannel(StructuredChannel):
                 row.extend([ZERO] * len(self._cells[label]))
             else:
                 cells = self._cells[label]
-                row.extend(v * (high - low) for v, (low, high) in zip(part.on_cells(cells), cells))
+                row.extend(piece_moment(c, rate, low, high, 0)
+                           for (c, rate), (low, high) in zip(part.terms_on_cells(cells), cells))
         return row
+
+    def cell_masses(self, max_entries: int | None = None) -> Channel:
+        """The discrete channel of atoms and cells' masses. For constant densities it is ``explicit()``; with
+        exponential pieces it is only a coarsening of the release (what a goodness-of-fit test of a sampler
+        counts), never a privacy view: its ratios can understate the densities' ratios."""
+        check_entries(len(self.inputs) * self.output_count,
+                      f"the cells of this channel ({len(self.inputs):,} inputs x {self.output_count:,} outputs)",
+                      max_entries)
+        return Channel(self.inputs, tuple(self.iter_outputs()), [self._row(x) for x in self.inputs])
 
     def explicit(self, max_entries: int | None = None) -> Channel:
         """The channel of atoms and cells (see the module's docstring): ratio conditions hold on it exactly when they
-        hold on the densities almost everywhere."""
+        hold on the densities almost everywhere. Refused when a density has exponential pieces: their ratio varies
+        inside a cell, so only the notions judged by pairwise losses (which take the supremum over each cell)
+        apply."""
+        if self.has_rates:
+            raise InvalidChannel("this channel has densities with exponential pieces, whose ratio varies inside a "
+                                 "cell, so it has no explicit channel of cells; the notions judged by pairwise losses "
+                                 "(ldp, graded-ldp, id-ldp, min-id-ldp, avg-id-ldp) apply to it, and cell_masses() "
+                                 "gives the cells' masses for a goodness-of-fit test")
         if self._explicit is None:
-            check_entries(len(self.inputs) * self.output_count,
-                          f"the cells of this channel ({len(self.inputs):,} inputs x {self.output_count:,} outputs)",
-                          max_entries)
-            self._explicit = Channel(self.inputs, tuple(self.iter_outputs()), [self._row(x) for x in self.inputs])
+            self._explicit = self.cell_masses(max_entries)
         return self._explicit
 
     def probability(self, x, y):
@@ -282,7 +447,52 @@ class PiecewiseChannel(StructuredChannel):
     def pair_loss(self, x, other) -> tuple:
         from ldpspec.spec.loss import pair_loss
 
-        return pair_loss(self.explicit(), x, other)
+        if not self.has_rates:
+            return pair_loss(self.explicit(), x, other)
+        return self.supremum_pair_loss(x, other)
+
+    def supremum_pair_loss(self, x, other) -> tuple:
+        """``(sup ln f(y|x)/f(y|other), output)`` over atoms and the points of every cell, from the pieces.
+
+        On a cell each input's density is one term ``c e^{rate y}``, so the ratio ``(c/c') e^{(rate - rate') y}`` is
+        monotone in ``y`` and its supremum over the cell is its limit at one end: the upper end when the ratio
+        grows, the lower one when it falls, anywhere when it is constant; ``+inf`` when that end is infinite, or
+        where ``f(y|x) > 0 = f(y|other)``. The output named is the cell; of cells with the same supremum, one where
+        it is attained (a constant ratio) rather than only approached. For constant densities this is the explicit
+        channel's loss (a test checks the two)."""
+        best, best_output, best_approached = None, None, False
+        for label, kind in self.kinds.items():
+            part, other_part = self.components[x].get(label), self.components[other].get(label)
+            if kind == "atom":
+                candidates = [(ZERO if part is None else part, ZERO if other_part is None else other_part, 0,
+                               None, self.output_label(label, None))]
+            else:
+                cells = self._cells[label]
+                empty = [(ZERO, Fraction(0))] * len(cells)
+                terms = part.terms_on_cells(cells) if part is not None else empty
+                other_terms = other_part.terms_on_cells(cells) if other_part is not None else empty
+                candidates = [(c, c2, rate - rate2, cell, self.output_label(label, cell_text(*cell)))
+                              for (c, rate), (c2, rate2), cell in zip(terms, other_terms, cells)]
+            for c, c2, growth, cell, output in candidates:
+                if not c:
+                    continue  # x never produces these outputs: no constraint
+                if not c2:
+                    return Nats.infinity(), output
+                ratio = c / c2
+                if growth:
+                    end = cell[1] if growth > 0 else cell[0]
+                    if isinstance(end, Infinity):
+                        return Nats.infinity(), output
+                    if end.as_rational() is None:
+                        raise InvalidChannel(f"the cell {cell_text(*cell)} of component {label!r} ends at an "
+                                             "irrational breakpoint where the ratio of two exponential pieces varies")
+                    ratio = ratio * exponential_at(growth, end)
+                order = 1 if best is None else ratio.compare(best)
+                if order > 0 or order == 0 and best_approached and not growth:
+                    best, best_output, best_approached = ratio, output, bool(growth)
+        if best is None:
+            return Nats.rational(0), None
+        return Nats(best), best_output
 
     def output_at(self, label, point):
         """The explicit channel's output holding the point ``point`` (an exact number or a float) of component
@@ -299,8 +509,9 @@ class PiecewiseChannel(StructuredChannel):
             if 0 <= k < len(cells):
                 return self.output_label(label, cell_text(*cells[k]))
         else:
+            point = exact(point, "point")
             for low, high in cells:
-                if low <= point < high:
+                if compare_points(low, point) <= 0 < compare_points(high, point):
                     return self.output_label(label, cell_text(low, high))
         raise InvalidChannel(f"no output of component {label!r} holds the point {point!r}")
 

@@ -6,7 +6,8 @@
 
     ldpspec profile CHANNEL.json
         The privacy-loss profile as JSON (ldp_epsilon, pairwise and per-output losses, invertible outputs). A file
-        with densities (format 2) is profiled on its explicit channel: atoms and cells.
+        with constant densities (format 2) is profiled on its explicit channel: atoms and cells. A file with
+        exponential pieces has pairwise losses only (suprema over each cell; no explicit channel exists).
 
     ldpspec check CHANNEL.json --notion NAME [parameters]
         The verdict as JSON. Parameters not given are taken from the channel file's ``privacy`` section.
@@ -63,6 +64,7 @@ from ldpspec.reference.shared.direct import (
 )
 from ldpspec.spec.channel import MAX_ENTRIES, label_to_json
 from ldpspec.spec.channelfile import channel_file_text, has_densities, read_channel_file
+from ldpspec.spec.continuous import PiecewiseChannel
 from ldpspec.spec.errors import InvalidParameter, SpecError
 from ldpspec.spec.exact import Undecided
 from ldpspec.spec.loss import MAX_PAIR_WORK, loss_profile
@@ -469,7 +471,7 @@ def run(argv=None) -> int:
         return EXIT["holds"]
     if arguments.command == "profile":
         channel = read_channel_file(arguments.channel, arguments.max_entries).channel
-        if isinstance(channel, StructuredChannel):  # a file with densities: its atoms and cells, every output shown
+        if isinstance(channel, PiecewiseChannel) and not channel.has_rates:  # its atoms and cells, every output shown
             channel = channel.explicit(arguments.max_entries)
         result, status = loss_profile(channel, arguments.max_work), EXIT["holds"]
     elif arguments.command == "estimate":

@@ -143,13 +143,31 @@ def test_suwheel_fails_the_joint_reading_from_its_file(tmp_path, capsys):
 
 # --- hand-checkable files ------------------------------------------------------------------------------------
 
-def documented_example() -> str:
-    """The complete version 2 file of the page "Channel file format"."""
+def documented_examples() -> list[str]:
+    """The complete version 2 files of the page "Channel file format": constant pieces, then exponential ones."""
     page = (DOCS / "channel-format.md").read_text(encoding="utf-8")
     blocks = [block for block in re.findall(r"^```json\n(.*?)^```", page, re.MULTILINE | re.DOTALL)
               if FORMAT_CONTINUOUS in block]
-    assert len(blocks) == 1
-    return blocks[0]
+    assert len(blocks) == 2
+    return blocks
+
+
+def documented_example() -> str:
+    return documented_examples()[0]
+
+
+def test_the_documented_laplace_file_is_exactly_one_ldp(tmp_path, capsys):
+    """Inputs -1 and 1, Laplace at eps = 1: the supremum of the ratio is e^{|1 - (-1)|/2} = e, beyond both inputs."""
+    stored = spec.parse_channel_file(documented_examples()[1])
+    assert spec.ldp_epsilon(stored.channel) == Nats.rational(1)
+    path = tmp_path / "laplace.json"
+    path.write_text(documented_examples()[1])
+    assert run(capsys, "check", path, "--notion", "ldp")[0] == 0  # a tie with the file's epsilon = 1
+    assert run(capsys, "check", path, "--notion", "ldp", "--epsilon", "0.999")[0] == 1
+    status, out, _ = run(capsys, "profile", path)
+    profile = json.loads(out)
+    assert status == 0 and profile["ldp_epsilon_exact"] == "1" and "output_loss" not in profile
+    assert [entry["output"] for entry in profile["pairwise_loss"]] == ["(-inf, -1)", "[1, inf)"]
 
 
 def test_the_documented_example_reads_as_computed_by_hand(tmp_path, capsys):
@@ -275,9 +293,12 @@ A_VALUES = ("densities", 0, "values")
     (_set(("probabilities",), [["1/2"], ["1/4"]]), r"input 'a' must have total mass exactly 1"),
     (_set(("probabilities",), [["-1/4"], ["1/4"]]), r"probabilities\[0\]\[0\] \(atom 'none' of input 'a'\) must be a "
                                                      r"probability in \[0, 1\], got -0\.25"),
-    (_set(("densities", 1, "kind"), "exponential"),
-     r"densities\[1\]\.kind must be one of \['constant'\], got 'exponential'"),
-    (_delete(("densities", 1, "kind")), r"densities\[1\]\.kind must be one of \['constant'\], got None"),
+    (_set(("densities", 1, "kind"), "gaussian"),
+     r"densities\[1\]\.kind must be one of \['constant', 'exponential'\], got 'gaussian'"),
+    (_set(("densities", 1, "kind"), "exponential"), r"densities\[1\] \(kind 'exponential'\) must have exactly the "
+                                                    r"keys .*; missing \['rates'\]"),
+    (_delete(("densities", 1, "kind")),
+     r"densities\[1\]\.kind must be one of \['constant', 'exponential'\], got None"),
     (_set(A_VALUES, ["1"]),
      r"densities\[0\] needs n \+ 1 >= 2 breakpoints and n values; got 3 breakpoints and 1 values"),
     (_set(A_BREAKPOINTS, ["0"]), r"densities\[0\] needs n \+ 1 >= 2 breakpoints and n values; got 1 breakpoints"),
