@@ -37,13 +37,17 @@ from ldpspec.spec.parameters import Parameter
 @dataclass(frozen=True)
 class Guarantee:
     """The notion a mechanism claims (a name of ``ldpspec.spec.NOTIONS``) and its parameters, keyed by the
-    predicate's keywords (for example ``{"epsilon": eps}`` or ``{"budgets": {x: eps_x}}``)."""
+    predicate's keywords (for example ``{"epsilon": eps}`` or ``{"budgets": {x: eps_x}}``). ``None``: no notion with
+    a finite budget holds (graded Laplace across levels of different budgets); the tests check that the kernel finds
+    an infinite loss."""
 
-    notion: str
+    notion: str | None
     parameters: Mapping = field(default_factory=dict)
 
     def privacy_section(self) -> dict:
-        """The parameters under the keys of a channel file's ``privacy`` section."""
+        """The parameters under the keys of a channel file's ``privacy`` section (none without a notion)."""
+        if self.notion is None:
+            return {}
         notion = NOTIONS[self.notion]
         return {parameter.file_key: self.parameters[parameter.keyword] for parameter in notion.parameters
                 if self.parameters.get(parameter.keyword) is not None}
@@ -58,25 +62,33 @@ class Mechanism:
         title: what it is, in a few words.
         home: the folder of ``reference/`` it lives in: ``"shared"`` or a paper's key.
         source: where it is defined (paper, section).
-        notion: the notion it claims with its example parameters (a name of ``ldpspec.spec.NOTIONS``).
+        notion: the notion it claims with its example parameters (a name of ``ldpspec.spec.NOTIONS``), or None when
+            it guarantees none with a finite budget.
         parameters: its parameters, in the order of ``build``'s keywords.
         build: makes the plain reference from the parameters' values (keyword arguments).
         claims: the ids of the audit's claims about it.
         docs: its page in the documentation (relative to ``docs/``).
         workload: for the benchmark, ``workload(n, d, rng) -> (mechanism, inputs)``: the mechanism over a domain of
             about ``d`` items and ``n`` users' inputs.
+        statistic: what the server aggregates. ``"counts"``: counts of the channel's outputs, as above.
+            ``"sum"``: the sum of the users' numerical releases (a mean estimator, such as the Laplace mechanism's
+            or PM's). Then ``perturb`` returns a number, ``label(release, channel)`` names the cell of the exact
+            channel it falls in, ``counts(releases)`` is ``[sum]``, ``estimate([sum], n)`` is ``[sum / n]``, the twin's
+            ``simulate_counts`` draws ``[sum]`` exactly in distribution, and ``estimate_moments`` gives the exact
+            moments that the channel's densities give (``Density.moment``).
     """
 
     name: str
     title: str
     home: str
     source: str
-    notion: str
+    notion: str | None
     parameters: tuple[Parameter, ...]
     build: Callable
     claims: tuple[str, ...]
     docs: str
     workload: Callable
+    statistic: str = "counts"
 
     def example(self) -> dict:
         """Option values that give a small channel: ``{parameter name: value as typed}``."""
@@ -110,6 +122,11 @@ EPSILON = Parameter("epsilon", "budget", "the budget eps >= 0", example="1")
 
 DOMAIN_SIZE = Parameter("d", "integer", "the number of items d >= 2 (the items are 0 .. d-1)", example="3", minimum=2)
 """The size of an item domain."""
+
+NUMERIC_GRID = Parameter("grid", "numbers", "the inputs of the exact channel, numbers of [-1, 1] (the mechanism "
+                         "takes any number of [-1, 1]; the grid is where its channel is computed)",
+                         required=False, default="[-1, 0, 1]", example="[-1, 0, 1]")
+"""The finite set of inputs on which a mechanism for numbers of ``[-1, 1]`` is checked."""
 
 ITEM_BUDGETS = Parameter("budgets", "input-budgets", "one budget per item 0 .. d-1 (d is the length of the list): "
                          "eps_x for a sensitive item x, null for a non-sensitive one", example="[0.5, 1, null]")

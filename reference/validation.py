@@ -7,6 +7,7 @@ allowed.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import cmp_to_key
 
 import numpy as np
 
@@ -114,3 +115,47 @@ def smallest_budget(budgets: tuple, name: str = "budgets"):
     if not sensitive:
         raise InvalidParameter(f"{name} must give at least one sensitive item a budget (every entry is null)")
     return min(sensitive)
+
+
+# --- numerical data (Hao et al.): values of [-1, 1] ---
+
+def value(x, name: str = "x", low=-1, high=1):
+    """One user's number of ``[low, high]``, exactly (a number, or its text such as ``"0.5"`` or ``"-1/3"``)."""
+    from ldpspec.spec.numbers import exact  # the kernel's exact reading of a number
+
+    if isinstance(x, bool):
+        raise InvalidParameter(f"{name} must be a number in [{low}, {high}], got {x!r}")
+    number = exact(x, name)
+    if number < low or number > high:
+        raise InvalidParameter(f"{name} must be a number in [{low}, {high}], got {number.text()}")
+    return number
+
+
+def value_grid(values, name: str = "grid") -> tuple:
+    """The inputs a numerical mechanism's exact channel is computed on: at least one number of ``[-1, 1]``, without
+    repeats, returned in increasing order (exact numbers)."""
+    if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
+        raise InvalidParameter(f"{name} must be a list of numbers in [-1, 1], got {values!r}"[:300])
+    numbers = [value(x, f"{name}[{k}]") for k, x in enumerate(values)]
+    if not numbers:
+        raise InvalidParameter(f"{name} must hold at least one number in [-1, 1]")
+    ordered = sorted(numbers, key=cmp_to_key(lambda a, b: a.compare(b)))
+    if any(a == b for a, b in zip(ordered, ordered[1:])):
+        raise InvalidParameter(f"{name} must not repeat a number, got [{', '.join(x.text() for x in numbers)}]")
+    return tuple(ordered)
+
+
+def value_array(values, name: str = "values") -> np.ndarray:
+    """Many users' numbers of ``[-1, 1]`` as float64: a numeric array, or numbers' texts (a channel's input labels)."""
+    array = np.asarray(values)
+    if array.dtype.kind in "US":  # labels such as "0.5" or "-1/3"
+        from fractions import Fraction
+
+        try:
+            array = np.array([float(Fraction(str(x))) for x in array.ravel()]).reshape(array.shape)
+        except (ValueError, ZeroDivisionError):
+            raise InvalidParameter(f"{name} must be numbers in [-1, 1]; a text among them is not a number") from None
+    if array.ndim != 1 or array.dtype.kind not in "iuf" or (array.size and not (
+            np.isfinite(array).all() and array.min() >= -1 and array.max() <= 1)):
+        raise InvalidParameter(f"{name} must be a one-dimensional array of numbers in [-1, 1]")
+    return array.astype(np.float64, copy=False)

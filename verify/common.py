@@ -70,10 +70,15 @@ def describe_channel_budgets(example, budgets_of) -> dict:
 
 
 def channel_row(channel, x) -> dict:
-    """``{y: P[y|x]}`` of an explicit or structured channel."""
+    """``{y: P[y|x]}`` of an explicit or structured channel; for a channel with densities, the masses of its atoms and
+    cells (for exponential pieces a coarsening of the release: for goodness of fit, not for privacy)."""
+    from ldpspec.spec.continuous import PiecewiseChannel
     from ldpspec.spec.structured import StructuredChannel
 
-    explicit = channel.explicit() if isinstance(channel, StructuredChannel) else channel
+    if isinstance(channel, PiecewiseChannel):
+        explicit = channel.cell_masses()
+    else:
+        explicit = channel.explicit() if isinstance(channel, StructuredChannel) else channel
     return dict(zip(explicit.outputs, explicit.row(x)))
 
 

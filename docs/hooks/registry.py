@@ -34,7 +34,8 @@ def _mechanisms(here: str) -> str:
     lines = ["| mechanism | what it is | home | claims | parameters | page |", "|---|---|---|---|---|---|"]
     for m in MECHANISMS.values():
         parameters = ", ".join(f"`--{p.name}`" + ("" if p.required else " (optional)") for p in m.parameters)
-        lines.append(f"| `{m.name}` | {_cell(m.title)} ({_cell(m.source)}) | {m.home} | {m.notion} | {parameters} | "
+        claims = m.notion or "none (no finite budget)"
+        lines.append(f"| `{m.name}` | {_cell(m.title)} ({_cell(m.source)}) | {m.home} | {claims} | {parameters} | "
                      f"{_link(m.docs, here, m.docs.rsplit('/', 1)[-1].removesuffix('.md'))} |")
     return "\n".join(lines)
 

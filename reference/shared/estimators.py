@@ -1,4 +1,5 @@
-"""The count estimator shared by GRR, unary encoding, IDUE and IDUE-PS, and its variance.
+"""The count estimator shared by GRR, unary encoding, IDUE and IDUE-PS, and its variance; and the mean of numerical
+releases (Laplace, PM).
 
 A mechanism reports item ``i`` (GRR) or sets bit ``i`` (unary encoding) with
 probability ``p_i`` when ``i`` is the user's item and ``q_i`` otherwise. With
@@ -95,3 +96,62 @@ class ItemCountEstimator:
         """Exact mean (the true counts: the estimator is unbiased) and variance of every estimate."""
         true_counts = self.counts(items)
         return [Exact.rational(c) for c in true_counts], self.variance(true_counts)[0]
+
+
+class MeanOfReleases:
+    """The server side of a mechanism whose release ``y`` is a number with ``E[y | v] = v`` (Laplace, PM): the mean
+    of the releases estimates the mean of the inputs (``Mechanism.statistic = "sum"``).
+
+    A mechanism provides ``release_moments(v)``: the exact ``(E[y | v], Var[y | v])`` of one release, in closed form
+    (the tests tie them to the exact channel's densities), and ``channel()`` on a grid of inputs.
+    """
+
+    def release_moments(self, v) -> tuple:
+        raise NotImplementedError
+
+    def label(self, release: float, channel) -> object:
+        """The output (cell) of the exact channel that holds the release ``y``."""
+        return channel.output_at(None, float(release))
+
+    def counts(self, releases: Iterable[float]) -> list[float]:
+        """``[sum of the releases]`` (correctly rounded: ``math.fsum``)."""
+        import math
+
+        return [math.fsum(float(y) for y in releases)]
+
+    def estimate(self, counts: Sequence[float], n: int) -> list:
+        """``[m*] = [sum / n]``, exactly for the given sum."""
+        from ldpspec.spec.numbers import exact
+
+        n = positive_integer(n, "n (the number of users)")
+        if len(counts) != 1:
+            raise InvalidParameter(f"counts must be [sum of the releases], got {list(counts)!r}")
+        return [exact(counts[0], "the sum of the releases") / n]
+
+    def estimate_moments(self, inputs: Sequence) -> tuple[list, list]:
+        """Exact mean and variance of ``m*``: ``(1/n) sum E[y | v]`` and ``(1/n^2) sum Var[y | v]`` (independent
+        users)."""
+        n = positive_integer(len(inputs), "the number of users")
+        moments = [self.release_moments(v) for v in inputs]
+        return ([sum((mean for mean, _ in moments), Exact.rational(0)) / n],
+                [sum((variance for _, variance in moments), Exact.rational(0)) / (n * n)])
+
+
+class MeanOfReleasesTwin:
+    """The twin's side of ``MeanOfReleases``: reports are the releases (float64)."""
+
+    def outputs(self, reports) -> list[float]:
+        import numpy as np
+
+        return np.asarray(reports, dtype=np.float64).tolist()
+
+    def counts(self, reports):
+        import numpy as np
+
+        return np.array([float(np.sum(reports, dtype=np.float64))])
+
+    def estimate(self, counts, n: int):
+        import numpy as np
+
+        n = positive_integer(n, "n (the number of users)")
+        return np.array([counts[0] / n])

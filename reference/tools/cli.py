@@ -63,7 +63,7 @@ from ldpspec.reference.shared.direct import (
     norm_sub_np,
 )
 from ldpspec.spec.channel import MAX_ENTRIES, label_to_json
-from ldpspec.spec.channelfile import channel_file_text, has_densities, read_channel_file
+from ldpspec.spec.channelfile import channel_file_text, read_channel_file
 from ldpspec.spec.continuous import PiecewiseChannel
 from ldpspec.spec.errors import InvalidParameter, SpecError
 from ldpspec.spec.exact import Undecided
@@ -133,9 +133,10 @@ def channel_file(arguments) -> str:
     options = _given(arguments, declaration.parameters)
     mechanism = declaration.from_options(options)
     channel = mechanism.channel(max_entries=arguments.max_entries)
-    if isinstance(channel, StructuredChannel):  # a channel file lists every output of every input
-        explicit = channel.explicit(max_entries=arguments.max_entries)  # the limit, also for a file of densities
-        channel = channel if has_densities(channel) else explicit
+    if isinstance(channel, PiecewiseChannel):  # written with its densities; the limit on its atoms and cells
+        channel.cell_masses(max_entries=arguments.max_entries)
+    elif isinstance(channel, StructuredChannel):  # a channel file lists every output of every input
+        channel = channel.explicit(max_entries=arguments.max_entries)
     guarantee = mechanism.guarantee()
     metadata = {"mechanism": declaration.name, "notion": guarantee.notion,
                 "parameters": {p.name: options.get(p.name, p.default) for p in declaration.parameters
@@ -365,7 +366,7 @@ def build_parser() -> argparse.ArgumentParser:
     for declaration in MECHANISMS.values():
         sub = mechanisms.add_parser(declaration.name, help=declaration.title,
                                     description=f"{declaration.title} ({declaration.source}); claims "
-                                                f"{declaration.notion}.")
+                                                f"{declaration.notion or 'no notion with a finite budget'}.")
         for parameter in declaration.parameters:
             _add_parameter(sub, parameter)
         if any(parameter.name == "box" for parameter in declaration.parameters):
@@ -430,7 +431,7 @@ def _list_text() -> str:
     for m in MECHANISMS.values():
         usages = [f"{p.option} {_metavar(p) or '{' + ','.join(p.choices) + '}'}" for p in m.parameters]
         parameters = " ".join(usage if p.required else f"[{usage}]" for usage, p in zip(usages, m.parameters))
-        lines.append(f"  {m.name:<10} {m.title} [{m.home}; claims {m.notion}]")
+        lines.append(f"  {m.name:<10} {m.title} [{m.home}; claims {m.notion or 'none'}]")
         lines.append(f"  {'':<10} {parameters}")
     lines.append("notions:")
     for n in NOTIONS.values():

@@ -77,5 +77,5 @@ def seed_files() -> dict[str, tuple[str, str]]:
         arguments = [f"--{key}={value}" for key, value in declaration.example().items()]
         status, out, err = run(["channel", name, *arguments])
         assert status == 0, err
-        seeds[f"{name}.json"] = (out, declaration.notion)
+        seeds[f"{name}.json"] = (out, declaration.notion or "ldp")  # no notion: mutate it for ldp
     return seeds
