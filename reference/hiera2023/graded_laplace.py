@@ -1,0 +1,116 @@
+"""Graded Laplace (Hao et al. Sec. 3.1): the Laplace mechanism with the budget of the input's own level.
+
+A user holding ``v`` of level ``t(v)`` releases ``y = v + Lap(2 / eps_{t(v)})``, and the collector averages the
+releases. The density is the Laplace mechanism's (``reference.shared.laplace``) at the level's budget.
+
+No finite budget bounds it when two levels have different budgets: for inputs ``v`` (budget ``eps_a``) and ``v'``
+(budget ``eps_b > eps_a``), ``f(y|v) / f(y|v') = (eps_a / eps_b) e^{(eps_b |y - v'| - eps_a |y - v|) / 2}`` grows
+without bound as ``|y|`` grows: the wider density's tail decays slower, so a large release reveals the level. The
+mechanism therefore claims no notion (``Guarantee(None)``), and the registry's tests check that the kernel finds the
+unbounded loss.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+from functools import cached_property
+
+import numpy as np
+
+from ldpspec.reference.hiera2023.levels import BOUNDARIES, LEVEL_BUDGETS, LEVEL_GRID, Levels
+from ldpspec.reference.mechanism import Guarantee, Mechanism
+from ldpspec.reference.shared.estimators import MeanOfReleases, MeanOfReleasesTwin
+from ldpspec.reference.shared.laplace import laplace_density, rational_budget, rational_grid
+from ldpspec.reference.validation import count_array, value, value_array
+from ldpspec.spec.continuous import PiecewiseChannel
+from ldpspec.spec.exact import Exact
+
+
+class GradedLaplace(MeanOfReleases):
+    """Graded Laplace over ``levels`` (boundaries and budgets; rational budgets); the exact channel on ``grid``."""
+
+    # --- the plain reference ---
+
+    def __init__(self, boundaries: Sequence, budgets: Sequence, grid: Sequence | None = None):
+        self.levels = Levels(boundaries, budgets)
+        self.eps = tuple(rational_budget(e, f"budgets[{j}]") for j, e in enumerate(budgets))
+        self.grid = rational_grid(self.levels.boundaries if grid is None else grid)
+
+    def level_budget(self, v) -> Fraction:
+        """``eps_{t(v)}``."""
+        return self.eps[self.levels.level(v) - 1]
+
+    def channel(self, max_entries: int | None = None) -> PiecewiseChannel:
+        """The exact channel: inputs the grid's numbers (labelled by their text), each a Laplace density at its
+        level's budget."""
+        return PiecewiseChannel(tuple(v.text() for v in self.grid),
+                                {v.text(): {None: laplace_density(self.level_budget(v), v)} for v in self.grid})
+
+    def guarantee(self) -> Guarantee:
+        return Guarantee(None)
+
+    def perturb(self, v, rng: random.Random) -> float:
+        """One user's release ``v + Lap(2 / eps_{t(v)})`` (a difference of two exponentials)."""
+        v = value(v, "v")
+        scale = 2 / float(self.level_budget(v))
+        return float(v) + scale * (rng.expovariate(1) - rng.expovariate(1))
+
+    def release_moments(self, v) -> tuple:
+        """``(v, 8 / eps_{t(v)}^2)``."""
+        v = value(v, "an input")
+        return v, Exact.rational(8 / self.level_budget(v) ** 2)
+
+    @cached_property
+    def twin(self) -> GradedLaplaceTwin:
+        return GradedLaplaceTwin(self)
+
+
+class GradedLaplaceTwin(MeanOfReleasesTwin):
+    """Graded Laplace for many users at once."""
+
+    def __init__(self, mechanism: GradedLaplace):
+        self.mechanism = mechanism
+        self._bounds = np.array([float(b) for b in mechanism.levels.boundaries[1:-1]])
+        self._scales = np.array([2 / float(e) for e in mechanism.eps])
+
+    def levels(self, values: np.ndarray) -> np.ndarray:
+        """The 0-based level of each value: the intervals are closed on the left (the last one also on the right)."""
+        return np.searchsorted(self._bounds, values, side="right")
+
+    def reports(self, values, rng: np.random.Generator) -> np.ndarray:
+        """One release per user (float64)."""
+        values = value_array(values)
+        return values + rng.laplace(0.0, 1.0, len(values)) * self._scales[self.levels(values)]
+
+    def simulate_counts(self, true_counts, rng: np.random.Generator) -> np.ndarray:
+        """``[sum of the releases]``, exact in distribution and ``O(len(grid))``: the users of a level share a scale
+        ``b``, and ``N`` of them add ``b (G - G')`` with ``G, G' ~ Gamma(N, 1)``."""
+        grid = self.mechanism.grid
+        counts = count_array(true_counts, len(grid), "true_counts (one per grid value)")
+        per_level = np.bincount(self.levels(np.array([float(v) for v in grid])), weights=counts,
+                                minlength=len(self._scales)).astype(np.int64)
+        total = float(sum(int(c) * float(v) for c, v in zip(counts, grid)))
+        for users, scale in zip(per_level, self._scales):
+            if users:
+                total += scale * (rng.gamma(users) - rng.gamma(users))
+        return np.array([total])
+
+
+def _workload(n: int, d: int, rng: np.random.Generator):
+    return GradedLaplace(*_paper_levels()), rng.uniform(-1, 1, n)
+
+
+def _paper_levels() -> tuple:
+    from ldpspec.reference.hiera2023.levels import PAPER_BOUNDARIES, PAPER_MULTIPLIERS
+
+    return PAPER_BOUNDARIES, [m for m in PAPER_MULTIPLIERS]  # eps_0 = 1
+
+
+MECHANISMS = (
+    Mechanism(
+        name="graded-laplace", title="Graded Laplace (the budget of the input's level)", home="hiera2023",
+        source="Hao et al. 2023, Sec. 3.1", notion=None, parameters=(BOUNDARIES, LEVEL_BUDGETS, LEVEL_GRID),
+        build=GradedLaplace, claims=(), docs="mechanisms/graded-laplace.md", workload=_workload, statistic="sum"),
+)

@@ -1,0 +1,247 @@
+"""LHP, the user side of HierA (Hao et al. Algorithm 3): a privacy level and a value, released together.
+
+A user holding ``v`` of level ``t`` (``k`` levels with budgets ``eps_1..eps_k``, ``E_j = e^{eps_j}``):
+
+1. perturbs the level by GRR over the ``k`` levels at the true level's budget: ``t* = t`` with probability
+   ``E_t / (E_t + k - 1)``, each other level with ``1 / (E_t + k - 1)``;
+2. discretises ``v``: ``v_bar = +1`` with probability ``(1 + v) / 2``, ``-1`` otherwise;
+3. keeps ``v_bar`` with probability ``p_j = E_j / (E_j + 1)``, flips it otherwise, where ``j`` is the **perturbed**
+   level ``t*`` as printed (``level_budget="perturbed"``); the alternative reading takes the true level ``t``
+   (``level_budget="true"``);
+4. releases the pair ``(t*, v*)``, ``v*`` in ``{-1, 1}`` uncalibrated.
+
+So ``P[(t*, v*) | v] = G_t(t*) * (1 + v* v (2 p_j - 1)) / 2`` (``lhp_probability``, written once).
+
+**What it guarantees.** Both parts depend on the input, and they compose: the level part's ratio is at most
+``e^{max eps}`` and the value part's, for one ``t*``, at most ``E_j <= e^{max eps}``, so LHP is ``2 max_j eps_j``-LDP
+under either reading (the guarantee declared here, which the kernel checks). Whether it meets the paper's Theorem 2
+(graded LDP with the pair function ``max``) is for the audit.
+
+**The estimate** registered here is HierA without level conversion (``mu = 1``) and without clipping:
+``m* = (1/n) sum_i (n_i+ - n_i-) / (2 p_i - 1)`` over the reported levels ``i`` (``reference.hiera2023.hiera`` has the
+whole aggregation).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from functools import cached_property
+
+import numpy as np
+
+from ldpspec.reference.hiera2023.levels import BOUNDARIES, LEVEL_BUDGETS, LEVEL_GRID, Levels
+from ldpspec.reference.mechanism import Guarantee, Mechanism
+from ldpspec.reference.shared.grr import grr_probabilities
+from ldpspec.reference.shared.harmony import harmony_probability
+from ldpspec.reference.validation import choice, count_array, positive_integer, value, value_array
+from ldpspec.spec.channel import Channel, check_entries
+from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec.exact import Exact
+from ldpspec.spec.parameters import Parameter
+
+LEVEL_BUDGET_SOURCES = ("perturbed", "true")
+"""Whose budget step 3 uses: the perturbed level ``t*`` (as printed) or the true level ``t``."""
+
+LEVEL_BUDGET = Parameter("level-budget", "choice", "whose budget perturbs the value: the perturbed level t* (as "
+                         "printed) or the true level t", required=False, default="perturbed",
+                         choices=LEVEL_BUDGET_SOURCES)
+
+
+def value_budget_level(true_level: int, reported_level: int, source: str) -> int:
+    """The level whose budget perturbs the value."""
+    return reported_level if source == "perturbed" else true_level
+
+
+def lhp_probability(E: Sequence, true_level: int, v, reported_level: int, sign: int, source: str):
+    """``P[(t*, v*) | v] = G_t(t*) (1 + v* v (2 p_j - 1)) / 2`` with ``E[j - 1] = e^{eps_j}`` (levels 1-based).
+    Plain arithmetic: exact numbers, floats or z3 terms."""
+    p, q = grr_probabilities(E[true_level - 1], len(E))
+    level = p if reported_level == true_level else q
+    return level * harmony_probability(E[value_budget_level(true_level, reported_level, source) - 1], v, sign)
+
+
+def output_index(reported_level: int, sign: int) -> int:
+    """The position of the output ``(t*, v*)`` in the channel and in the counts: ``2 (t* - 1) + (v* + 1) / 2``."""
+    return 2 * (reported_level - 1) + (sign + 1) // 2
+
+
+class LHP:
+    """LHP over ``k`` levels (boundaries and budgets); the exact channel on ``grid`` (the boundaries by default)."""
+
+    # --- the plain reference ---
+
+    def __init__(self, boundaries: Sequence, budgets: Sequence, grid: Sequence | None = None,
+                 level_budget: str = "perturbed"):
+        self.levels = Levels(boundaries, budgets)
+        self.k = self.levels.k
+        self.grid = self.levels.grid(grid)
+        self.level_budget = choice(level_budget, LEVEL_BUDGET_SOURCES, "level_budget")
+        E = self.levels.exponentials
+        self.tilts = tuple((e - 1) / (e + 1) for e in E)  # 2 p_j - 1
+
+    @property
+    def outputs(self) -> tuple:
+        """``(t*, v*)`` for every level and sign, in ``output_index`` order."""
+        return tuple((level, sign) for level in range(1, self.k + 1) for sign in (-1, 1))
+
+    def probability(self, v, output: tuple):
+        v = value(v, "v")
+        return lhp_probability(self.levels.exponentials, self.levels.level(v), v, *output, self.level_budget)
+
+    def channel(self, max_entries: int | None = None) -> Channel:
+        """The exact channel of the released pair: inputs the grid's numbers (labelled by their text)."""
+        check_entries(len(self.grid) * 2 * self.k, "LHP's channel", max_entries)
+        return Channel(tuple(v.text() for v in self.grid), self.outputs,
+                       [[self.probability(v, y) for y in self.outputs] for v in self.grid])
+
+    def guarantee(self) -> Guarantee:
+        return Guarantee("ldp", {"epsilon": max(self.levels.budgets) * 2})
+
+    def perturb(self, v, rng: random.Random) -> tuple:
+        """One user's release ``(t*, v*)``: the level by GRR, then the discretised value kept or flipped."""
+        v = value(v, "v")
+        level = self.levels.level(v)
+        if rng.random() < self._floats[0][level - 1]:
+            reported = level
+        else:  # one of the k - 1 other levels, uniformly
+            reported = 1 + (level + rng.randrange(self.k - 1)) % self.k
+        discretised = 1 if rng.random() < (1 + float(v)) / 2 else -1
+        keep_value = self._floats[1][value_budget_level(level, reported, self.level_budget) - 1]
+        return reported, discretised if rng.random() < keep_value else -discretised
+
+    @cached_property
+    def _floats(self) -> tuple:
+        """Per level, as floats without overflow at large budgets: GRR's ``p = E / (E + k - 1)`` over the levels,
+        and ``p_j = E / (E + 1)``."""
+        budgets = [float(e) for e in self.levels.budgets]
+        return (tuple(1 / (1 + (self.k - 1) * math.exp(-e)) for e in budgets),
+                tuple(1 / (1 + math.exp(-e)) for e in budgets))
+
+    def counts(self, outputs: Sequence[tuple]) -> list[int]:
+        """``[n_1-, n_1+, n_2-, ...]``: the number of releases of each ``(t*, v*)``."""
+        counts = [0] * (2 * self.k)
+        for output in outputs:
+            if (not isinstance(output, tuple) or len(output) != 2 or output[1] not in (-1, 1)
+                    or output[0] not in range(1, self.k + 1) or any(isinstance(part, bool) for part in output)):
+                raise InvalidParameter(f"a release must be a pair (level in 1 .. {self.k}, sign -1 or 1), got "
+                                       f"{output!r}"[:300])
+            counts[output_index(*output)] += 1
+        return counts
+
+    def estimate(self, counts: Sequence[int], n: int) -> list:
+        """``[m*]`` of HierA without conversion (``mu = 1``) or clipping:
+        ``(1/n) sum_i (n_i+ - n_i-) / (2 p_i - 1)``, exactly."""
+        n = positive_integer(n, "n (the number of users)")
+        if len(counts) != 2 * self.k:
+            raise InvalidParameter(f"counts must be the {2 * self.k} counts [n_1-, n_1+, ..., n_k+], got "
+                                   f"{len(counts)} numbers")
+        total = sum(((counts[2 * j + 1] - counts[2 * j]) / self.tilts[j] for j in range(self.k)), Exact.rational(0))
+        return [total / n]
+
+    def release_moments(self, v) -> tuple:
+        """``(E, Var)`` of one user's term ``v* / (2 p_{t*} - 1)`` of the estimate: ``E = sum_{t*} G_t(t*) v c_j /
+        c_{t*}`` (``c = 2p - 1``, ``j`` the value budget's level; ``= v`` when ``j = t*``) and
+        ``E[term^2] = sum_{t*} G_t(t*) / c_{t*}^2``."""
+        v = value(v, "an input")
+        level = self.levels.level(v)
+        p, q = grr_probabilities(self.levels.exponentials[level - 1], self.k)
+        mean = second = Exact.rational(0)
+        for reported in range(1, self.k + 1):
+            weight = p if reported == level else q
+            c = self.tilts[reported - 1]
+            mean = mean + weight * v * self.tilts[value_budget_level(level, reported, self.level_budget) - 1] / c
+            second = second + weight / (c * c)
+        return mean, second - mean * mean
+
+    def estimate_moments(self, inputs: Sequence) -> tuple[list, list]:
+        """Exact mean and variance of ``m*`` for users holding ``inputs`` (independent users)."""
+        n = positive_integer(len(inputs), "the number of users")
+        moments = [self.release_moments(v) for v in inputs]
+        return ([sum((m for m, _ in moments), Exact.rational(0)) / n],
+                [sum((s for _, s in moments), Exact.rational(0)) / (n * n)])
+
+    @cached_property
+    def twin(self) -> LHPTwin:
+        return LHPTwin(self)
+
+
+class LHPTwin:
+    """LHP for many users at once. A report is the code ``output_index(t*, v*)`` (``int16``)."""
+
+    def __init__(self, mechanism: LHP):
+        self.mechanism = mechanism
+        keep_level, keep_value = mechanism._floats
+        self._keep_level = np.array(keep_level)
+        self._keep_value = np.array(keep_value)
+        self._bounds = np.array([float(b) for b in mechanism.levels.boundaries[1:-1]])
+
+    def levels(self, values: np.ndarray) -> np.ndarray:
+        """The 0-based level of each value (intervals closed on the left, the last also on the right)."""
+        return np.searchsorted(self._bounds, values, side="right")
+
+    def reports(self, values, rng: np.random.Generator) -> np.ndarray:
+        """One code per user, three uniform draws each (keep the level, the other level, the value)."""
+        values = value_array(values)
+        k, n = self.mechanism.k, len(values)
+        level = self.levels(values)
+        keep = rng.random(n) < self._keep_level[level]
+        other = (level + 1 + (rng.random(n) * (k - 1)).astype(np.int64)) % k if k > 1 else level
+        reported = np.where(keep, level, other)
+        source = reported if self.mechanism.level_budget == "perturbed" else level
+        c = 2 * self._keep_value[source] - 1
+        plus = rng.random(n) < (1 + values * c) / 2  # discretise then keep/flip, composed
+        return (2 * reported + plus).astype(np.int16)
+
+    def outputs(self, reports: np.ndarray) -> list[tuple]:
+        return [(int(code) // 2 + 1, 1 if code % 2 else -1) for code in np.asarray(reports)]
+
+    def counts(self, reports: np.ndarray) -> np.ndarray:
+        return np.bincount(np.asarray(reports, dtype=np.int64), minlength=2 * self.mechanism.k)
+
+    def simulate_counts(self, true_counts, rng: np.random.Generator) -> np.ndarray:
+        """The ``2k`` counts of ``true_counts[i]`` users holding ``grid[i]``, exact in distribution and
+        ``O(len(grid) k)``: per grid value, one multinomial over the reported levels, then per reported level a
+        binomial for ``v* = +1``."""
+        mechanism = self.mechanism
+        grid = mechanism.grid
+        counts = count_array(true_counts, len(grid), "true_counts (one per grid value)")
+        k = mechanism.k
+        result = np.zeros(2 * k, dtype=np.int64)
+        for users, v in zip(counts, grid):
+            if not users:
+                continue
+            level = mechanism.levels.level(v) - 1
+            p = self._keep_level[level]
+            row = np.full(k, (1 - p) / (k - 1) if k > 1 else 0.0)
+            row[level] = p
+            per_level = rng.multinomial(users, row)
+            for reported, m in enumerate(per_level):
+                source = reported if mechanism.level_budget == "perturbed" else level
+                plus = rng.binomial(m, (1 + float(v) * (2 * self._keep_value[source] - 1)) / 2)
+                result[2 * reported + 1] += plus
+                result[2 * reported] += m - plus
+        return result
+
+    def estimate(self, counts, n: int) -> np.ndarray:
+        """``[m*]`` in floats."""
+        n = positive_integer(n, "n (the number of users)")
+        counts = np.asarray(counts, dtype=np.float64)
+        c = 2 * self._keep_value - 1
+        return np.array([float(np.sum((counts[1::2] - counts[0::2]) / c)) / n])
+
+
+def _workload(n: int, d: int, rng: np.random.Generator):
+    from ldpspec.reference.hiera2023.levels import PAPER_BOUNDARIES, PAPER_MULTIPLIERS
+
+    return LHP(PAPER_BOUNDARIES, list(PAPER_MULTIPLIERS)), rng.uniform(-1, 1, n)
+
+
+MECHANISMS = (
+    Mechanism(
+        name="lhp", title="LHP (a privacy level and a value, released together)", home="hiera2023",
+        source="Hao et al. 2023, Algorithm 3", notion="ldp",
+        parameters=(BOUNDARIES, LEVEL_BUDGETS, LEVEL_GRID, LEVEL_BUDGET), build=LHP, claims=(),
+        docs="mechanisms/lhp.md", workload=_workload),
+)
