@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ldpspec.reference import cao2022, gu2020, ipldp2023, shared
+from ldpspec.reference import cao2022, gu2020, hiera2023, ipldp2023, shared
 from ldpspec.reference.mechanism import Mechanism
 from ldpspec.spec.notions import NOTIONS, Notion
 
@@ -50,6 +50,7 @@ MECHANISMS: dict[str, Mechanism] = {mechanism.name: mechanism for mechanism in (
     *gu2020.MECHANISMS,
     *cao2022.MECHANISMS,
     *ipldp2023.MECHANISMS,
+    *hiera2023.MECHANISMS,
 )}
 """Every registered mechanism, by name."""
 

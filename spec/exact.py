@@ -634,12 +634,8 @@ def parse(text: str, name: str = "number", *, allow_log: bool = False):
         tokens.append((kind, match.group(kind)))
         position = match.end()
     parser = _Parser(tokens, text, name)
-    if allow_log and tokens[:2] == [("name", "log"), ("symbol", "(")]:
-        parser.position = 2
-        inner = parser.expression()
-        parser.expect(")")
-        parser.finish()
-        return Nats.log(inner, name)
+    if allow_log and ("name", "log") in tokens:
+        return parser.nats()
     value = parser.expression()
     parser.finish()
     return value
@@ -648,6 +644,34 @@ def parse(text: str, name: str = "number", *, allow_log: bool = False):
 class _Parser:
     def __init__(self, tokens, text, name):
         self.tokens, self.text, self.name, self.position = tokens, text, name, 0
+
+    def _integer(self) -> int:
+        kind, token = self.peek()
+        if kind != "number" or not token.isdigit() or int(token) < 1:
+            raise self.error("a budget in nats is written [-][p*]log(x)[/r] with whole numbers p, r >= 1")
+        self.position += 1
+        return int(token)
+
+    def nats(self) -> Nats:
+        """``[-][p*]log(expression)[/r]``: the forms in which ``Nats.text`` writes a quantity in nats."""
+        sign = -1 if self.peek() == ("symbol", "-") else 1
+        self.position += sign == -1
+        power = 1
+        if self.peek()[0] == "number":
+            power = self._integer()
+            self.expect("*")
+        if self.peek() != ("name", "log"):
+            raise self.error("a budget in nats is written [-][p*]log(x)[/r]")
+        self.position += 1
+        self.expect("(")
+        inner = self.expression()
+        self.expect(")")
+        root = 1
+        if self.peek() == ("symbol", "/"):
+            self.position += 1
+            root = self._integer()
+        self.finish()
+        return Nats.log(inner, self.name) * (sign * power) / root
 
     def error(self, what: str):
         return InvalidParameter(f"{self.name} must be a decimal number, a fraction a/b or an expression of them with "

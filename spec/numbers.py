@@ -51,12 +51,12 @@ def exact(value, name: str) -> Exact:
 def budget(value, name: str = "epsilon") -> Nats:
     """A privacy budget: a finite number of nats ``>= 0``.
 
-    Accepts what ``exact`` accepts when it is rational, text ``"log(x)"`` for the log of an exact ``x >= 1``, and
-    ``Nats``.
+    Accepts what ``exact`` accepts when it is rational, text ``"log(x)"`` for the log of an exact ``x >= 1`` (also
+    ``"p*log(x)"`` and ``"log(x)/r"`` with whole ``p``, ``r``, as ``Nats.text`` writes budgets), and ``Nats``.
     """
     if isinstance(value, Nats):
         nats = value
-    elif isinstance(value, str) and value.strip().startswith("log"):
+    elif isinstance(value, str) and "log" in value:  # "log(3)", or as Nats.text writes it: "2*log(3)", "log(3)/2"
         nats = parse(value, name, allow_log=True)
         if not isinstance(nats, Nats):
             raise InvalidParameter(f"{name} must be a budget: a number >= 0 or log(x) for x >= 1, got {value!r}")

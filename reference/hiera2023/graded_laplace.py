@@ -20,6 +20,7 @@ from functools import cached_property
 import numpy as np
 
 from ldpspec.reference.hiera2023.levels import BOUNDARIES, LEVEL_BUDGETS, LEVEL_GRID, Levels
+from ldpspec.reference.hiera2023.lhp import explicit_levels
 from ldpspec.reference.mechanism import Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import MeanOfReleases, MeanOfReleasesTwin
 from ldpspec.reference.shared.laplace import laplace_density, rational_budget, rational_grid
@@ -79,10 +80,12 @@ class GradedLaplaceTwin(MeanOfReleasesTwin):
         """The 0-based level of each value: the intervals are closed on the left (the last one also on the right)."""
         return np.searchsorted(self._bounds, values, side="right")
 
-    def reports(self, values, rng: np.random.Generator) -> np.ndarray:
-        """One release per user (float64)."""
+    def reports(self, values, rng: np.random.Generator, levels=None) -> np.ndarray:
+        """One release per user (float64). ``levels`` (0-based, one per user) gives each user's privacy level when it
+        is not the level of the value itself (as for LHP's twin)."""
         values = value_array(values)
-        return values + rng.laplace(0.0, 1.0, len(values)) * self._scales[self.levels(values)]
+        level = self.levels(values) if levels is None else explicit_levels(levels, len(values), len(self._scales))
+        return values + rng.laplace(0.0, 1.0, len(values)) * self._scales[level]
 
     def simulate_counts(self, true_counts, rng: np.random.Generator) -> np.ndarray:
         """``[sum of the releases]``, exact in distribution and ``O(len(grid))``: the users of a level share a scale

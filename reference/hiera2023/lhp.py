@@ -62,6 +62,15 @@ def lhp_probability(E: Sequence, true_level: int, v, reported_level: int, sign: 
     return level * harmony_probability(E[value_budget_level(true_level, reported_level, source) - 1], v, sign)
 
 
+def explicit_levels(levels, n: int, k: int) -> np.ndarray:
+    """Users' 0-based privacy levels given apart from their values: ``n`` integers of ``0 .. k-1``."""
+    levels = np.asarray(levels)
+    if levels.shape != (n,) or not np.issubdtype(levels.dtype, np.integer) or (n and (levels.min() < 0
+                                                                                     or levels.max() >= k)):
+        raise InvalidParameter(f"levels must be {n} integers in [0, {k - 1}] (one 0-based level per user)")
+    return levels
+
+
 def output_index(reported_level: int, sign: int) -> int:
     """The position of the output ``(t*, v*)`` in the channel and in the counts: ``2 (t* - 1) + (v* + 1) / 2``."""
     return 2 * (reported_level - 1) + (sign + 1) // 2
@@ -181,11 +190,13 @@ class LHPTwin:
         """The 0-based level of each value (intervals closed on the left, the last also on the right)."""
         return np.searchsorted(self._bounds, values, side="right")
 
-    def reports(self, values, rng: np.random.Generator) -> np.ndarray:
-        """One code per user, three uniform draws each (keep the level, the other level, the value)."""
+    def reports(self, values, rng: np.random.Generator, levels=None) -> np.ndarray:
+        """One code per user, three uniform draws each (keep the level, the other level, the value). ``levels``
+        (0-based, one per user) gives each user's privacy level when it is not the level of the value itself (the
+        gradient components of Sec. 5 take the level of an attribute)."""
         values = value_array(values)
         k, n = self.mechanism.k, len(values)
-        level = self.levels(values)
+        level = self.levels(values) if levels is None else explicit_levels(levels, n, k)
         keep = rng.random(n) < self._keep_level[level]
         other = (level + 1 + (rng.random(n) * (k - 1)).astype(np.int64)) % k if k > 1 else level
         reported = np.where(keep, level, other)
@@ -197,31 +208,43 @@ class LHPTwin:
     def outputs(self, reports: np.ndarray) -> list[tuple]:
         return [(int(code) // 2 + 1, 1 if code % 2 else -1) for code in np.asarray(reports)]
 
+    def counts_of(self, values, rng: np.random.Generator, block: int = 1_000_000) -> np.ndarray:
+        """The ``2k`` counts of the users' reports, drawn ``block`` users at a time so that memory stays bounded
+        (the same draws as ``counts(reports(values))`` made block by block)."""
+        values = value_array(values)
+        block = positive_integer(block, "block")
+        counts = np.zeros(2 * self.mechanism.k, dtype=np.int64)
+        for start in range(0, len(values), block):
+            counts += self.counts(self.reports(values[start:start + block], rng))
+        return counts
+
     def counts(self, reports: np.ndarray) -> np.ndarray:
         return np.bincount(np.asarray(reports, dtype=np.int64), minlength=2 * self.mechanism.k)
+
+    @cached_property
+    def _grid(self) -> tuple:
+        """The grid's values (floats), their 0-based levels, and GRR's rows over the levels (``k x k``)."""
+        mechanism = self.mechanism
+        values = np.array([float(v) for v in mechanism.grid])
+        levels = np.array([mechanism.levels.level(v) - 1 for v in mechanism.grid])
+        k = mechanism.k
+        rows = np.tile(((1 - self._keep_level) / max(k - 1, 1))[:, None], (1, k))
+        rows[np.arange(k), np.arange(k)] = self._keep_level
+        return values, levels, rows
 
     def simulate_counts(self, true_counts, rng: np.random.Generator) -> np.ndarray:
         """The ``2k`` counts of ``true_counts[i]`` users holding ``grid[i]``, exact in distribution and
         ``O(len(grid) k)``: per grid value, one multinomial over the reported levels, then per reported level a
-        binomial for ``v* = +1``."""
+        binomial for ``v* = +1`` (all grid values at once)."""
         mechanism = self.mechanism
-        grid = mechanism.grid
-        counts = count_array(true_counts, len(grid), "true_counts (one per grid value)")
-        k = mechanism.k
-        result = np.zeros(2 * k, dtype=np.int64)
-        for users, v in zip(counts, grid):
-            if not users:
-                continue
-            level = mechanism.levels.level(v) - 1
-            p = self._keep_level[level]
-            row = np.full(k, (1 - p) / (k - 1) if k > 1 else 0.0)
-            row[level] = p
-            per_level = rng.multinomial(users, row)
-            for reported, m in enumerate(per_level):
-                source = reported if mechanism.level_budget == "perturbed" else level
-                plus = rng.binomial(m, (1 + float(v) * (2 * self._keep_value[source] - 1)) / 2)
-                result[2 * reported + 1] += plus
-                result[2 * reported] += m - plus
+        values, levels, rows = self._grid
+        counts = count_array(true_counts, len(values), "true_counts (one per grid value)")
+        per_level = rng.multinomial(counts, rows[levels])  # (grid, reported level)
+        c = 2 * self._keep_value - 1
+        tilt = c[None, :] if mechanism.level_budget == "perturbed" else c[levels][:, None]
+        plus = rng.binomial(per_level, (1 + values[:, None] * tilt) / 2)
+        result = np.empty(2 * mechanism.k, dtype=np.int64)
+        result[1::2], result[0::2] = plus.sum(axis=0), (per_level - plus).sum(axis=0)
         return result
 
     def estimate(self, counts, n: int) -> np.ndarray:

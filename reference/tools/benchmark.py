@@ -4,6 +4,7 @@
     python -m ldpspec.reference.tools.benchmark                 # every row
     python -m ldpspec.reference.tools.benchmark --set-valued    # only the set-valued rows
     python -m ldpspec.reference.tools.benchmark --ipldp         # only the per-item-budget rows and the estimators
+    python -m ldpspec.reference.tools.benchmark --numeric       # only the mechanisms for numbers and HierA
 
 Sizes are pinned: every mechanism at (n, d) = (1e5, 100), (1e6, 100), (1e6, 1000), and the set-valued mechanisms
 (users holding sets of ``m`` items, Cao et al. 2022: those that take the parameter ``m`` of
@@ -35,6 +36,15 @@ beside multi-freq-ldpy's GRR estimators on the same GRR counts: ``MI``
 (the inverse clipped at 0 and rescaled) and ``IBU`` (its EM on the dense d x d matrix, capped at
 ``PEER_IBU_ITERATIONS``, since it costs d^2 per iteration). The counts and the channel's column structure in
 floats are made before timing; making the structure (exact) and converting it to floats is shown as *preparation*.
+
+The mechanisms for a number of [-1, 1] (those with a ``grid`` parameter: Harmony, PM, Laplace, graded Laplace,
+LHP) are a table of their own at n = 1e6 and 1e7, every user's number uniform on [-1, 1]: **reports** (every
+user's release), **estimate** (the server's estimate from the reports, which are made before timing) and
+**simulation** (the server's statistic drawn directly); and the whole of HierA (``hiera``: LHP's reports drawn a
+million users at a time and counted, then PLC and steps 5-7 with mu = 2, reading A, clipped as printed) on the
+paper's five levels with eps_0 = 1. No package the registries hold implements PM or Harmony (pure-ldp,
+multi-freq-ldpy and ldp-toolbox 0.1.3 have frequency oracles only), so the reference points are plain NumPy
+versions of the two written from the papers in this script (``numpy-plain``), measured in the same run.
 
 Each measurement runs in a fresh subprocess. Time is wall-clock time of the operation alone (data
 and parameters are made first). Peak memory is the growth of the process's resident set during the
@@ -76,10 +86,51 @@ EM_TOLERANCE, EM_MAX_ITERATIONS = 1e-10, 100_000
 """EM's stopping rule in the estimator rows: the l1 change of an iteration, and the cap."""
 PEER_IBU_ITERATIONS = 100
 """The cap on multi-freq-ldpy's IBU iterations (each multiplies the dense d x d matrix twice)."""
-LIBRARIES = ("ldpspec", "multi-freq-ldpy", "pure-ldp")
-PEER_MECHANISMS = {"multi-freq-ldpy": ("grr", "oue", "sue"), "pure-ldp": ("grr", "oue", "sue")}
+LIBRARIES = ("ldpspec", "multi-freq-ldpy", "pure-ldp", "numpy-plain")
+PEER_MECHANISMS = {"multi-freq-ldpy": ("grr", "oue", "sue"), "pure-ldp": ("grr", "oue", "sue"), "numpy-plain": ()}
 """The registered mechanisms each peer library implements."""
 EPSILON = 1.0  # the peers' budget, as in every workload
+NUMERIC_SIZES = (1_000_000, 10_000_000)
+"""The numbers of users at which the mechanisms for numbers are measured."""
+NUMERIC_MODES = ("reports", "estimate", "simulation")
+PLAIN = "numpy-plain"
+"""The reference points of the numeric rows: Harmony and PM written plainly in NumPy below."""
+PLAIN_MECHANISMS = ("harmony", "pm")
+HIERA = "hiera"
+"""The row of the whole HierA pipeline (LHP's reports, counts, PLC, the estimate)."""
+
+
+def _plain_numpy(name: str, values):
+    """Harmony and PM as their papers state them, in plain NumPy at eps = EPSILON: one release per user."""
+    import numpy as np
+
+    rng = np.random.default_rng(2)
+    if name == "harmony":  # Nguyen et al.: discretise, randomised response, calibrate
+        e = np.exp(EPSILON)
+        scale = (e + 1) / (e - 1)
+
+        def release():
+            bits = np.where(rng.random(len(values)) < (1 + values) / 2, 1.0, -1.0)
+            return np.where(rng.random(len(values)) < e / (e + 1), bits, -bits) * scale
+        return release
+    half = np.exp(EPSILON / 2)  # Wang et al. 2019, Algorithm 2
+    C = (half + 1) / (half - 1)
+
+    def release():
+        low = (C + 1) / 2 * values - (C - 1) / 2
+        high = low + C - 1
+        centre = rng.random(len(values)) < half / (half + 1)
+        inside = low + (high - low) * rng.random(len(values))
+        left = rng.random(len(values)) < (low + C) / (C + 1)  # which tail, by its length
+        u = rng.random(len(values))
+        tail = np.where(left, -C + (low + C) * u, high + (C - high) * u)
+        return np.where(centre, inside, tail)
+    return release
+
+
+def numeric(declaration) -> bool:
+    """Whether the mechanism takes a number of [-1, 1] (it has a ``grid`` of inputs for its exact channel)."""
+    return any(parameter.name == "grid" for parameter in declaration.parameters)
 
 
 def _memory_kib(field: str) -> int:
@@ -197,6 +248,8 @@ def _operation(library: str, name: str, mode: str, n: int, d: int):
 
     if mode in ESTIMATORS or mode in PEER_ESTIMATORS.get(library, ()):
         return _estimator_operation(library, name, mode, n, d)
+    if name == HIERA or numeric(MECHANISMS[name]):
+        return _numeric_operation(library, name, mode, n)
     if library != "ldpspec" and (mode != "reports" or name not in PEER_MECHANISMS[library]):
         return None, {}, None
     mechanism, inputs = MECHANISMS[name].workload(n, d, np.random.default_rng(1))
@@ -210,6 +263,34 @@ def _operation(library: str, name: str, mode: str, n: int, d: int):
     # users of each input, or of each set (a list, or an array row for sets of several sizes)
     population = Counter(tuple(v) if isinstance(v, (list, np.ndarray)) else v for v in values)
     return (lambda: mechanism.twin.simulate_counts(population, rng)), shape, None
+
+
+def _numeric_operation(library: str, name: str, mode: str, n: int):
+    """The operation of a numeric row: ``d`` plays no part (the workloads fix their levels or budgets)."""
+    import numpy as np
+
+    from ldpspec.reference.hiera2023.hiera import HierA
+    from ldpspec.reference.registry import MECHANISMS
+
+    rng = np.random.default_rng(2)
+    if library == PLAIN:
+        if name not in PLAIN_MECHANISMS or mode != "reports":
+            return None, {}, None
+        return _plain_numpy(name, np.random.default_rng(1).uniform(-1, 1, n)), {}, None
+    if name == HIERA:
+        lhp, values = MECHANISMS["lhp"].workload(n, 0, np.random.default_rng(1))
+        hiera = HierA(lhp, mu=2, compensation="A", size="all", clip=True)
+        return (lambda: hiera.twin.estimate(lhp.twin.counts_of(values, rng), n, rng)), {}, None
+    mechanism, values = MECHANISMS[name].workload(n, 0, np.random.default_rng(1))
+    if mode == "reports":
+        return (lambda: mechanism.twin.reports(values, rng)), {}, None
+    if mode == "estimate":
+        reports = mechanism.twin.reports(values, rng)
+        return (lambda: mechanism.twin.estimate(mechanism.twin.counts(reports), n)), {}, None
+    grid = [float(v) for v in mechanism.grid]  # the population on the grid: each user's number rounded to it
+    nearest = np.abs(values[:, None] - np.array(grid)[None, :]).argmin(axis=1)
+    population = np.bincount(nearest, minlength=len(grid))
+    return (lambda: mechanism.twin.simulate_counts(population, rng)), {}, None
 
 
 def measure(library: str, name: str, mode: str, n: int, d: int) -> dict | None:
@@ -252,6 +333,7 @@ def _run(library, name, mode, n, d) -> dict | None:
 
 
 SIZE_KINDS = {"": "every mechanism", "sets": "the set-valued mechanisms only",
+              "numeric": "the mechanisms for numbers and HierA (D is ignored)",
               "ipldp": "the mechanisms with per-item budgets, beside the peers' GRR clients",
               "estimators": "the estimators of a direct encoding"}
 """What a size ``NxD:KIND`` measures, by kind."""
@@ -292,6 +374,23 @@ def _measure_ipldp_rows(sizes, names, libraries) -> list:
             if result is not None:
                 rows.append((name, n, d, mode, library, result))
                 _row([name, f"{n:,}", d, mode, library, f"{result['seconds']:.3f}", f"{result['peak_mib']:.1f}"])
+    print()
+    return rows
+
+
+def _measure_numeric_rows(sizes, names, libraries) -> list:
+    """The mechanisms for numbers (reports, estimate, simulation), the HierA pipeline, and the plain NumPy Harmony
+    and PM, at each number of users."""
+    rows = []
+    for n, _ in sizes:
+        jobs = [(name, mode, "ldpspec") for name in names for mode in NUMERIC_MODES if "ldpspec" in libraries]
+        jobs += [(HIERA, "pipeline", "ldpspec")] if "ldpspec" in libraries else []
+        jobs += [(name, "reports", PLAIN) for name in PLAIN_MECHANISMS if name in names and PLAIN in libraries]
+        for name, mode, library in jobs:
+            result = _run(library, name, mode, n, 0)
+            if result is not None:
+                rows.append((name, n, mode, library, result))
+                _row([name, f"{n:,}", mode, library, f"{result['seconds']:.3f}", f"{result['peak_mib']:.1f}"])
     print()
     return rows
 
@@ -350,7 +449,8 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--one", nargs=5, metavar=("LIBRARY", "MECHANISM", "MODE", "N", "D"), help=argparse.SUPPRESS)
     default_sizes = ([f"{n}x{d}" for n, d in SIZES] + [f"{n}x{d}:sets" for n, d in SET_SIZES]
-                     + [f"{n}x{d}:ipldp" for n, d in IPLDP_SIZES] + [f"{n}x{d}:estimators" for n, d in ESTIMATOR_SIZES])
+                     + [f"{n}x{d}:ipldp" for n, d in IPLDP_SIZES] + [f"{n}x{d}:estimators" for n, d in ESTIMATOR_SIZES]
+                     + [f"{n}x0:numeric" for n in NUMERIC_SIZES])
     parser.add_argument("--sizes", type=_sizes, default=",".join(default_sizes),
                         help="comma-separated NxD (every mechanism) or NxD:KIND, KIND one of "
                              + "; ".join(f"{kind} ({meaning})" for kind, meaning in SIZE_KINDS.items() if kind)
@@ -362,6 +462,8 @@ def main(argv=None) -> int:
     only.add_argument("--ipldp", action="store_true",
                       help="only the rows of the mechanisms with per-item budgets (sizes NxD:ipldp) and of the "
                            "estimators (sizes NxD:estimators)")
+    only.add_argument("--numeric", action="store_true",
+                      help="only the rows of the mechanisms for numbers and of HierA (sizes NxD:numeric)")
     parser.add_argument("--libraries", default=",".join(LIBRARIES),
                         help="comma-separated, from " + ", ".join(LIBRARIES))
     parser.add_argument("--mechanisms", default=",".join(MECHANISMS),
@@ -373,17 +475,20 @@ def main(argv=None) -> int:
         return 0
 
     def chosen(kind: str) -> list:
-        selected = {"sets": arguments.set_valued, "ipldp": arguments.ipldp, "estimators": arguments.ipldp}
+        selected = {"sets": arguments.set_valued, "ipldp": arguments.ipldp, "estimators": arguments.ipldp,
+                    "numeric": arguments.numeric}
         if any(selected.values()) and not selected.get(kind):
             return []
         return [(n, d) for n, d, size_kind in arguments.sizes if size_kind == kind]
 
-    sizes, set_sizes = chosen(""), chosen("sets")
+    sizes, set_sizes, numeric_sizes = chosen(""), chosen("sets"), chosen("numeric")
     ipldp_sizes, estimator_sizes = chosen("ipldp"), chosen("estimators")
     if arguments.set_valued and not set_sizes:
         parser.error("--set-valued needs a set-valued size (NxD:sets) among --sizes")
     if arguments.ipldp and not (ipldp_sizes or estimator_sizes):
         parser.error("--ipldp needs a size NxD:ipldp or NxD:estimators among --sizes")
+    if arguments.numeric and not numeric_sizes:
+        parser.error("--numeric needs a size NxD:numeric among --sizes")
     libraries = arguments.libraries.split(",")
     names = arguments.mechanisms.split(",")
     unknown = [name for name in names if name not in MECHANISMS]
@@ -394,10 +499,19 @@ def main(argv=None) -> int:
           + ", ".join(f"{k} {v}" for k, v in _versions().items()))
     print(f"eps = {EPSILON}; time in seconds, peak memory in MiB\n")
     rows = []
-    if sizes:
+    counted = [name for name in names if not numeric(MECHANISMS[name])]
+    if sizes and counted:
         print("| mechanism | n | d | operation | library | time (s) | peak memory (MiB) |")
         print("|---|---|---|---|---|---|---|")
-        rows = _measure_rows(sizes, names, libraries, set_columns=False)
+        rows = _measure_rows(sizes, counted, libraries, set_columns=False)
+    numeric_names = [name for name in names if numeric(MECHANISMS[name])]
+    numeric_rows = []
+    if numeric_sizes and numeric_names:
+        print(f"Mechanisms for a number of [-1, 1] (every user's number uniform) and the HierA pipeline, beside "
+              f"plain NumPy versions of Harmony and PM ({PLAIN}) at eps = {EPSILON}:\n")
+        print("| mechanism | n | operation | library | time (s) | peak memory (MiB) |")
+        print("|---|---|---|---|---|---|")
+        numeric_rows = _measure_numeric_rows(numeric_sizes, numeric_names, libraries)
     set_names = [name for name in names if set_valued(MECHANISMS[name])]
     set_rows = []
     if set_sizes and set_names:
@@ -455,6 +569,17 @@ def main(argv=None) -> int:
                 print(f"- {name} reports at n={n:,}, d={d}: " + "; ".join(
                     f"{theirs['seconds'] / ours[0]['seconds']:.1f}x faster than {lib}'s {IPLDP_PEER.upper()} client"
                     for lib, theirs in peers.items()))
+    for n, _ in numeric_sizes:
+        for name in PLAIN_MECHANISMS:
+            ours = [r for (m, nn, mode, lib, r) in numeric_rows
+                    if (m, nn, mode, lib) == (name, n, "reports", "ldpspec")]
+            plain = [r for (m, nn, mode, lib, r) in numeric_rows if (m, nn, mode, lib) == (name, n, "reports", PLAIN)]
+            if ours and plain:
+                print(f"- {name} reports at n={n:,}: {_versus(ours[0], plain[0], PLAIN)}")
+        whole = [r for (m, nn, mode, lib, r) in numeric_rows if (m, nn) == (HIERA, n)]
+        if whole:
+            print(f"- HierA pipeline at n={n:,}: {whole[0]['seconds']:.2f} s and {whole[0]['peak_mib']:.0f} MiB "
+                  "(target at n = 10,000,000: under 5 s and 1 GiB)")
     for name, n, d, mode, library, result in estimator_rows:
         if mode == "mle" and library == "ldpspec":
             print(f"- {name} MLE (closed form) at n={n:,}, d={d}: {result['seconds']:.3f} s")

@@ -8,6 +8,7 @@ import sys
 import numpy as np
 
 from ldpspec.reference.registry import MECHANISMS
+from ldpspec.reference.tools.benchmark import numeric
 from ldpspec.verify.gu2020.experiments import MECHANISMS as FIG3_CURVES
 from ldpspec.verify.gu2020.experiments import exact_share_levels, fig3, power_law_items
 
@@ -18,7 +19,22 @@ def test_the_benchmark_script_prints_its_table():
                             capture_output=True, text=True, check=True)
     rows = [line for line in result.stdout.splitlines() if line.startswith("| ") and "ldpspec" in line]
     assert {(row.split("|")[1].strip(), row.split("|")[4].strip()) for row in rows} == {
-        (mechanism, mode) for mechanism in MECHANISMS for mode in ("reports", "simulation")}
+        (mechanism, mode) for mechanism in MECHANISMS for mode in ("reports", "simulation")
+        if not numeric(MECHANISMS[mechanism])}
+
+
+def test_the_benchmark_script_prints_its_numeric_table():
+    """The mechanisms for numbers: reports, estimate and simulation each, the whole HierA pipeline, and the plain
+    NumPy Harmony and PM beside them."""
+    result = subprocess.run([sys.executable, "-m", "ldpspec.reference.tools.benchmark", "--numeric", "--sizes",
+                             "2000x0:numeric", "--libraries", "ldpspec,numpy-plain"],
+                            capture_output=True, text=True, check=True)
+    rows = [[cell.strip() for cell in line.split("|")[1:-1]] for line in result.stdout.splitlines()
+            if line.startswith("| ") and "2,000" in line]
+    assert {(row[0], row[2], row[3]) for row in rows} == {
+        *((mechanism, mode, "ldpspec") for mechanism in MECHANISMS if numeric(MECHANISMS[mechanism])
+          for mode in ("reports", "estimate", "simulation")),
+        ("hiera", "pipeline", "ldpspec"), ("harmony", "reports", "numpy-plain"), ("pm", "reports", "numpy-plain")}
 
 
 def test_fig3_at_a_tiny_size_has_every_mechanism():

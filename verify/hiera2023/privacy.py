@@ -1,0 +1,390 @@
+"""Claims of Hao et al. 2023 about privacy: composition (Theorem 1), the Laplace and graded Laplace mechanisms
+(Sec. 3.1), the baselines as the paper cites them (Sec. 2), and LHP (contribution (1), Theorem 2).
+
+Privacy is judged on the whole release: for LHP the pair ``(t*, v*)``. The kernel decides on a grid of inputs that
+holds every interval end point; a counterexample on a grid is one on the interval.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from functools import cache
+
+import z3
+
+from ldpspec.reference.hiera2023.graded_laplace import GradedLaplace
+from ldpspec.reference.hiera2023.levels import PAPER_BOUNDARIES, PAPER_MULTIPLIERS
+from ldpspec.reference.hiera2023.lhp import LHP
+from ldpspec.reference.shared.grr import grr_probabilities
+from ldpspec.reference.shared.harmony import Harmony, harmony_probability, harmony_scale
+from ldpspec.reference.shared.laplace import laplace_density
+from ldpspec.reference.shared.pm import pm_variance
+from ldpspec.spec.channel import Channel, compose
+from ldpspec.spec.continuous import Infinity
+from ldpspec.spec.exact import Exact
+from ldpspec.spec.loss import ldp_epsilon, pairwise_loss
+from ldpspec.spec.notions import graded_ldp, id_ldp, ldp
+from ldpspec.spec.numbers import budget, to_decimal_string
+from ldpspec.verify.common import ALL_ENTRIES, pointwise, prove_identity, two_channels_with_increments, z3_max
+from ldpspec.verify.hiera2023.readings import LEVEL_BUDGET, PAIR_FUNCTION, VARIANCE_MEANING
+from ldpspec.verify.ledger import AuditSettings, Evidence, Outcome, Step, claim, decide, outcome
+from ldpspec.verify.search import find_counterexample, search_step
+from ldpspec.verify.symbolic import proof_step
+
+PAPER_EPS0 = (Fraction(1, 10), Fraction(1), Fraction(2))
+"""Base budgets at which the paper's five levels (5 eps_0, ..., eps_0) are checked."""
+
+
+def paper_budgets(eps0) -> list:
+    return [eps0 * m for m in PAPER_MULTIPLIERS]
+
+
+def verdict_counterexample(verdict, **context) -> dict:
+    """A kernel verdict's witness as a counterexample (with what was checked)."""
+    return {"method": "exact", **context, "verdict": verdict.to_json()}
+
+
+# --- Theorem 1: sequential composition ----------------------------------------------------------
+
+@claim("hiera2023.theorem1", location="Sec. 3.1, Theorem 1",
+       statement="If M_i satisfies eps_i-LDP, then (M_1, ..., M_k) satisfies (sum_i eps_i)-LDP.",
+       methods=("z3", "hypothesis"), recorded="verified",
+       interpretation="Independent coins; the composed output is the tuple of all outputs.")
+def theorem1(settings: AuditSettings):
+    a1, b1, a2, b2, E1, E2 = z3.Reals("P1(y1|x) P1(y1|x') P2(y2|x) P2(y2|x') E1 E2")
+    steps = [proof_step(f"two mechanisms, one input pair and one output pair; {ALL_ENTRIES}; k > 2 by induction",
+                        pointwise("composition", [a1 <= E1 * b1, a2 <= E2 * b2], a1 * a2 <= E1 * E2 * (b1 * b2),
+                                  [a1, b1, a2, b2], [E1, E2]))]
+
+    def violates(example):
+        (first, _), (second, _) = example
+        eps1, eps2 = ldp_epsilon(first.channel), ldp_epsilon(second.channel)
+        if eps1.is_infinite or eps2.is_infinite:
+            return False
+        return not ldp(compose(first.channel, second.channel), eps1 + eps2)
+
+    example = find_counterexample(two_channels_with_increments(settings), violates, settings)
+    steps.append(search_step("two random exact channels at their tightest budgets; kernel: ldp(compose(M1, M2), "
+                             "eps1 + eps2)", example,
+                             lambda ex: {"channels": [part[0].to_json() for part in ex]}, settings))
+    return decide(steps, "The ratios multiply, so the budgets add.", "A composition needs more than the summed budget.")
+
+
+# --- the Laplace mechanism and graded Laplace (Sec. 3.1) ------------------------------------------
+
+LAPLACE_SCALES = (Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2), Fraction(20), Fraction(200))
+
+
+@claim("hiera2023.laplace.moments", location="Sec. 3.1",
+       statement="Lap(lambda) has expectation 0 and variance 2 lambda^2.",
+       methods=("exact",), recorded="verified",
+       interpretation="Lap(lambda) has the density e^{-|z|/lambda} / (2 lambda). Its moments are integrated exactly "
+                      "(by parts, over the two exponential pieces) at each scale checked; a symbolic integral over "
+                      "every lambda is beyond z3, so the scales are a grid from 1/4 to 200.")
+def laplace_moments(settings: AuditSettings):
+    failures = []
+    for scale in LAPLACE_SCALES:
+        density = laplace_density(2 / scale, 0)  # v + Lap(2 / eps) at v = 0: Lap(scale)
+        if density.mass != 1 or density.moment(1) != 0 or density.moment(2) != Exact.rational(2 * scale ** 2):
+            failures.append({"lambda": str(scale), "mass": density.mass.text(), "mean": density.moment(1).text(),
+                             "second moment": density.moment(2).text()})
+    scope = f"Lap(lambda) for lambda in {{{', '.join(str(s) for s in LAPLACE_SCALES)}}}: mass, mean, variance exactly"
+    step = Step(Evidence("exact", scope, "mass 1, mean 0, variance 2 lambda^2 at every scale" if not failures
+                         else f"{len(failures)} scales differ"),
+                counterexample={"method": "exact", "scope": scope, "scales": failures} if failures else None)
+    return decide([step], "Exact integration gives mean 0 and variance 2 lambda^2.", "A moment differs.")
+
+
+@claim("hiera2023.laplace.range", location="Sec. 3.1",
+       statement="For all inputs the Laplace mechanism's output range is (-inf, +inf), and its noise has expectation 0 "
+                 "at all levels.",
+       methods=("exact",), recorded="verified",
+       interpretation="Checked on graded Laplace with the paper's five levels (budgets 5 eps_0 .. eps_0) at eps_0 in "
+                      "{1/10, 1, 2}, every interval end point an input: every input's density is positive on every "
+                      "cell of the whole line, and its mean is the input exactly.")
+def laplace_range(settings: AuditSettings):
+    failures = []
+    for eps0 in PAPER_EPS0:
+        mechanism = GradedLaplace(PAPER_BOUNDARIES, paper_budgets(eps0))
+        channel = mechanism.channel()
+        cells = channel.cells(None)
+        covers = isinstance(cells[0][0], Infinity) and isinstance(cells[-1][1], Infinity)
+        for x in channel.inputs:
+            density = channel.density(x, None)
+            positive = all(c > 0 for c, _ in density.terms_on_cells(cells))
+            if not (covers and positive and density.moment(1) == Exact.of(x)):
+                failures.append({"eps0": str(eps0), "input": x})
+    scope = "graded Laplace, paper levels, eps_0 in {1/10, 1, 2}; inputs the six end points"
+    step = Step(Evidence("exact", scope, "every density positive on (-inf, inf), mean = input" if not failures
+                         else "a density vanishes somewhere or its mean differs"),
+                counterexample={"method": "exact", "scope": scope, "failures": failures} if failures else None)
+    return decide([step], "Every input's release ranges over the whole line, with mean the input.",
+                  "An input's release misses part of the line or is biased.")
+
+
+@claim("hiera2023.laplace.challenges", location="Sec. 3.1",
+       statement="Therefore, the simple graded Laplace mechanism solves challenges (1) (the privacy level is itself "
+                 "private and cannot be sent directly) and (2) (the output domains under different levels must be the "
+                 "same) and can be used for the graded collection of numerical data.",
+       methods=("exact",), recorded="refuted", choices=(PAIR_FUNCTION,),
+       interpretation="Challenge (1) is read as the release meeting graded LDP (Definition 2) under the pair function "
+                      "r; challenge (2) as every input reaching the same outputs. The release is y alone.")
+def laplace_challenges(settings: AuditSettings, pair_function: str):
+    steps = []
+    for boundaries, budgets in ((("-1", "0", "1"), (2, 1)), (PAPER_BOUNDARIES, paper_budgets(Fraction(1)))):
+        channel = GradedLaplace(boundaries, budgets).channel()
+        verdict = graded_ldp(channel, boundaries, budgets, pair_function)
+        scope = (f"graded Laplace, boundaries {list(boundaries)}, budgets {[str(b) for b in budgets]}, inputs the end "
+                 f"points; kernel: graded_ldp with r = {pair_function}")
+        steps.append(Step(Evidence("exact", scope, "holds" if verdict.holds else "does not hold: the loss between "
+                                   "levels of different budgets is infinite in the tail"),
+                          counterexample=None if verdict.holds else verdict_counterexample(verdict, scope=scope)))
+        if not verdict.holds:
+            break
+    return decide(steps, "Graded Laplace meets graded LDP.",
+                  "Between inputs of levels with different budgets the ratio of the densities grows without bound in "
+                  "the tail (the wider density decays slower), so a large release reveals the level: challenge (1) "
+                  "is not solved, whatever the pair function. Challenge (2) holds (every density is positive on the "
+                  "whole line).")
+
+
+@claim("hiera2023.laplace.accuracy", location="Sec. 3.1",
+       statement="The graded Laplace mechanism cannot solve the problem of reduced accuracy of mean estimation due to "
+                 "the small amount of data within each privacy level.",
+       methods=("argument",), recorded="open",
+       interpretation="Graded Laplace averages all n releases together: no estimate is made per level, so there is no "
+                      "per-level shortage to solve, and the claim names no quantity to compare. The comparisons of "
+                      "accuracy the paper makes are its figures' claims.")
+def laplace_accuracy(settings: AuditSettings):
+    return Outcome("open", "The claim names no measurable comparison: graded Laplace does not estimate per level.",
+                   [Evidence("argument", "the estimator of graded Laplace", "the mean of all releases; no per-level "
+                             "estimate exists to be short of data")])
+
+
+# --- the baselines as cited (Sec. 2) -------------------------------------------------------------
+
+@claim("hiera2023.baselines-cited.grr", location="Sec. 2",
+       statement="GRR: the output equals the input with probability p = e^eps / (e^eps + k - 1), and each other value "
+                 "with q = 1 / (e^eps + k - 1).",
+       methods=("z3",), recorded="verified",
+       interpretation="The printed p and q are a distribution (p + (k - 1) q = 1) with p / q = e^eps, so GRR is "
+                      "eps-LDP; the project's GRR is written with the same p and q.")
+def baselines_grr(settings: AuditSettings):
+    E, k = z3.Reals("E k")
+    p, q = grr_probabilities(E, k)
+    steps = [proof_step("p + (k - 1) q = 1 for every E >= 1, k >= 2", prove_identity("GRR rows", p + (k - 1) * q, 1,
+                                                                                    [E >= 1, k >= 2])),
+             proof_step("p = E q", prove_identity("GRR ratio", p, E * q, [E >= 1, k >= 2]))]
+    return decide(steps, "The printed p and q form GRR's rows, with ratio e^eps.", "The printed p and q are wrong.")
+
+
+def duchi_probability(E, v, sign: int):
+    """Duchi et al.'s one-dimensional mechanism: ``P[+-C | v] = 1/2 +- v (E - 1) / (2 (E + 1))``, written from their
+    paper independently of Harmony's two steps."""
+    return Fraction(1, 2) + sign * v * (E - 1) / (2 * (E + 1))
+
+
+@claim("hiera2023.baselines-cited.harmony", location="Sec. 2",
+       statement="Harmony has the same privacy guarantees and asymptotic error bounds as Duchi et al.'s method; "
+                 "Harmony perturbs v into v* in {-(e^eps + 1)/(e^eps - 1), (e^eps + 1)/(e^eps - 1)}.",
+       methods=("z3", "exact"), recorded="verified",
+       interpretation="Stronger than stated: Harmony's two steps (discretise, then randomised response) give exactly "
+                      "Duchi et al.'s output distribution, for every budget and input, so privacy and error are the "
+                      "same, not only asymptotically.")
+def baselines_harmony(settings: AuditSettings):
+    E, v = z3.Reals("E v")
+    steps = [proof_step(f"P[{sign:+d}C | v]: Harmony = Duchi for every E > 1 and v in [-1, 1]",
+                        prove_identity("Harmony = Duchi", harmony_probability(E, v, sign),
+                                       duchi_probability(E, v, sign), [E > 1, v >= -1, v <= 1])) for sign in (-1, 1)]
+    mechanism = Harmony(1, ["-1", "0", "1"])
+    scale = mechanism.scale
+    E1 = budget(1).exponential()
+    exact_ok = scale == harmony_scale(E1) and ldp(mechanism.channel(), 1).holds
+    steps.append(Step(Evidence("exact", "eps = 1, inputs -1, 0, 1: the release is +-(e + 1)/(e - 1) and the channel "
+                               "is 1-LDP", "as stated" if exact_ok else "differs"),
+                      counterexample=None if exact_ok else {"method": "exact", "scale": scale.text()}))
+    return decide(steps, "Harmony and Duchi et al.'s mechanism are the same channel.", "They differ.")
+
+
+@claim("hiera2023.baselines-cited.variance", location="Sec. 2",
+       statement="The outputs of Duchi's method and Harmony take two values with absolute value greater than 1, so the "
+                 "variance of the perturbed data is always greater than 1.",
+       methods=("z3", "exact"), recorded={"variance_meaning=conditional": "refuted",
+                                          "variance_meaning=second-moment": "verified"},
+       choices=(VARIANCE_MEANING,))
+def baselines_variance(settings: AuditSettings, variance_meaning: str):
+    E = z3.Real("E")
+    C = harmony_scale(E)
+    if variance_meaning == "second-moment":
+        steps = [proof_step("E[v*^2] = C^2 > 1 for every E > 1", pointwise("C^2 > 1", [E > 1], C * C > 1, [], [E]))]
+        return decide(steps, "|v*| = C > 1, so E[v*^2] = C^2 > 1.", "C^2 <= 1 somewhere.")
+    mechanism = Harmony(2, ["1"])
+    variance = mechanism.estimate_moments(["1"])[1][0]  # one user: Var[v* | v = 1] = C^2 - 1
+    steps = [Step(Evidence("exact", "eps = 2, v = 1: Var[v* | v] = C^2 - v^2",
+                           f"{to_decimal_string(variance, 12)} < 1" if variance < 1 else "> 1"),
+                  counterexample={"method": "exact", "epsilon": "2", "v": "1", "variance": variance.text(),
+                                  "approximately": to_decimal_string(variance, 12)} if variance < 1 else None)]
+    return decide(steps, "Var[v* | v] > 1 everywhere.",
+                  "Var[v* | v] = C^2 - v^2 falls below 1 at v = +-1 once C^2 < 2, i.e. eps > ln(3 + 2 sqrt 2) = "
+                  "1.7627: at eps = 2 and v = 1 it is coth(1)^2 - 1 = 0.724.")
+
+
+@claim("hiera2023.baselines-cited.pm-accuracy", location="Sec. 2",
+       statement="PM's accuracy is much higher when the privacy budget is large.",
+       methods=("z3", "exact"), recorded="verified",
+       interpretation="Compared with Harmony (Duchi et al.'s method, the paper's other baseline) by the worst-case "
+                      "variance of one release over v in [-1, 1] (PM's at v = +-1, Harmony's C^2 at v = 0). 'Large' "
+                      "is read as eps >= 2 and 'much' as a ratio that tends to 0: the check proves PM's worst case "
+                      "below Harmony's for every eps >= 2 and computes the ratio exactly at growing budgets.")
+def baselines_pm_accuracy(settings: AuditSettings):
+    s = z3.Real("s")  # s = e^{eps/2}; eps >= 2 gives s >= e > 27/10
+    harmony_worst = ((s * s + 1) / (s * s - 1)) ** 2
+    steps = [proof_step("PM's worst-case variance < Harmony's for every s = e^{eps/2} >= 27/10 (so every eps >= 2)",
+                        pointwise("PM below Harmony", [s >= Fraction(27, 10)], pm_variance(s, 1) < harmony_worst,
+                                  [], []))]
+    ratios = []
+    for eps in (2, 4, 8, 16):
+        s_exact = budget(Fraction(eps, 2)).exponential()
+        E = budget(eps).exponential()
+        ratios.append((eps, pm_variance(s_exact, 1) / harmony_scale(E) ** 2))
+    decreasing = all(a[1] > b[1] for a, b in zip(ratios, ratios[1:]))
+    text = ", ".join(f"eps {eps}: {to_decimal_string(r, 4)}" for eps, r in ratios)
+    steps.append(Step(Evidence("exact", "ratio PM / Harmony of worst-case variances", text + (
+        "; decreasing, and ~ 1/s -> 0" if decreasing else "")),
+        counterexample=None if decreasing else {"method": "exact", "ratios": text}))
+    return decide(steps, "For every eps >= 2 PM's worst-case variance is below Harmony's, and the ratio tends to 0.",
+                  "PM is not more accurate at large budgets.")
+
+
+# --- LHP: Theorem 2 and contribution (1) -----------------------------------------------------------
+
+SMALL_SETUPS = tuple((("-1", "0", "1"), (f"log({a})", f"log({b})")) for a in (2, 3, 4) for b in (2, 3, 4))
+"""Two levels split at 0, budgets ln 2 .. ln 4 (rational e^eps), smallest first: the exhaustive family of the
+privacy checks of LHP."""
+
+
+@cache
+def paper_lhp(eps0: Fraction, level_budget: str) -> tuple:
+    """LHP on the paper's five levels at ``eps_0`` (inputs the end points): its channel and largest pairwise loss."""
+    channel = LHP(PAPER_BOUNDARIES, paper_budgets(eps0), level_budget=level_budget).channel()
+    return channel, max(loss for loss, _ in pairwise_loss(channel).values())
+
+
+def paper_eps0(settings: AuditSettings) -> tuple:
+    return PAPER_EPS0 if settings.deep else PAPER_EPS0[:2]
+
+
+@claim("hiera2023.theorem2", location="Sec. 4.3, Theorem 2",
+       statement="Algorithm 3 (LHP) satisfies the graded local differential privacy requirement.",
+       methods=("exact",), recorded="refuted", choices=(PAIR_FUNCTION, LEVEL_BUDGET),
+       interpretation="On the whole release (t*, v*), which the user sends together. Graded LDP (Definition 2) with "
+                      "the pair function r; the kernel decides on the inputs at every interval end point.")
+def theorem2(settings: AuditSettings, pair_function: str, level_budget: str):
+    steps = []
+    for boundaries, budgets in SMALL_SETUPS:
+        verdict = graded_ldp(LHP(boundaries, budgets, level_budget=level_budget).channel(), boundaries, budgets,
+                             pair_function)
+        if not verdict.holds:
+            scope = (f"LHP, two levels split at 0, budgets ln 2 .. ln 4 smallest first; kernel: graded_ldp with "
+                     f"r = {pair_function}; first failure at budgets {list(budgets)}")
+            steps.append(Step(Evidence("exact", scope, "does not hold"),
+                              counterexample=verdict_counterexample(verdict, scope=scope, boundaries=list(boundaries),
+                                                                    budgets=list(budgets))))
+            break
+    else:
+        steps.append(Step(Evidence("exact", "LHP, two levels split at 0, budgets ln 2 .. ln 4", "holds everywhere")))
+    paper = []
+    for eps0 in paper_eps0(settings):
+        channel, worst = paper_lhp(eps0, level_budget)
+        holds = graded_ldp(channel, PAPER_BOUNDARIES, paper_budgets(eps0), pair_function).holds
+        paper.append(f"eps_0 = {eps0}: worst loss {to_decimal_string(worst, 4)} against the largest budget "
+                     f"{to_decimal_string(5 * eps0, 4)}, graded LDP {'holds' if holds else 'fails'}")
+    steps.append(Step(Evidence("exact", "the paper's five levels", "; ".join(paper))))
+    return decide(steps, "LHP meets graded LDP.",
+                  "The level and the value each cost up to their budget, and the user releases both: the ratios "
+                  "multiply. Already with two levels of the same budget eps (so every pair function gives eps), "
+                  "x = -1 and x' = 1 and the output (1, -1) have the ratio e^{2 eps}: the level e^eps times the value "
+                  "e^eps.")
+
+
+@claim("hiera2023.theorem2.level-part", location="Sec. 4.3, proof of Theorem 2",
+       statement="Pr(t*|t_1)/Pr(t*|t_2) <= Pr(t* = t_1|t_1)/Pr(t* = t_1|t_2) = (e^{eps_t1}/(e^{eps_t1} + k - 1)) / "
+                 "(1/(e^{eps_t2} + k - 1)) <= e^{max(eps_t1, eps_t2)}: the processing of the privacy level satisfies "
+                 "graded LDP.",
+       methods=("z3", "exact"), recorded="verified",
+       interpretation="The released level t* alone (its marginal), against the true levels' budgets with r = max, as "
+                      "the proof writes it.")
+def theorem2_level_part(settings: AuditSettings):
+    Ea, Eb, k = z3.Reals("E_a E_b k")
+    pa, qa = grr_probabilities(Ea, k)
+    pb, qb = grr_probabilities(Eb, k)
+    bound = z3_max(Ea, Eb)
+    premises = [Ea >= 1, Eb >= 1, k >= 2]
+    cases = {"t* = t_1": pa <= bound * qb, "t* = t_2": qa <= bound * pb, "t* another level": qa <= bound * qb}
+    steps = [proof_step(f"{name}: G_t1(t*) <= e^max G_t2(t*), every E_a, E_b >= 1 and k >= 2",
+                        pointwise(name, premises, goal, [], [])) for name, goal in cases.items()]
+    for eps0 in PAPER_EPS0:
+        levels = tuple(range(1, 6))
+        E = [budget(e).exponential() for e in paper_budgets(eps0)]
+        rows = [[grr_probabilities(E[t - 1], 5)[0 if s == t else 1] for s in levels] for t in levels]
+        verdict = id_ldp(Channel(levels, levels, rows), {t: budget(e) for t, e in zip(levels, paper_budgets(eps0))},
+                         "max")
+        steps.append(Step(Evidence("exact", f"the paper's levels at eps_0 = {eps0}: the level marginal, id_ldp with "
+                                   "r = max", "holds" if verdict.holds else "fails"),
+                          counterexample=None if verdict.holds else verdict_counterexample(verdict)))
+    return decide(steps, "The level's GRR ratio is within e^max in every case.", "The level part exceeds e^max.")
+
+
+@claim("hiera2023.theorem2.value-part", location="Sec. 4.3, proof of Theorem 2",
+       statement="For the perturbed levels t_1*, t_2*: Pr(v* = 1|v_1)/Pr(v* = 1|v_2) = ((e^{eps_t2*} + 1)/"
+                 "(e^{eps_t1*} + 1)) (v_1 (e^{eps_t1*} - 1) + e^{eps_t1*} + 1)/"
+                 "(v_2 (e^{eps_t2*} - 1) + e^{eps_t2*} + 1) <= e^{max(eps_t1*, eps_t2*)} (similarly for v* = -1): the "
+                 "processing of the data satisfies graded LDP.",
+       methods=("z3",), recorded="verified",
+       interpretation="The printed inequality: the value's probabilities given each user's own perturbed level, for "
+                      "every v_1, v_2 in [-1, 1] and budgets. It bounds each part alone; Theorem 2 is about both "
+                      "released together.")
+def theorem2_value_part(settings: AuditSettings):
+    E1, E2, v1, v2 = z3.Reals("E_t1* E_t2* v_1 v_2")
+    premises = [E1 >= 1, E2 >= 1, v1 >= -1, v1 <= 1, v2 >= -1, v2 <= 1]
+    steps = []
+    for sign in (1, -1):
+        left, right = harmony_probability(E1, v1, sign), harmony_probability(E2, v2, sign)
+        steps.append(proof_step(f"v* = {sign:+d}: ratio <= e^max for every budgets and v_1, v_2 in [-1, 1]",
+                                pointwise(f"value part {sign:+d}", premises + [right > 0],
+                                          left <= z3_max(E1, E2) * right, [], [])))
+    return decide(steps, "Each value's ratio is within e^max, as printed.", "The value part exceeds e^max.")
+
+
+@claim("hiera2023.contribution-lhp.level", location="Sec. 1, contribution (1); Sec. 4.1",
+       statement="LHP solves the problem that the privacy level needs to be protected.",
+       methods=("exact",), recorded="refuted", choices=(PAIR_FUNCTION, LEVEL_BUDGET),
+       interpretation="Protected as Definition 2 asks, on everything the user releases: the same check as Theorem 2.")
+def contribution_lhp_level(settings: AuditSettings, pair_function: str, level_budget: str):
+    return outcome("hiera2023.theorem2", settings, {"pair_function": pair_function, "level_budget": level_budget})
+
+
+@claim("hiera2023.contribution-lhp.output-domain", location="Sec. 1, contribution (1); Sec. 4.1",
+       statement="LHP ensures the requirement that the output value domain is the same when different data are "
+                 "perturbed locally.",
+       methods=("exact", "z3"), recorded="verified", choices=(LEVEL_BUDGET,),
+       interpretation="Every output (t*, v*) has positive probability for every input of [-1, 1]: z3 for every budget "
+                      "and input, and the kernel on the paper's levels.")
+def contribution_lhp_output_domain(settings: AuditSettings, level_budget: str):
+    Et, Ej, k, v = z3.Reals("E_t E_j k v")
+    premises = [Et > 1, Ej > 1, k >= 2, v >= -1, v <= 1]
+    steps = []
+    for sign in (-1, 1):
+        for same in (True, False):
+            level = grr_probabilities(Et, k)[0 if same else 1]
+            steps.append(proof_step(f"P[(t*, {sign:+d}) | v] > 0 with t* {'=' if same else '!='} t",
+                                    pointwise("positive", premises, level * harmony_probability(Ej, v, sign) > 0,
+                                              [], [])))
+    zeros = []
+    for eps0 in paper_eps0(settings):
+        channel = paper_lhp(eps0, level_budget)[0]
+        zeros += [(x, y) for x, row in zip(channel.inputs, channel.rows) for y, p in zip(channel.outputs, row) if not p]
+    steps.append(Step(Evidence("exact", "the paper's levels, every end point",
+                               "every output positive" if not zeros else f"{len(zeros)} zero entries"),
+                      counterexample={"method": "exact", "zeros": [str(z) for z in zeros[:5]]} if zeros else None))
+    return decide(steps, "Every input reaches every output.", "Some input never reaches an output.")
