@@ -155,7 +155,8 @@ def value_array(values, name: str = "values") -> np.ndarray:
             array = np.array([float(Fraction(str(x))) for x in array.ravel()]).reshape(array.shape)
         except (ValueError, ZeroDivisionError):
             raise InvalidParameter(f"{name} must be numbers in [-1, 1]; a text among them is not a number") from None
+    # NaN makes min or max NaN and infinities are out of range, so two passes check finiteness too
     if array.ndim != 1 or array.dtype.kind not in "iuf" or (array.size and not (
-            np.isfinite(array).all() and array.min() >= -1 and array.max() <= 1)):
+            array.min() >= -1 and array.max() <= 1)):
         raise InvalidParameter(f"{name} must be a one-dimensional array of numbers in [-1, 1]")
     return array.astype(np.float64, copy=False)

@@ -121,7 +121,8 @@ class HarmonyTwin:
         """One sign per user (``int8``): ``+1`` with probability ``(1 + v (2p - 1)) / 2``, one uniform per user (the
         two steps composed: discretise, then keep or flip)."""
         values = value_array(values)
-        return np.where(rng.random(len(values)) < (1 + values * self._tilt) / 2, 1, -1).astype(np.int8)
+        plus = rng.random(len(values)) < (1 + values * self._tilt) / 2
+        return plus.view(np.int8) * np.int8(2) - np.int8(1)  # +1 or -1, without an intermediate int64 array
 
     def outputs(self, reports: np.ndarray) -> list[int]:
         return np.asarray(reports).tolist()
