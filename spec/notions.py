@@ -427,6 +427,9 @@ def graded_ldp(channel, boundaries: Sequence, budgets: Sequence, r: str | Callab
     ``P[y|x] <= e^{r(eps_x, eps_x')} P[y|x']``. The definition leaves ``r``
     open (the paper's proof of Theorem 2 uses ``max``), so it is required.
     The inputs must include every interval end point. ``max_work`` as for ``id_ldp``.
+
+    The verdict is about the channel's inputs, a finite grid, and says so (``parameters["inputs"]``): a mechanism for
+    every number of an interval may leak more between grid points, so only a failure carries over to the interval.
     """
     channel = checked_channel(channel)
     bounds = [exact(b, f"boundaries[{j}]") for j, b in enumerate(sequence(boundaries, "boundaries"))]
@@ -452,6 +455,8 @@ def graded_ldp(channel, boundaries: Sequence, budgets: Sequence, r: str | Callab
     return _pairwise_budget_check(channel, "graded-ldp", input_budgets, r, {
         "boundaries": [b.text() for b in bounds],
         "budgets": [e.text() for e in level_budgets],
+        "inputs": f"the channel's {len(values)} inputs, a grid: the verdict is exact on them and says nothing of the "
+                  "numbers between them (a failure on the grid is a failure on the interval)",
     }, max_work=max_work)
 
 

@@ -9,4 +9,5 @@ from ldpspec.verify.hiera2023 import (  # noqa: F401  (registration)
     experiments,
     privacy,
     readings,  # noqa: F401  (the choices, before the claims that use them)
+    sgd,
 )

@@ -53,4 +53,12 @@ VARIANCE_MEANING = Choice(
     meanings={"conditional": "Var[v* | v] > 1 for every input v",
               "second-moment": "E[v*^2] = C^2 > 1: the released values' magnitude exceeds 1"})
 
-CHOICES = declare_choices("hiera2023", PAIR_FUNCTION, LEVEL_BUDGET, COMPENSATION, SIZE, CLIPPING, VARIANCE_MEANING)
+COMPONENT_BUDGET = Choice(
+    "component_budget", ("full", "split"),
+    where="Sec. 5: each user privatises all d + 1 components of its gradient, and the paper does not say how the "
+          "budget is spent across them.",
+    meanings={"full": "every component at its level's budget (the user's release composes to d + 1 times it)",
+              "split": "the level's budget divided over the d + 1 components"})
+
+CHOICES = declare_choices("hiera2023", PAIR_FUNCTION, LEVEL_BUDGET, COMPENSATION, SIZE, CLIPPING, VARIANCE_MEANING,
+                          COMPONENT_BUDGET)

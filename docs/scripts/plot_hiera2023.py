@@ -1,0 +1,90 @@
+"""Hao et al. 2023's Figs. 1, 2 and 3 on the stand-in data the audit decides them with.
+
+    python docs/scripts/plot_hiera2023.py
+
+Writes docs/figures/hiera2023-fig1.png, hiera2023-fig2.png and hiera2023-fig3.png from ``verify.hiera2023``:
+
+* Fig. 1: the mean squared error of HierA's estimate against mu = 1..5 on the age-like stand-in at eps_0 = 1, reading
+  A of step 5 with |V*| all its data: exact without clipping, simulated (3000 runs) with the printed clipping;
+* Fig. 2: the mean squared error against eps_0 on the three synthetic shapes, Harmony, PM and graded Laplace exactly,
+  HierA (mu = 2, reading A, |V*| all) exactly without clipping and simulated (100 runs) with it;
+* Fig. 3: the test MSE of the linear-regression stand-in per method, under both readings of the components' budget
+  (the mean of 10 runs, with the runs as points).
+
+The paper plots MAE; the audit compares mean squared errors, which these plots show (log scales).
+"""
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from ldpspec.verify.hiera2023 import experiments as ex  # noqa: E402
+from ldpspec.verify.hiera2023 import sgd  # noqa: E402
+
+FIGURES = Path(__file__).resolve().parents[1] / "figures"
+COLOURS = {"HierA": "C0", "HierA (clipped)": "C0", "graded-laplace": "C1", "harmony": "C2", "pm": "C3"}
+
+
+def figure1() -> None:
+    mus = (1, 2, 3, 4, 5)
+    exact = [ex.hiera_unclipped_variance("age-like", 1.0, mu, "A") for mu in mus]
+    simulated = ex.hiera_simulated_errors("age-like", 1.0, mus, "A", "all", True, runs=3000, seed=1)
+    fig, axis = plt.subplots(figsize=(5, 3.6))
+    axis.plot(mus, exact, "o-", label="unclipped (exact)")
+    axis.errorbar(mus, [simulated[mu].mean() for mu in mus],
+                  yerr=[2 * simulated[mu].std(ddof=1) / np.sqrt(3000) for mu in mus], fmt="s--",
+                  label="clipped as printed (3000 runs, 2 SE)")
+    axis.set_xlabel("mu")
+    axis.set_ylabel("MSE of the mean")
+    axis.set_title("Fig. 1 recomputed: age-like stand-in, eps_0 = 1")
+    axis.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(FIGURES / "hiera2023-fig1.png", dpi=120)
+
+
+def figure2() -> None:
+    fig, axes = plt.subplots(1, 3, figsize=(13, 3.8), sharey=False)
+    for axis, data in zip(axes, ex.DATA_SETS):
+        counts = ex.data_set(data)
+        for method in ("harmony", "pm", "graded-laplace"):
+            axis.plot(ex.EPS0, [ex.baseline_mse(method, counts, e) for e in ex.EPS0], "o-", color=COLOURS[method],
+                      label=method)
+        axis.plot(ex.EPS0, [ex.hiera_unclipped_variance(data, e, 2, "A") for e in ex.EPS0], "s-",
+                  color=COLOURS["HierA"], label="HierA mu = 2 (unclipped, exact)")
+        clipped = [ex.hiera_simulated_errors(data, e, (2,), "A", "all", True, runs=ex.RUNS)[2].mean() for e in ex.EPS0]
+        axis.plot(ex.EPS0, clipped, "s--", color=COLOURS["HierA (clipped)"], label="HierA mu = 2 (clipped, 100 runs)")
+        axis.set_xscale("log")
+        axis.set_yscale("log")
+        axis.set_xlabel("eps_0")
+        axis.set_title(data)
+    axes[0].set_ylabel("MSE of the mean")
+    axes[0].legend(fontsize=7)
+    fig.suptitle("Fig. 2 recomputed: synthetic stand-ins, 10^6 users, the paper's five levels")
+    fig.tight_layout()
+    fig.savefig(FIGURES / "hiera2023-fig2.png", dpi=120)
+
+
+def figure3() -> None:
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
+    for axis, reading in zip(axes, ("full", "split")):
+        errors, _ = sgd.model_errors(reading)
+        for position, method in enumerate(sgd.METHODS):
+            axis.bar(position, errors[method].mean(), color=f"C{position}", alpha=0.6)
+            axis.plot([position] * len(errors[method]), errors[method], "k.", ms=4)
+        axis.set_xticks(range(len(sgd.METHODS)), sgd.METHODS)
+        axis.set_yscale("log")
+        axis.set_ylabel("test MSE")
+        axis.set_title(f"component_budget = {reading}")
+    fig.suptitle(f"Fig. 3 recomputed: linear-regression stand-in, eps_0 = {sgd.EPS0}, {sgd.RUNS} runs")
+    fig.tight_layout()
+    fig.savefig(FIGURES / "hiera2023-fig3.png", dpi=120)
+
+
+if __name__ == "__main__":
+    figure1()
+    figure2()
+    figure3()
