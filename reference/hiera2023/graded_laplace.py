@@ -73,18 +73,16 @@ class GradedLaplaceTwin(MeanOfReleasesTwin):
 
     def __init__(self, mechanism: GradedLaplace):
         self.mechanism = mechanism
-        self._bounds = np.array([float(b) for b in mechanism.levels.boundaries[1:-1]])
         self._scales = np.array([2 / float(e) for e in mechanism.eps])
-
-    def levels(self, values: np.ndarray) -> np.ndarray:
-        """The 0-based level of each value: the intervals are closed on the left (the last one also on the right)."""
-        return np.searchsorted(self._bounds, values, side="right")
 
     def reports(self, values, rng: np.random.Generator, levels=None) -> np.ndarray:
         """One release per user (float64). ``levels`` (0-based, one per user) gives each user's privacy level when it
         is not the level of the value itself (as for LHP's twin)."""
         values = value_array(values)
-        level = self.levels(values) if levels is None else explicit_levels(levels, len(values), len(self._scales))
+        if levels is None:
+            level = self.mechanism.levels.indices(values)
+        else:
+            level = explicit_levels(levels, len(values), len(self._scales))
         return values + rng.laplace(0.0, 1.0, len(values)) * self._scales[level]
 
     def simulate_counts(self, true_counts, rng: np.random.Generator) -> np.ndarray:
@@ -92,7 +90,7 @@ class GradedLaplaceTwin(MeanOfReleasesTwin):
         ``b``, and ``N`` of them add ``b (G - G')`` with ``G, G' ~ Gamma(N, 1)``."""
         grid = self.mechanism.grid
         counts = count_array(true_counts, len(grid), "true_counts (one per grid value)")
-        per_level = np.bincount(self.levels(np.array([float(v) for v in grid])), weights=counts,
+        per_level = np.bincount(self.mechanism.levels.indices([float(v) for v in grid]), weights=counts,
                                 minlength=len(self._scales)).astype(np.int64)
         total = float(sum(int(c) * float(v) for c, v in zip(counts, grid)))
         for users, scale in zip(per_level, self._scales):

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from ldpspec.reference.validation import value
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.notions import level_of
@@ -54,6 +56,7 @@ class Levels:
             if e.sign() == 0:
                 raise InvalidParameter(f"budgets[{j}] (the budget of level {j + 1}) must be > 0, got 0")
         self.exponentials = tuple(e.exponential() for e in self.budgets)
+        self._inner = np.array([float(b) for b in self.boundaries[1:-1]])  # the inner end points, for ``indices``
 
     @classmethod
     def paper(cls, eps0) -> Levels:
@@ -64,6 +67,11 @@ class Levels:
     def level(self, v) -> int:
         """The 1-based level of the number ``v`` of ``[-1, 1]``."""
         return level_of(value(v, "v"), self.boundaries) + 1
+
+    def indices(self, values) -> np.ndarray:
+        """The 0-based level of each of many numbers (floats, as the twins draw them): the intervals are closed on the
+        left, the last one also on the right, as ``level``."""
+        return np.searchsorted(self._inner, values, side="right")
 
     def grid(self, grid: Sequence | None) -> tuple:
         """``grid``, or the boundaries when it is None (every interval end point: what graded LDP on a grid needs)."""

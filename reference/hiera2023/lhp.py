@@ -33,6 +33,7 @@ import numpy as np
 
 from ldpspec.reference.hiera2023.levels import BOUNDARIES, LEVEL_BUDGETS, LEVEL_GRID, Levels
 from ldpspec.reference.mechanism import Guarantee, Mechanism
+from ldpspec.reference.shared.estimators import mean_moments
 from ldpspec.reference.shared.grr import grr_probabilities
 from ldpspec.reference.shared.harmony import harmony_probability
 from ldpspec.reference.validation import choice, count_array, positive_integer, value, value_array
@@ -166,10 +167,7 @@ class LHP:
 
     def estimate_moments(self, inputs: Sequence) -> tuple[list, list]:
         """Exact mean and variance of ``m*`` for users holding ``inputs`` (independent users)."""
-        n = positive_integer(len(inputs), "the number of users")
-        moments = [self.release_moments(v) for v in inputs]
-        return ([sum((m for m, _ in moments), Exact.rational(0)) / n],
-                [sum((s for _, s in moments), Exact.rational(0)) / (n * n)])
+        return mean_moments([self.release_moments(v) for v in inputs])
 
     @cached_property
     def twin(self) -> LHPTwin:
@@ -184,11 +182,6 @@ class LHPTwin:
         keep_level, keep_value = mechanism._floats
         self._keep_level = np.array(keep_level)
         self._keep_value = np.array(keep_value)
-        self._bounds = np.array([float(b) for b in mechanism.levels.boundaries[1:-1]])
-
-    def levels(self, values: np.ndarray) -> np.ndarray:
-        """The 0-based level of each value (intervals closed on the left, the last also on the right)."""
-        return np.searchsorted(self._bounds, values, side="right")
 
     def reports(self, values, rng: np.random.Generator, levels=None) -> np.ndarray:
         """One code per user, three uniform draws each (keep the level, the other level, the value). ``levels``
@@ -196,7 +189,7 @@ class LHPTwin:
         gradient components of Sec. 5 take the level of an attribute)."""
         values = value_array(values)
         k, n = self.mechanism.k, len(values)
-        level = self.levels(values) if levels is None else explicit_levels(levels, n, k)
+        level = self.mechanism.levels.indices(values) if levels is None else explicit_levels(levels, n, k)
         keep = rng.random(n) < self._keep_level[level]
         other = (level + 1 + (rng.random(n) * (k - 1)).astype(np.int64)) % k if k > 1 else level
         reported = np.where(keep, level, other)

@@ -90,7 +90,6 @@ class PrivateLinearRegression:
         if not (isinstance(regularisation, (int, float)) and math.isfinite(regularisation) and regularisation >= 0):
             raise InvalidParameter(f"regularisation must be a finite number >= 0, got {regularisation!r}")
         self.regularisation = float(regularisation)
-        self._bounds = np.array([float(b) for b in self.levels.boundaries[1:-1]])
 
     def default_group_size(self, d: int) -> int:
         """``ceil(d ln d / eps_0^2)`` (Sec. 6.3), ``eps_0`` the smallest level budget; at least 1."""
@@ -109,7 +108,7 @@ class PrivateLinearRegression:
         estimate = _mean_oracle(self.oracle, self.levels, scale, self.mu)
         group = self.group_size or self.default_group_size(d)
         augmented = np.hstack([np.ones((n, 1)), X])
-        attribute_levels = np.searchsorted(self._bounds, np.hstack([y[:, None], X]), side="right")
+        attribute_levels = self.levels.indices(np.hstack([y[:, None], X]))
         level_budgets = np.array([float(e) * scale for e in self.levels.budgets])
         beta = np.zeros(components)
         iteration = np.zeros(n, dtype=np.int64)
@@ -122,7 +121,7 @@ class PrivateLinearRegression:
             for j in range(components):
                 values = gradient[:, j]
                 levels = (attribute_levels[users, j] if self.component_level == "attribute"
-                          else np.searchsorted(self._bounds, values, side="right"))
+                          else self.levels.indices(values))
                 mean[j] = estimate(values, levels, rng)
                 budgets[users, j] = (level_budgets[levels] if self.oracle in ("hiera", "graded-laplace")
                                      else level_budgets.min())

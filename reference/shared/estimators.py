@@ -98,6 +98,14 @@ class ItemCountEstimator:
         return [Exact.rational(c) for c in true_counts], self.variance(true_counts)[0]
 
 
+def mean_moments(moments: Sequence[tuple]) -> tuple[list, list]:
+    """``([E m*], [Var m*])`` of ``m* = (1/n) sum_u T_u`` for independent terms with ``(E T_u, Var T_u) =
+    moments[u]``: ``(1/n) sum E T_u`` and ``(1/n^2) sum Var T_u``, exactly."""
+    n = positive_integer(len(moments), "the number of users")
+    return ([sum((mean for mean, _ in moments), Exact.rational(0)) / n],
+            [sum((variance for _, variance in moments), Exact.rational(0)) / (n * n)])
+
+
 class MeanOfReleases:
     """The server side of a mechanism whose release ``y`` is a number with ``E[y | v] = v`` (Laplace, PM): the mean
     of the releases estimates the mean of the inputs (``Mechanism.statistic = "sum"``).
@@ -131,10 +139,7 @@ class MeanOfReleases:
     def estimate_moments(self, inputs: Sequence) -> tuple[list, list]:
         """Exact mean and variance of ``m*``: ``(1/n) sum E[y | v]`` and ``(1/n^2) sum Var[y | v]`` (independent
         users)."""
-        n = positive_integer(len(inputs), "the number of users")
-        moments = [self.release_moments(v) for v in inputs]
-        return ([sum((mean for mean, _ in moments), Exact.rational(0)) / n],
-                [sum((variance for _, variance in moments), Exact.rational(0)) / (n * n)])
+        return mean_moments([self.release_moments(v) for v in inputs])
 
 
 class MeanOfReleasesTwin:
