@@ -15,6 +15,7 @@ from ldpspec.spec.channelfile import (
 from ldpspec.spec.continuous import Density, PiecewiseChannel
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter, SpecError
 from ldpspec.spec.exact import Exact, Nats, Undecided
+from ldpspec.spec.families import AffineFamily
 from ldpspec.spec.loss import (
     invertible_outputs,
     ldp_epsilon,
@@ -55,6 +56,6 @@ __all__ = [
     "avg_id_ldp", "graded_ldp", "id_ldp", "ipldp", "ldp", "min_id_ldp",
     "suldp_joint", "suldp_joint_unrevealed", "suldp_marginal", "uldp",
     "DISPLAY_DIGITS", "Exact", "Nats", "Undecided",
-    "Density", "IndependentBits", "PiecewiseChannel", "StructuredChannel",
+    "AffineFamily", "Density", "IndependentBits", "PiecewiseChannel", "StructuredChannel",
     "Verdict", "Witness",
 ]

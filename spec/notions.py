@@ -11,7 +11,10 @@ so the channel must describe everything a user releases, jointly.
 | ``uldp`` | Murakami and Kawamoto, as printed in Cao et al. Def. 2, eqs. (2)-(4) |
 | ``suldp_marginal``, ``suldp_joint_unrevealed``, ``suldp_joint`` | Cao et al. Def. 3, three readings of (11) |
 | ``ipldp`` | IPLDP preprint Def. 3 |
-| ``graded_ldp`` | Hao et al. Def. 2 on a finite set of input values |
+| ``graded_ldp`` | Hao et al. Def. 2 on a finite set of input values, or on every number of an interval |
+
+``ldp`` and ``graded_ldp`` also take an ``AffineFamily`` (``spec.families``): a channel for every number of an
+interval whose probabilities are affine on segments, decided exactly on its corner channel by the segment-end lemma.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from ldpspec.spec.channel import (
     sequence,
 )
 from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec.families import AffineFamily
 from ldpspec.spec.loss import column_loss, output_loss, pairwise_loss
 from ldpspec.spec.numbers import budget, exact
 from ldpspec.spec.parameters import Parameter, input_budgets
@@ -74,11 +78,16 @@ def ldp(channel, epsilon, max_work: int | None = None) -> Verdict:
     """``eps``-LDP: ``P[y|x] <= e^eps P[y|x']`` for all inputs ``x, x'`` and outputs ``y``.
 
     ``max_work`` bounds the pairwise work on a structured channel (``spec.loss.MAX_PAIR_WORK`` by default); an
-    explicit channel is checked one output at a time.
+    explicit channel is checked one output at a time. An ``AffineFamily`` is decided on its corner channel, for
+    every number of its interval (``parameters["inputs"]`` says so).
     """
+    parameters = {}
+    if isinstance(channel, AffineFamily):
+        parameters["inputs"] = channel.scope()
+        channel, _ = channel.corners()
     channel = checked_channel(channel)
     eps = budget(epsilon, "epsilon")
-    worst = WorstCase("ldp", {"epsilon": eps.text()})
+    worst = WorstCase("ldp", {"epsilon": eps.text(), **parameters})
     if isinstance(channel, StructuredChannel):
         for pair, (loss, y) in pairwise_loss(channel, max_work).items():
             worst.ratio(pair, y, loss, eps)
@@ -418,20 +427,7 @@ def level_of(value, boundaries: Sequence) -> int:
     return len(boundaries) - 2
 
 
-def graded_ldp(channel, boundaries: Sequence, budgets: Sequence, r: str | Callable,
-               max_work: int | None = None) -> Verdict:
-    """Graded LDP (Hao et al. Def. 2) on a finite set of numerical inputs.
-
-    The inputs are numbers (their labels, read exactly); interval ``j`` of
-    ``boundaries`` has budget ``budgets[j]``. For any two different inputs,
-    ``P[y|x] <= e^{r(eps_x, eps_x')} P[y|x']``. The definition leaves ``r``
-    open (the paper's proof of Theorem 2 uses ``max``), so it is required.
-    The inputs must include every interval end point. ``max_work`` as for ``id_ldp``.
-
-    The verdict is about the channel's inputs, a finite grid, and says so (``parameters["inputs"]``): a mechanism for
-    every number of an interval may leak more between grid points, so only a failure carries over to the interval.
-    """
-    channel = checked_channel(channel)
+def _interval_bounds(boundaries: Sequence, budgets: Sequence) -> tuple[list, list]:
     bounds = [exact(b, f"boundaries[{j}]") for j, b in enumerate(sequence(boundaries, "boundaries"))]
     if len(bounds) < 2 or any(a >= b for a, b in zip(bounds, bounds[1:])):
         raise InvalidParameter("boundaries must be at least two strictly increasing numbers, got "
@@ -440,7 +436,51 @@ def graded_ldp(channel, boundaries: Sequence, budgets: Sequence, r: str | Callab
     if len(budgets) != len(bounds) - 1:
         raise InvalidParameter(f"budgets must give one budget per interval: {len(bounds) - 1} intervals, "
                                f"{len(budgets)} budgets")
-    level_budgets = [budget(value, f"budgets[{j}]") for j, value in enumerate(budgets)]
+    return bounds, [budget(value, f"budgets[{j}]") for j, value in enumerate(budgets)]
+
+
+def _family_levels(family: AffineFamily, bounds: list) -> tuple[Channel, dict]:
+    """The corner channel of ``family`` and each corner's level: every segment must lie in one interval."""
+    if family.low != bounds[0] or family.high != bounds[-1]:
+        raise InvalidParameter(f"the family's interval {family.domain_text()} must run from boundaries[0] = "
+                               f"{bounds[0].text()} to boundaries[-1] = {bounds[-1].text()}")
+    levels = []
+    for segment in family.segments:
+        level = level_of(segment.low if segment.low_closed else (segment.low + segment.high) / 2, bounds)
+        closed = [end for end, is_closed in ((segment.low, segment.low_closed), (segment.high, segment.high_closed))
+                  if is_closed]
+        if (segment.low < bounds[level] or segment.high > bounds[level + 1]
+                or any(level_of(end, bounds) != level for end in closed)):
+            raise InvalidParameter(f"the family's segment {segment.text()} must lie within one interval of the "
+                                   "boundaries, so that one budget covers it")
+        levels.append(level)
+    corners, owner = family.corners()
+    return corners, {label: levels[segment] for label, segment in owner.items()}
+
+
+def graded_ldp(channel, boundaries: Sequence, budgets: Sequence, r: str | Callable,
+               max_work: int | None = None) -> Verdict:
+    """Graded LDP (Hao et al. Def. 2) on a finite set of numerical inputs, or on every number of an interval.
+
+    Interval ``j`` of ``boundaries`` has budget ``budgets[j]``. For any two different inputs,
+    ``P[y|x] <= e^{r(eps_x, eps_x')} P[y|x']``. The definition leaves ``r`` open (the paper's proof of Theorem 2 uses
+    ``max``), so it is required. ``max_work`` as for ``id_ldp``. Every verdict says which inputs it covers
+    (``parameters["inputs"]``):
+
+    * a channel's inputs are numbers (their labels, read exactly) and must include every interval end point; the
+      verdict covers that grid only (a mechanism may leak more between grid points, so only a failure carries over
+      to the interval);
+    * an ``AffineFamily`` covers every number of the interval, decided on its corner channel by the segment-end
+      lemma (``spec.families``); each of its segments must lie within one interval.
+    """
+    bounds, level_budgets = _interval_bounds(boundaries, budgets)
+    parameters = {"boundaries": [b.text() for b in bounds], "budgets": [e.text() for e in level_budgets]}
+    if isinstance(channel, AffineFamily):
+        parameters["inputs"] = channel.scope()
+        channel, levels = _family_levels(channel, bounds)
+        input_budgets = {x: level_budgets[level] for x, level in levels.items()}
+        return _pairwise_budget_check(channel, "graded-ldp", input_budgets, r, parameters, max_work=max_work)
+    channel = checked_channel(channel)
     values = {}
     for x in channel.inputs:
         if isinstance(x, (tuple, type(None))):
@@ -452,12 +492,9 @@ def graded_ldp(channel, boundaries: Sequence, budgets: Sequence, r: str | Callab
     if missing:
         raise InvalidParameter("the inputs must include every interval end point; missing "
                                + ", ".join(b.text() for b in missing))
-    return _pairwise_budget_check(channel, "graded-ldp", input_budgets, r, {
-        "boundaries": [b.text() for b in bounds],
-        "budgets": [e.text() for e in level_budgets],
-        "inputs": f"the channel's {len(values)} inputs, a grid: the verdict is exact on them and says nothing of the "
-                  "numbers between them (a failure on the grid is a failure on the interval)",
-    }, max_work=max_work)
+    parameters["inputs"] = (f"the channel's {len(values)} inputs, a grid: the verdict is exact on them and says "
+                            "nothing of the numbers between them (a failure on the grid is a failure on the interval)")
+    return _pairwise_budget_check(channel, "graded-ldp", input_budgets, r, parameters, max_work=max_work)
 
 
 # --- The notions, declared once --------------------------------------------------------------------

@@ -40,6 +40,7 @@ from ldpspec.reference.validation import choice, count_array, positive_integer, 
 from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
+from ldpspec.spec.families import AffineFamily
 from ldpspec.spec.parameters import Parameter
 
 LEVEL_BUDGET_SOURCES = ("perturbed", "true")
@@ -105,6 +106,17 @@ class LHP:
         check_entries(len(self.grid) * 2 * self.k, "LHP's channel", max_entries)
         return Channel(tuple(v.text() for v in self.grid), self.outputs,
                        [[self.probability(v, y) for y in self.outputs] for v in self.grid])
+
+    def family(self) -> AffineFamily:
+        """The channel for every number of the domain: on level ``j``'s interval ``[b_{j-1}, b_j)`` (the last one
+        closed) each probability is affine in ``v``, so the rows at its ends (the limit at ``b_j``) define it."""
+        segments = []
+        for j in range(1, self.k + 1):
+            low, high = self.levels.boundaries[j - 1], self.levels.boundaries[j]
+            rows = [[lhp_probability(self.levels.exponentials, j, end, *output, self.level_budget)
+                     for output in self.outputs] for end in (low, high)]
+            segments.append((low, high, True, j == self.k, *rows))
+        return AffineFamily(self.outputs, segments)
 
     def guarantee(self) -> Guarantee:
         return Guarantee("ldp", {"epsilon": max(self.levels.budgets) * 2})

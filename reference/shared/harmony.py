@@ -12,7 +12,8 @@ So ``P[v* = +C | v] = 1/2 + v (2p - 1) / 2 = 1/2 + v (E - 1) / (2 (E + 1))`` (wr
 The release is one of two numbers ``-C`` and ``+C``; since ``C`` is public, this module names them by their sign:
 the outputs of the channel are ``-1`` and ``1`` (a report ``s`` stands for the release ``s * C``), which is the same
 channel. The exact channel is computed on a finite grid of inputs (``grid``); the probabilities are affine in ``v``,
-so the worst ratio over all of ``[-1, 1]`` sits at its ends ``-1`` and ``1`` (keep them in the grid).
+so ``family()`` gives the channel for every number of ``[-1, 1]``, which the kernel decides at the ends ``-1`` and
+``1`` (``spec.families``).
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from ldpspec.reference.validation import count_array, positive_integer, value, v
 from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
+from ldpspec.spec.families import AffineFamily
 from ldpspec.spec.numbers import budget
 
 
@@ -66,6 +68,12 @@ class Harmony:
         check_entries(2 * len(self.grid), "Harmony's channel", max_entries)
         return Channel(tuple(v.text() for v in self.grid), (-1, 1),
                        [[harmony_probability(self._E, v, -1), harmony_probability(self._E, v, 1)] for v in self.grid])
+
+    def family(self) -> AffineFamily:
+        """The channel for every number of ``[-1, 1]``: the probabilities are affine in ``v``, so the rows at ``-1``
+        and ``1`` define it."""
+        rows = [[harmony_probability(self._E, v, sign) for sign in (-1, 1)] for v in (Exact.of(-1), Exact.of(1))]
+        return AffineFamily((-1, 1), [(-1, 1, True, True, *rows)])
 
     def guarantee(self) -> Guarantee:
         return Guarantee("ldp", {"epsilon": self.epsilon})

@@ -12,12 +12,13 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+import z3
 
 from ldpspec import spec
 from ldpspec.reference.hiera2023.graded_laplace import GradedLaplace
 from ldpspec.reference.hiera2023.hiera import HierA, merge_plan, plc_keep_probability
 from ldpspec.reference.hiera2023.levels import PAPER_BOUNDARIES, Levels
-from ldpspec.reference.hiera2023.lhp import LHP
+from ldpspec.reference.hiera2023.lhp import LHP, lhp_probability
 from ldpspec.reference.hiera2023.sgd import PrivateLinearRegression, mse
 from ldpspec.spec.exact import Nats
 from tests.support.fit import assert_fits
@@ -53,6 +54,34 @@ def test_lhp_is_ldp_at_twice_the_largest_budget_and_no_better_than_graded(level_
     assert spec.ldp(channel, 10).holds
     assert spec.ldp_epsilon(channel) > Nats.rational(5)
     assert not spec.graded_ldp(channel, PAPER_BOUNDARIES, budgets, "max").holds
+
+
+@pytest.mark.parametrize("level_budget", ["perturbed", "true"])
+def test_lhp_family_is_lhp_at_every_number_and_budget(level_budget):
+    """On each level's interval every probability is affine in v, for every budgets: z3 proves LHP's probability equals
+    the interpolation of the family's end rows (the limit at the open end included), so the kernel's verdict on the
+    family covers every number of [-1, 1]."""
+    boundaries = [Fraction(-1), Fraction(-1, 3), Fraction(1, 2), Fraction(1)]
+    E = z3.Reals("E1 E2 E3")
+    v = z3.Real("v")
+    for level in (1, 2, 3):
+        low, high = boundaries[level - 1], boundaries[level]
+        ends = z3.RealVal(str(low)), z3.RealVal(str(high))
+        t = (v - ends[0]) / (ends[1] - ends[0])
+        for reported in (1, 2, 3):
+            for sign in (-1, 1):
+                at_v, at_low, at_high = (lhp_probability(E, level, x, reported, sign, level_budget)
+                                         for x in (v, *ends))
+                solver = z3.Solver()
+                solver.add(*(e > 1 for e in E), v >= ends[0], v <= ends[1])
+                solver.add(at_v != at_low * (1 - t) + at_high * t)
+                assert solver.check() == z3.unsat
+    lhp = LHP([str(b) for b in boundaries], ["log(3)", "log(2)", "1"], grid=["-1", "-0.5", "0", "1/2", "0.9", "1"],
+              level_budget=level_budget)
+    family, channel = lhp.family(), lhp.channel()
+    for x, row in zip(channel.inputs, channel.rows):
+        assert family.row(x) == tuple(row)
+    assert [s.text() for s in family.segments] == ["[-1, -1/3)", "[-1/3, 0.5)", "[0.5, 1]"]
 
 
 def test_graded_laplace_within_and_across_levels():

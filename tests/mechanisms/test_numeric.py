@@ -8,15 +8,17 @@ few cells are coarse: a Kolmogorov-Smirnov test against the continuous distribut
 from __future__ import annotations
 
 import random
+from fractions import Fraction
 
 import numpy as np
 import pytest
+import z3
 from scipy.stats import kstest, laplace
 
 from ldpspec import spec
-from ldpspec.reference.shared.harmony import Harmony
+from ldpspec.reference.shared.harmony import Harmony, harmony_probability
 from ldpspec.reference.shared.laplace import Laplace
-from ldpspec.reference.shared.pm import PiecewiseMechanism, pm_constants
+from ldpspec.reference.shared.pm import PiecewiseMechanism, pm_centre, pm_constants
 from ldpspec.spec.exact import Exact, Nats
 from ldpspec.spec.numbers import budget
 from tests.support.fit import ALPHA
@@ -61,6 +63,53 @@ def test_harmony_is_eps_ldp_between_the_ends(eps):
     assert losses[("-1", "1")][0] == budget(eps)
     mean, variance = mechanism.estimate_moments(["-0.2"])
     assert mean == [Exact.rational(-1) / 5] and variance == [mechanism.scale ** 2 - Exact.rational(1) / 25]
+
+
+def proven(*premises_and_claim) -> bool:
+    """Whether z3 proves the last formula from the others, for every value of their variables."""
+    *premises, claim = premises_and_claim
+    solver = z3.Solver()
+    solver.add(*premises, z3.Not(claim))
+    return solver.check() == z3.unsat
+
+
+def test_harmony_family_is_harmony_at_every_number_and_budget():
+    """The probabilities are affine in v for every E > 1: the family that interpolates the rows at -1 and 1 is
+    Harmony on all of [-1, 1], so the kernel's verdict on the family covers every number."""
+    E, v = z3.Reals("E v")
+    for sign in (-1, 1):
+        ends = [harmony_probability(E, z3.RealVal(end), sign) for end in (-1, 1)]
+        t = (v + 1) / 2
+        assert proven(E > 1, v >= -1, v <= 1, harmony_probability(E, v, sign) == ends[0] * (1 - t) + ends[1] * t)
+    family = Harmony("log(3)").family()
+    for x in ("-1", "-1/3", "0.7", "1"):
+        assert family.row(x) == tuple(Harmony("log(3)", [x]).channel().rows[0])
+    assert spec.ldp(family, "log(3)").holds
+    assert not spec.ldp(family, Nats.log(3) - Nats.rational(Fraction(1, 1000))).holds
+
+
+def test_pm_is_eps_ldp_at_every_number_and_budget():
+    """Every density of PM is pr or pr/s^2 at every point of [-C, C], so any two inputs' ratio is at most s^2 = e^eps:
+    z3 proves it for every s > 1, every v, v' in [-1, 1] and every y in [-C, C] (the grid check above finds it
+    attained)."""
+    s, v, v2, y = z3.Reals("s v v2 y")
+    C, pr = pm_constants(s)
+
+    def density(x):
+        low, high = pm_centre(s, x)
+        return z3.If(z3.And(y >= low, y < high), pr, pr / s ** 2)
+
+    assert proven(s > 1, v >= -1, v <= 1, v2 >= -1, v2 <= 1, y >= -C, y <= C, density(v) <= s * s * density(v2))
+
+
+def test_laplace_is_eps_ldp_at_every_number_and_budget():
+    """Laplace with scale 2/eps on [-1, 1]: ln f(y|v) / f(y|v') = eps (|y - v'| - |y - v|) / 2, and z3 proves
+    |y - v'| - |y - v| <= |v - v'| <= 2 for every y and v, v' in [-1, 1] (the triangle inequality), so the loss is at
+    most eps for every budget; the grid check above finds it attained."""
+    v, v2, y = z3.Reals("v v2 y")
+    gap = z3.If(y >= v2, y - v2, v2 - y) - z3.If(y >= v, y - v, v - y)
+    assert proven(v >= -1, v <= 1, v2 >= -1, v2 <= 1, gap <= z3.If(v >= v2, v - v2, v2 - v))
+    assert proven(v >= -1, v <= 1, v2 >= -1, v2 <= 1, gap <= 2)
 
 
 def pm_cdf(mechanism: PiecewiseMechanism, v: float):

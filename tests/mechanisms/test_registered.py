@@ -114,6 +114,23 @@ def test_the_claimed_notion_holds_on_the_exact_channel(name):
     assert verdict.holds, verdict.to_json()
 
 
+FAMILIES = [name for name in NAMES if callable(getattr(EXAMPLES[name], "family", None))]
+
+
+@pytest.mark.parametrize("name", FAMILIES)
+def test_the_claimed_notion_holds_on_every_number_of_the_interval(name):
+    """A mechanism with a ``family()`` (its channel for every number, affine on segments) is the same channel on the
+    grid, and its guarantee holds over the whole interval, as the verdict says."""
+    mechanism = EXAMPLES[name]
+    family, channel = mechanism.family(), mechanism.channel()
+    for x, row in zip(channel.inputs, channel.rows):
+        assert family.row(x) == tuple(row), x
+    guarantee = mechanism.guarantee()
+    verdict = NOTIONS[guarantee.notion].check(family, dict(guarantee.parameters))
+    assert verdict.holds, verdict.to_json()
+    assert verdict.parameters["inputs"].startswith("every number of")
+
+
 @pytest.mark.parametrize("name", NAMES)
 def test_the_reference_sampler_fits_the_channel(name):
     mechanism, rng = EXAMPLES[name], random.Random(1)

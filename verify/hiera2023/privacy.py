@@ -1,8 +1,10 @@
 """Claims of Hao et al. 2023 about privacy: composition (Theorem 1), the Laplace and graded Laplace mechanisms
 (Sec. 3.1), the baselines as the paper cites them (Sec. 2), and LHP (contribution (1), Theorem 2).
 
-Privacy is judged on the whole release: for LHP the pair ``(t*, v*)``. The kernel decides on a grid of inputs that
-holds every interval end point; a counterexample on a grid is one on the interval.
+Privacy is judged on the whole release: for LHP the pair ``(t*, v*)``. Harmony's and LHP's probabilities are affine
+in the value on each level's interval, so the kernel decides them for every number of [-1, 1] (their ``family()``,
+by the segment-end lemma of ``spec.families``); graded Laplace is decided on a grid that holds every interval end
+point, where a counterexample on the grid is one on the interval.
 """
 
 from __future__ import annotations
@@ -199,9 +201,9 @@ def baselines_harmony(settings: AuditSettings):
     mechanism = Harmony(1, ["-1", "0", "1"])
     scale = mechanism.scale
     E1 = budget(1).exponential()
-    exact_ok = scale == harmony_scale(E1) and ldp(mechanism.channel(), 1).holds
-    steps.append(Step(Evidence("exact", "eps = 1, inputs -1, 0, 1: the release is +-(e + 1)/(e - 1) and the channel "
-                               "is 1-LDP", "as stated" if exact_ok else "differs"),
+    exact_ok = scale == harmony_scale(E1) and ldp(mechanism.family(), 1).holds
+    steps.append(Step(Evidence("exact", "eps = 1: the release is +-(e + 1)/(e - 1) and the channel is 1-LDP for "
+                               "every input of [-1, 1]", "as stated" if exact_ok else "differs"),
                       counterexample=None if exact_ok else {"method": "exact", "scale": scale.text()}))
     return decide(steps, "Harmony and Duchi et al.'s mechanism are the same channel.", "They differ.")
 
@@ -265,9 +267,11 @@ privacy checks of LHP."""
 
 @cache
 def paper_lhp(eps0: Fraction, level_budget: str) -> tuple:
-    """LHP on the paper's five levels at ``eps_0`` (inputs the end points): its channel and largest pairwise loss."""
-    channel = LHP(PAPER_BOUNDARIES, paper_budgets(eps0), level_budget=level_budget).channel()
-    return channel, max(loss for loss, _ in pairwise_loss(channel).values())
+    """LHP on the paper's five levels at ``eps_0``, for every number of [-1, 1]: its family, the family's corner
+    channel and the largest pairwise loss over the interval."""
+    family = LHP(PAPER_BOUNDARIES, paper_budgets(eps0), level_budget=level_budget).family()
+    corners, _ = family.corners()
+    return family, corners, max(loss for loss, _ in pairwise_loss(corners).values())
 
 
 def paper_eps0(settings: AuditSettings) -> tuple:
@@ -278,11 +282,13 @@ def paper_eps0(settings: AuditSettings) -> tuple:
        statement="Algorithm 3 (LHP) satisfies the graded local differential privacy requirement.",
        methods=("exact",), recorded="refuted", choices=(PAIR_FUNCTION, LEVEL_BUDGET),
        interpretation="On the whole release (t*, v*), which the user sends together. Graded LDP (Definition 2) with "
-                      "the pair function r; the kernel decides on the inputs at every interval end point.")
+                      "the pair function r, for every number of [-1, 1]: LHP's probabilities are affine in v on each "
+                      "level's interval, so the kernel decides on the interval end points and the limits at the open "
+                      "ends (the segment-end lemma).")
 def theorem2(settings: AuditSettings, pair_function: str, level_budget: str):
     steps = []
     for boundaries, budgets in SMALL_SETUPS:
-        verdict = graded_ldp(LHP(boundaries, budgets, level_budget=level_budget).channel(), boundaries, budgets,
+        verdict = graded_ldp(LHP(boundaries, budgets, level_budget=level_budget).family(), boundaries, budgets,
                              pair_function)
         if not verdict.holds:
             scope = (f"LHP, two levels split at 0, budgets ln 2 .. ln 4 smallest first; kernel: graded_ldp with "
@@ -295,11 +301,11 @@ def theorem2(settings: AuditSettings, pair_function: str, level_budget: str):
         steps.append(Step(Evidence("exact", "LHP, two levels split at 0, budgets ln 2 .. ln 4", "holds everywhere")))
     paper = []
     for eps0 in paper_eps0(settings):
-        channel, worst = paper_lhp(eps0, level_budget)
-        holds = graded_ldp(channel, PAPER_BOUNDARIES, paper_budgets(eps0), pair_function).holds
+        family, _, worst = paper_lhp(eps0, level_budget)
+        holds = graded_ldp(family, PAPER_BOUNDARIES, paper_budgets(eps0), pair_function).holds
         paper.append(f"eps_0 = {eps0}: worst loss {to_decimal_string(worst, 4)} against the largest budget "
                      f"{to_decimal_string(5 * eps0, 4)}, graded LDP {'holds' if holds else 'fails'}")
-    steps.append(Step(Evidence("exact", "the paper's five levels", "; ".join(paper))))
+    steps.append(Step(Evidence("exact", "the paper's five levels, every number of [-1, 1]", "; ".join(paper))))
     return decide(steps, "LHP meets graded LDP.",
                   "The level and the value each cost up to their budget, and the user releases both: the ratios "
                   "multiply. Already with two levels of the same budget eps (so every pair function gives eps), "
@@ -382,9 +388,9 @@ def contribution_lhp_output_domain(settings: AuditSettings, level_budget: str):
                                               [], [])))
     zeros = []
     for eps0 in paper_eps0(settings):
-        channel = paper_lhp(eps0, level_budget)[0]
-        zeros += [(x, y) for x, row in zip(channel.inputs, channel.rows) for y, p in zip(channel.outputs, row) if not p]
-    steps.append(Step(Evidence("exact", "the paper's levels, every end point",
+        corners = paper_lhp(eps0, level_budget)[1]  # positive at a segment's ends: positive on all of it
+        zeros += [(x, y) for x, row in zip(corners.inputs, corners.rows) for y, p in zip(corners.outputs, row) if not p]
+    steps.append(Step(Evidence("exact", "the paper's levels, every level's end points and limits",
                                "every output positive" if not zeros else f"{len(zeros)} zero entries"),
                       counterexample={"method": "exact", "zeros": [str(z) for z in zeros[:5]]} if zeros else None))
     return decide(steps, "Every input reaches every output.", "Some input never reaches an output.")
