@@ -227,14 +227,22 @@ class HierATwin:
 
     def estimate(self, counts, n: int, rng: np.random.Generator) -> float:
         """``m*`` from LHP's counts: ``V_hi`` has ``Bin(n_h+, q) + Bin(n_h-, 1 - q)`` data ``+1``."""
+        return float(self.estimate_many(np.asarray(counts)[None, :], n, rng)[0])
+
+    def estimate_many(self, counts, n: int, rng: np.random.Generator) -> np.ndarray:
+        """``m*`` for each row of ``counts`` (``m x 2k``, one population of ``n`` users per row), independently: the
+        estimates of many populations in one pass (the gradient components of Sec. 5)."""
         hiera = self.hiera
         n = positive_integer(n, "n (the number of users)")
         counts = np.asarray(counts, dtype=np.int64)
-        total, size = 0.0, 0
+        if counts.ndim != 2 or counts.shape[1] != 2 * hiera.lhp.k:
+            raise InvalidParameter(f"counts must be rows of the {2 * hiera.lhp.k} counts of LHP's outputs")
+        total = np.zeros(len(counts))
+        size = np.zeros(len(counts), dtype=np.int64)
         for i, parts in enumerate(hiera.plan, 1):
-            plus = minus = 0
+            plus = minus = np.zeros(len(counts), dtype=np.int64)
             for h, copies in parts:
-                plus_h, minus_h = int(counts[2 * h - 1]), int(counts[2 * h - 2])
+                plus_h, minus_h = counts[:, 2 * h - 1], counts[:, 2 * h - 2]
                 if h != i:
                     q = self._conversion_keep[(h, i)]
                     kept, flipped = rng.binomial(plus_h, q), rng.binomial(minus_h, 1 - q)
@@ -243,8 +251,8 @@ class HierATwin:
             p, N = self._keep[i - 1], plus + minus
             first, second = (p * N - minus) / (2 * p - 1), (p * N - plus) / (2 * p - 1)
             if hiera.clip:
-                first, second = min(max(first, 0.0), N), min(max(second, 0.0), N)
+                first, second = np.clip(first, 0.0, N), np.clip(second, 0.0, N)
             total += first - second
             size += N
-        denominator = size if hiera.size == "all" else n
-        return total / denominator if denominator else 0.0
+        denominator = size if hiera.size == "all" else np.full(len(counts), n)
+        return np.divide(total, denominator, out=np.zeros(len(counts)), where=denominator > 0)

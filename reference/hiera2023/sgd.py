@@ -9,9 +9,10 @@ gradient)`` with ``gamma_t = 1 / t``. Every user takes part in one iteration onl
 
 What the paper leaves open is a parameter:
 
-* ``oracle``: the mean estimator of each component: ``"hiera"`` (LHP and HierA with ``mu``, reading A of step 5,
-  ``|V*|`` all its data, clipped as printed), ``"graded-laplace"``, or the single-grade ``"harmony"`` and ``"pm"``
-  at the smallest budget (the paper runs them at the highest privacy level);
+* ``oracle``: the mean estimator of each component: ``"hiera"`` (LHP and HierA with ``mu`` and HierA's readings
+  ``compensation``, ``size`` and ``clip``, by default reading A of step 5, ``|V*|`` all its data, clipped as
+  printed), ``"graded-laplace"``, or the single-grade ``"harmony"`` and ``"pm"`` at the smallest budget (the paper
+  runs them at the highest privacy level);
 * ``component_level``: a component's privacy level is that of an attribute (``"attribute"``: ``x_j`` for component
   ``j``, ``y`` for the intercept; the paper: "the privacy classification of certain attribute data corresponding to
   the component"), or that of the component's own value (``"value"``);
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ldpspec.reference.hiera2023.graded_laplace import GradedLaplace
-from ldpspec.reference.hiera2023.hiera import HierA
+from ldpspec.reference.hiera2023.hiera import COMPENSATIONS, SIZES, HierA
 from ldpspec.reference.hiera2023.levels import Levels
 from ldpspec.reference.hiera2023.lhp import LHP
 from ldpspec.reference.shared.harmony import Harmony
@@ -57,21 +58,40 @@ class Fit:
     budgets: np.ndarray
 
 
-def _mean_oracle(oracle: str, levels: Levels, scale: float, mu: int) -> Callable:
-    """``estimate(values, component_levels, rng)``: the oracle's estimate of the mean of ``values`` (numbers of
-    ``[-1, 1]``) released at the level budgets times ``scale``."""
+def _mean_oracle(oracle: str, levels: Levels, scale: float, mu: int, hiera_reading: tuple) -> Callable:
+    """``estimate(values, component_levels, rng)``: for each column of ``values`` (a group's users x independent
+    releases, numbers of ``[-1, 1]``), the oracle's estimate of its mean, released at the level budgets times
+    ``scale``. Every column's reports are drawn in one call, then counted and estimated column by column."""
     budgets = [str(float(e) * scale) for e in levels.budgets]
     boundaries = [b.text() for b in levels.boundaries]
     if oracle == "hiera":
         lhp = LHP(boundaries, budgets)
-        hiera = HierA(lhp, mu, "A", "all", clip=True)
-        return lambda v, lv, rng: hiera.twin.estimate(lhp.twin.counts(lhp.twin.reports(v, rng, lv)), len(v), rng)
+        hiera = HierA(lhp, mu, *hiera_reading)
+        outputs = 2 * lhp.k
+
+        def hiera_means(values, component_levels, rng):
+            users, columns = values.shape
+            codes = lhp.twin.reports(values.T.ravel(), rng, component_levels.T.ravel()).astype(np.int64)
+            codes += np.repeat(np.arange(columns) * outputs, users)  # column j's codes in block j of the counts
+            counts = np.bincount(codes, minlength=columns * outputs).reshape(columns, outputs)
+            return hiera.twin.estimate_many(counts, users, rng)
+        return hiera_means
     if oracle == "graded-laplace":
-        graded = GradedLaplace(boundaries, budgets)
-        return lambda v, lv, rng: float(graded.twin.reports(v, rng, lv).mean())
-    smallest = min(float(e) for e in budgets)
-    single = Harmony(smallest) if oracle == "harmony" else PiecewiseMechanism(smallest)
-    return lambda v, lv, rng: float(single.twin.estimate(single.twin.counts(single.twin.reports(v, rng)), len(v))[0])
+        twin = GradedLaplace(boundaries, budgets).twin
+
+        def draw(values, component_levels, rng):
+            return twin.reports(values.ravel(), rng, component_levels.ravel())
+    else:
+        smallest = min(float(e) for e in budgets)
+        twin = (Harmony(smallest) if oracle == "harmony" else PiecewiseMechanism(smallest)).twin
+
+        def draw(values, component_levels, rng):
+            return twin.reports(values.ravel(), rng)
+
+    def means(values, component_levels, rng):
+        reports = draw(values, component_levels, rng).reshape(values.shape)
+        return np.array([twin.estimate(twin.counts(reports[:, j]), len(values))[0] for j in range(values.shape[1])])
+    return means
 
 
 class PrivateLinearRegression:
@@ -80,8 +100,12 @@ class PrivateLinearRegression:
 
     def __init__(self, boundaries: Sequence, budgets: Sequence, oracle: str = "hiera", *, mu: int = 2,
                  component_level: str = "attribute", component_budget: str = "full", group_size: int | None = None,
-                 regularisation: float = REGULARISATION):
+                 regularisation: float = REGULARISATION, compensation: str = "A", size: str = "all",
+                 clip: bool = True):
         self.levels = Levels(boundaries, budgets)
+        if not isinstance(clip, bool):
+            raise InvalidParameter(f"clip must be True or False, got {clip!r}")
+        self.hiera_reading = (choice(compensation, COMPENSATIONS, "compensation"), choice(size, SIZES, "size"), clip)
         self.oracle = choice(oracle, ORACLES, "oracle")
         self.component_level = choice(component_level, COMPONENT_LEVELS, "component_level")
         self.component_budget = choice(component_budget, COMPONENT_BUDGETS, "component_budget")
@@ -97,37 +121,46 @@ class PrivateLinearRegression:
         return max(1, math.ceil(d * math.log(d) / eps0 ** 2)) if d > 1 else max(1, math.ceil(1 / eps0 ** 2))
 
     def fit(self, X, y, rng: np.random.Generator) -> Fit:
-        """Run one pass over the users in the order given (each user in one group) and return the model."""
+        """Run one pass over the users in the order given (each user in one group) and return the model.
+
+        ``X`` (``n x d``) and ``y`` (``n``) are one data set; a stack of them (``runs x n x d`` and ``runs x n``)
+        fits every run at once, independently, with the same groups (the model and the budgets then have a leading
+        ``runs`` axis): the collector's work is vectorised over runs, which the audit's repeated experiments use."""
         X, y = np.asarray(X, dtype=np.float64), np.asarray(y, dtype=np.float64)
-        if X.ndim != 2 or y.shape != (len(X),) or not (np.isfinite(X).all() and np.isfinite(y).all()) or (
+        stacked = X.ndim == 3
+        X, y = (X, y) if stacked else (X[None], y[None])
+        if X.ndim != 3 or y.shape != X.shape[:2] or not (np.isfinite(X).all() and np.isfinite(y).all()) or (
                 X.size and (np.abs(X).max() > 1 or np.abs(y).max() > 1)):
-            raise InvalidParameter("X must be an n x d array and y n numbers, all in [-1, 1]")
-        n, d = X.shape
+            raise InvalidParameter("X must be an n x d array and y n numbers (or stacks of them, runs x n x d and "
+                                   "runs x n), all in [-1, 1]")
+        runs, n, d = X.shape
         components = d + 1
         scale = 1 / components if self.component_budget == "split" else 1.0
-        estimate = _mean_oracle(self.oracle, self.levels, scale, self.mu)
+        estimate = _mean_oracle(self.oracle, self.levels, scale, self.mu, self.hiera_reading)
         group = self.group_size or self.default_group_size(d)
-        augmented = np.hstack([np.ones((n, 1)), X])
-        attribute_levels = self.levels.indices(np.hstack([y[:, None], X]))
+        augmented = np.concatenate([np.ones((runs, n, 1)), X], axis=2)
+        attribute_levels = self.levels.indices(np.concatenate([y[..., None], X], axis=2))
         level_budgets = np.array([float(e) * scale for e in self.levels.budgets])
-        beta = np.zeros(components)
+        beta = np.zeros((runs, components))
         iteration = np.zeros(n, dtype=np.int64)
-        budgets = np.zeros((n, components))
+        budgets = np.zeros((runs, n, components))
+
+        def columns(array):  # runs x group x components -> group x (runs * components): independent releases
+            return array.transpose(1, 0, 2).reshape(array.shape[1], -1)
+
         for t, start in enumerate(range(0, n - group + 1, group), 1):
             users = slice(start, start + group)
-            residual = augmented[users] @ beta - y[users]
-            gradient = np.clip(2 * residual[:, None] * augmented[users] + self.regularisation * beta, -1, 1)
-            mean = np.empty(components)
-            for j in range(components):
-                values = gradient[:, j]
-                levels = (attribute_levels[users, j] if self.component_level == "attribute"
-                          else self.levels.indices(values))
-                mean[j] = estimate(values, levels, rng)
-                budgets[users, j] = (level_budgets[levels] if self.oracle in ("hiera", "graded-laplace")
-                                     else level_budgets.min())
+            residual = np.einsum("rgc,rc->rg", augmented[:, users], beta) - y[:, users]
+            gradient = np.clip(2 * residual[..., None] * augmented[:, users] + self.regularisation * beta[:, None],
+                               -1, 1)
+            levels = attribute_levels[:, users] if self.component_level == "attribute" else self.levels.indices(
+                gradient)
+            mean = estimate(columns(gradient), columns(levels), rng).reshape(runs, components)
+            budgets[:, users] = (level_budgets[levels] if self.oracle in ("hiera", "graded-laplace")
+                                 else level_budgets.min())
             iteration[users] = t
             beta = beta - mean / t
-        return Fit(beta, iteration, budgets)
+        return Fit(beta if stacked else beta[0], iteration, budgets if stacked else budgets[0])
 
 
 def mse(beta: np.ndarray, X, y) -> float:

@@ -140,9 +140,12 @@ def test_hiera_twin_collector_follows_the_exact_distribution(clip):
     support = sorted(expected)
     rng = np.random.default_rng(22)
     observed = Counter()
-    for _ in range(6000):
-        counts = lhp.twin.counts(lhp.twin.reports([-0.5, 1.0], rng))
-        value = hiera.twin.estimate(counts, 2, rng)
+    # 6000 populations of the two users, estimated in one call (independent rows), and 500 one at a time
+    codes = lhp.twin.reports(np.tile([-0.5, 1.0], 6000), rng).astype(np.int64).reshape(6000, 2)
+    counts = np.stack([np.bincount(row, minlength=2 * lhp.k) for row in codes])
+    values = list(hiera.twin.estimate_many(counts, 2, rng))
+    values += [hiera.twin.estimate(lhp.twin.counts(lhp.twin.reports([-0.5, 1.0], rng)), 2, rng) for _ in range(500)]
+    for value in values:
         nearest = min(support, key=lambda s: abs(float(s) - value))
         assert abs(float(nearest) - value) < 1e-9
         observed[nearest] += 1
@@ -178,6 +181,10 @@ def test_hiera_exact_moments_match_the_registered_estimator_at_mu_1():
     (lambda: HierA(LHP(["-1", "0", "1"], [1, 2]), 2), "PLC converts only towards smaller budgets"),
     (lambda: HierA("lhp"), "lhp must be an LHP mechanism"),
     (lambda: HierA(LHP(*TWO_LEVELS), 2).exact_distribution(["0.25"]), "not in the LHP mechanism's grid"),
+    (lambda: HierA(LHP(*TWO_LEVELS), 2).twin.estimate([1, 2, 3], 4, np.random.default_rng(0)),
+     "counts must be rows of the 4 counts"),
+    (lambda: HierA(LHP(*TWO_LEVELS), 2).twin.estimate_many([[1, 2, 3, 4]], 0, np.random.default_rng(0)),
+     r"n \(the number of users\) must be an integer >= 1"),
 ])
 def test_bad_input_is_refused_by_name(build, message):
     with pytest.raises(spec.SpecError, match=message):
@@ -218,6 +225,16 @@ def test_sgd_asks_every_user_once_and_accounts_for_every_release(component_budge
     assert np.array_equal(fit.budgets, expected)
 
 
+def test_sgd_fits_a_stack_of_runs_independently_with_the_same_groups():
+    X, y, beta = _regression(4000, 2, 35)
+    model = PrivateLinearRegression(["-1", "0", "1"], [40, 30], "hiera", group_size=100, size="n", clip=False)
+    fit = model.fit(np.stack([X, X, -X]), np.stack([y, y, y]), np.random.default_rng(36))
+    assert fit.beta.shape == (3, 3) and fit.budgets.shape == (3, 4000, 3) and fit.iteration.shape == (4000,)
+    assert not np.array_equal(fit.beta[0], fit.beta[1])  # the same data, independent releases
+    assert np.abs(fit.beta[0] - beta).max() < 0.1 and np.abs(fit.beta[2] - beta * [1, -1, -1]).max() < 0.1
+    assert np.array_equal(fit.budgets[0], fit.budgets[1]) and not np.array_equal(fit.budgets[0], fit.budgets[2])
+
+
 def test_sgd_with_a_large_budget_finds_the_model():
     X, y, beta = _regression(40000, 2, 33)
     for oracle in ("hiera", "graded-laplace", "harmony", "pm"):
@@ -235,6 +252,11 @@ def test_sgd_with_a_large_budget_finds_the_model():
     (lambda: PrivateLinearRegression(*TWO_LEVELS, regularisation=-1.0), "regularisation must be a finite number"),
     (lambda: PrivateLinearRegression(*TWO_LEVELS).fit([[2.0]], [0.0], np.random.default_rng(0)),
      r"all in \[-1, 1\]"),
+    (lambda: PrivateLinearRegression(*TWO_LEVELS).fit([[[0.0]]], [0.0], np.random.default_rng(0)),
+     r"or stacks of them"),
+    (lambda: PrivateLinearRegression(*TWO_LEVELS, compensation="E"), "compensation must be one of"),
+    (lambda: PrivateLinearRegression(*TWO_LEVELS, size="users"), "size must be one of"),
+    (lambda: PrivateLinearRegression(*TWO_LEVELS, clip="yes"), "clip must be True or False"),
 ])
 def test_sgd_refuses_bad_input_by_name(build, message):
     with pytest.raises(spec.SpecError, match=message):
