@@ -72,9 +72,12 @@ class AffineFamily:
 
     def __init__(self, outputs, segments: Sequence):
         self.outputs = _unique_labels(label_list(outputs, "outputs"), "output")
+        if isinstance(segments, (str, bytes)) or not isinstance(segments, Sequence):
+            raise InvalidChannel(f"segments must be a list of (low, high, low_closed, high_closed, low_row, high_row), "
+                                 f"got {segments!r}"[:300])
         parts = []
         for i, segment in enumerate(segments):
-            if len(segment) != 6:
+            if not isinstance(segment, (tuple, list)) or len(segment) != 6:
                 raise InvalidChannel(f"segments[{i}] must be (low, high, low_closed, high_closed, low_row, high_row)")
             low, high, low_closed, high_closed, low_row, high_row = segment
             low, high = exact(low, f"segments[{i}] low"), exact(high, f"segments[{i}] high")

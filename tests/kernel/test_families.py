@@ -141,6 +141,8 @@ def test_graded_ldp_on_a_family_uses_each_segments_level_and_says_it_covers_the_
     ([(0, "1/2", True, False, ("1/2", "1/2"), ("1/2", "1/2")), ("3/4", 1, True, True, ("1/2", "1/2"), ("1/2", "1/2"))],
      "must meet"),
     ([(0, 1, True, True, ("1/2",), ("1/2", "1/2"))], "for each of the 2 outputs"),
+    (None, "segments must be a list"),
+    ([{"low": 0}], "must be (low, high"),
 ])
 def test_malformed_families_are_refused_by_name(segments, message):
     with pytest.raises(InvalidChannel, match=message.replace("(", r"\(").replace("[", r"\[")):
