@@ -27,6 +27,7 @@ from math import comb
 
 import numpy as np
 
+from ldpspec.reference import draws
 from ldpspec.reference.cao2022.sets import (
     SET_SIZE,
     _plain_integers,
@@ -96,8 +97,8 @@ class Padded:
         """One draw of the normalised set."""
         items = self.user_set(items)
         if len(items) > self.m:
-            return tuple(sorted(rng.sample(items, self.m)))
-        return items + tuple(sorted(rng.sample(self.fake_items, self.m - len(items))))
+            return tuple(sorted(draws.sample(rng, items, self.m)))
+        return items + tuple(sorted(draws.sample(rng, self.fake_items, self.m - len(items))))
 
     def inputs(self) -> list[tuple]:
         """The channel's inputs: every non-empty set of at most ``max_set_size`` items."""

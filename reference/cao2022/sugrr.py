@@ -26,6 +26,7 @@ from math import comb
 
 import numpy as np
 
+from ldpspec.reference import draws
 from ldpspec.reference.cao2022.sets import (
     EMPTY,
     EMPTY_READINGS,
@@ -243,7 +244,7 @@ class SuGRRSample(_SetMechanism):
     def perturb(self, items: Iterable[int], rng: random.Random) -> tuple:
         """One user's release: a uniformly sampled item of the set through uRR at ``eps``."""
         items = user_set(items, self.d, self.m)
-        z = self.item.perturb(items[rng.randrange(self.m)], rng)
+        z = self.item.perturb(items[draws.below(rng, self.m)], rng)
         if self.item.is_sensitive[z]:
             return release([z], [], "multiset", self.empty)
         return release([], [z], "multiset", self.empty)

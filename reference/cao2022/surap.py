@@ -28,6 +28,7 @@ from math import comb
 
 import numpy as np
 
+from ldpspec.reference import draws
 from ldpspec.reference.cao2022.sets import (
     SET_SIZE,
     EverySensitive,
@@ -154,7 +155,7 @@ class SuRAP(_SuRAPBase):
 
     def perturb(self, items: Iterable[int], rng: random.Random) -> tuple:
         """One user's release: every bit of the m-hot vector perturbed independently."""
-        return self.release([int(rng.random() < float(one)) for _, one in self.bit_distributions(items)])
+        return self.release([int(draws.coin(rng, one)) for _, one in self.bit_distributions(items)])
 
     def estimate(self, counts: Sequence[int], n: int) -> list:
         """Eq. (19): ``(F_x - n q) / (p - q)`` (sensitive), ``F_x / r`` (non-sensitive), exactly."""
@@ -191,7 +192,7 @@ class SuRAPSample(_SuRAPBase):
     def perturb(self, items: Iterable[int], rng: random.Random) -> tuple:
         """One user's release: a uniform item of the set through uRAP at ``eps``."""
         items = user_set(items, self.d, self.m)
-        return self.release(self.encoding.perturb(items[rng.randrange(self.m)], rng))
+        return self.release(self.encoding.perturb(items[draws.below(rng, self.m)], rng))
 
     def estimate(self, counts: Sequence[int], n: int) -> list:
         """Eq. (20): ``m (F_x - n q) / (p - q)`` (sensitive), ``m F_x / r`` (non-sensitive), exactly."""

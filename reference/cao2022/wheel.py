@@ -38,6 +38,7 @@ from math import comb
 
 import numpy as np
 
+from ldpspec.reference import draws
 from ldpspec.reference.cao2022.sets import (
     SET_SIZE,
     all_sets,
@@ -212,11 +213,11 @@ class _WheelBase:
             self._float_cells[key] = ([float(low) for low, _ in cells], [float(high - low) for low, high in cells],
                                       [float(v * (high - low)) for v, (low, high) in zip(values, cells)])
         lows, widths, masses = self._float_cells[key]
-        u, k = rng.random() * sum(masses), 0
+        u, k = draws.unit(rng) * sum(masses), 0
         while k < len(masses) - 1 and u >= masses[k]:
             u -= masses[k]
             k += 1
-        return lows[k] + rng.random() * widths[k]
+        return lows[k] + draws.unit(rng) * widths[k]
 
     def perturb(self, items: Iterable[int], rng: random.Random) -> tuple:
         """One user's release ``(y0, R)``, with ``y0`` a float (its cell decides every count)."""

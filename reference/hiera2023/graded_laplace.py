@@ -19,6 +19,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ldpspec.reference import draws
 from ldpspec.reference.hiera2023.levels import BOUNDARIES, LEVEL_BUDGETS, LEVEL_GRID, Levels
 from ldpspec.reference.hiera2023.lhp import explicit_levels
 from ldpspec.reference.mechanism import Guarantee, Mechanism
@@ -56,7 +57,7 @@ class GradedLaplace(MeanOfReleases):
         """One user's release ``v + Lap(2 / eps_{t(v)})`` (a difference of two exponentials)."""
         v = value(v, "v")
         scale = 2 / float(self.level_budget(v))
-        return float(v) + scale * (rng.expovariate(1) - rng.expovariate(1))
+        return float(v) + scale * (draws.exponential(rng) - draws.exponential(rng))
 
     def release_moments(self, v) -> tuple:
         """``(v, 8 / eps_{t(v)}^2)``."""

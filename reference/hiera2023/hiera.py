@@ -38,6 +38,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ldpspec.reference import draws
 from ldpspec.reference.hiera2023.lhp import LHP
 from ldpspec.reference.validation import choice, positive_integer
 from ldpspec.spec.errors import InvalidParameter
@@ -113,8 +114,8 @@ class HierA:
     def convert(self, signs: Sequence[int], h: int, i: int, rng: random.Random) -> list[int]:
         """PLC (Algorithm 4) of the data ``signs`` of level ``h`` to level ``i``: each kept with ``q``, else
         flipped."""
-        q = float(self.conversion_keep[(h, i)])
-        return [v if rng.random() < q else -v for v in signs]
+        q = self.conversion_keep[(h, i)]
+        return [v if draws.coin(rng, q) else -v for v in signs]
 
     def estimate(self, counts: Sequence[int], n: int, rng: random.Random) -> Exact:
         """``m*`` from LHP's ``2k`` counts ``[n_1-, n_1+, ...]`` of ``n`` users; PLC's conversions drawn with

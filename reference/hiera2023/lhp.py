@@ -31,11 +31,13 @@ from functools import cached_property
 
 import numpy as np
 
+from ldpspec.reference import draws
 from ldpspec.reference.hiera2023.levels import BOUNDARIES, LEVEL_BUDGETS, LEVEL_GRID, Levels
 from ldpspec.reference.mechanism import Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import mean_moments
 from ldpspec.reference.shared.grr import grr_probabilities
 from ldpspec.reference.shared.harmony import harmony_probability
+from ldpspec.reference.shared.rr import rr_keep_probability
 from ldpspec.reference.validation import choice, count_array, positive_integer, value, value_array
 from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidParameter
@@ -125,13 +127,20 @@ class LHP:
         """One user's release ``(t*, v*)``: the level by GRR, then the discretised value kept or flipped."""
         v = value(v, "v")
         level = self.levels.level(v)
-        if rng.random() < self._floats[0][level - 1]:
+        keep_level, keep_value = self._exact
+        if draws.coin(rng, keep_level[level - 1], self._floats[0][level - 1]):
             reported = level
         else:  # one of the k - 1 other levels, uniformly
-            reported = 1 + (level + rng.randrange(self.k - 1)) % self.k
-        discretised = 1 if rng.random() < (1 + float(v)) / 2 else -1
-        keep_value = self._floats[1][value_budget_level(level, reported, self.level_budget) - 1]
-        return reported, discretised if rng.random() < keep_value else -discretised
+            reported = 1 + (level + draws.below(rng, self.k - 1)) % self.k
+        discretised = 1 if draws.coin(rng, (1 + v) / 2, (1 + float(v)) / 2) else -1
+        j = value_budget_level(level, reported, self.level_budget)
+        return reported, discretised if draws.coin(rng, keep_value[j - 1], self._floats[1][j - 1]) else -discretised
+
+    @cached_property
+    def _exact(self) -> tuple:
+        """Per level, exactly: GRR's ``p = E / (E + k - 1)`` over the levels, and ``p_j = E / (E + 1)``."""
+        E = self.levels.exponentials
+        return tuple(grr_probabilities(e, self.k)[0] for e in E), tuple(rr_keep_probability(e) for e in E)
 
     @cached_property
     def _floats(self) -> tuple:

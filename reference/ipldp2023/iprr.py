@@ -34,6 +34,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ldpspec.reference import draws
 from ldpspec.reference.mechanism import ITEM_BUDGETS, Guarantee, Mechanism
 from ldpspec.reference.sampling import CHUNK_BITS, AliasTable, ExactBernoulli
 from ldpspec.reference.shared.direct import ColumnStructure
@@ -133,9 +134,14 @@ class IPRR(ItemCountEstimator):
         """One user's report (Sec. 5.3's two stages): the true item with probability ``S``, else a sensitive item
         ``y`` with probability ``r_y / R``."""
         item_index(item, self.d)
-        if rng.random() < float(self.S):
+        if draws.coin(rng, self.S):
             return item
-        return rng.choices(self.sensitive, weights=[self._weights[y] for y in self.sensitive])[0]
+        return self._spread.draw(rng)
+
+    @cached_property
+    def _spread(self) -> draws.Weighted:
+        """The second stage: a sensitive item ``y`` with probability ``r_y / R``."""
+        return draws.Weighted(self.sensitive, [self.r[y] for y in self.sensitive])
 
     def report_probabilities(self) -> tuple[list, list]:
         """``(q_x, qbar_x)`` for a sensitive item, ``(qtilde, 0)`` for another: the count estimate ``(C_x - n qbar_x)

@@ -13,6 +13,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ldpspec.reference import draws
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, ITEM_BUDGETS, Guarantee, Mechanism
 from ldpspec.reference.sampling import CHUNK_BITS, ExactBernoulli
 from ldpspec.reference.shared.direct import ColumnStructure
@@ -73,9 +74,9 @@ class Grr(ItemCountEstimator):
     def perturb(self, item: int, rng: random.Random) -> int:
         """One user's report: the true item with probability ``p``, else one of the other ``d - 1`` uniformly."""
         item_index(item, self.d)
-        if rng.random() < float(self.p):
+        if draws.coin(rng, self.p):
             return item
-        other = rng.randrange(self.d - 1)
+        other = draws.below(rng, self.d - 1)
         return other + (other >= item)  # skip the true item
 
     def report_probabilities(self) -> tuple[list, list]:

@@ -25,6 +25,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ldpspec.reference import draws
 from ldpspec.reference.mechanism import EPSILON, NUMERIC_GRID, Guarantee, Mechanism
 from ldpspec.reference.shared.rr import rr_keep_probability
 from ldpspec.reference.validation import count_array, positive_integer, value, value_array, value_grid
@@ -80,9 +81,9 @@ class Harmony:
 
     def perturb(self, v, rng: random.Random) -> int:
         """One user's report (the sign of the release ``+-C``): discretise, then keep with ``p``, else flip."""
-        v = float(value(v, "v"))
-        discretised = 1 if rng.random() < (1 + v) / 2 else -1
-        return discretised if rng.random() < self._keep_float else -discretised
+        v = value(v, "v")
+        discretised = 1 if draws.coin(rng, (1 + v) / 2, (1 + float(v)) / 2) else -1
+        return discretised if draws.coin(rng, self.keep, self._keep_float) else -discretised
 
     @cached_property
     def _keep_float(self) -> float:

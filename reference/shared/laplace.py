@@ -23,6 +23,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ldpspec.reference import draws
 from ldpspec.reference.mechanism import EPSILON, NUMERIC_GRID, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import MeanOfReleases, MeanOfReleasesTwin
 from ldpspec.reference.validation import count_array, value, value_array, value_grid
@@ -84,7 +85,7 @@ class Laplace(MeanOfReleases):
     def perturb(self, v, rng: random.Random) -> float:
         """One user's release ``v + Lap(b)``: ``Lap(b)`` is the difference of two exponentials of mean ``b``."""
         v = value(v, "v")
-        return float(v) + float(self.scale) * (rng.expovariate(1) - rng.expovariate(1))
+        return float(v) + float(self.scale) * (draws.exponential(rng) - draws.exponential(rng))
 
     def release_moments(self, v) -> tuple:
         v = value(v, "an input")

@@ -27,6 +27,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ldpspec.reference import draws
 from ldpspec.reference.mechanism import EPSILON, NUMERIC_GRID, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import MeanOfReleases, MeanOfReleasesTwin
 from ldpspec.reference.validation import count_array, value, value_array, value_grid
@@ -94,9 +95,9 @@ class PiecewiseMechanism(MeanOfReleases):
         C, centre_probability = self._floats
         low = (C + 1) * v / 2 - (C - 1) / 2
         high = low + C - 1
-        if rng.random() < centre_probability:
-            return low + (high - low) * rng.random()
-        w = (C + 1) * rng.random()  # a point of the tails laid end to end: [-C, l) then (r, C]
+        if draws.unit(rng) < centre_probability:
+            return low + (high - low) * draws.unit(rng)
+        w = (C + 1) * draws.unit(rng)  # a point of the tails laid end to end: [-C, l) then (r, C]
         return -C + w if w < low + C else high + (w - (low + C))
 
     @cached_property

@@ -22,6 +22,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from ldpspec.reference import draws
 from ldpspec.reference.validation import MAX_DOMAIN, item_set, positive_integer
 
 
@@ -34,10 +35,10 @@ def padding_and_sampling(items: Iterable, padding: int, m: int, rng: random.Rand
     """Algorithm 1: pad (or truncate) the set to ``padding`` items and sample one; returns an item or a dummy."""
     items, padding = list(item_set(items, m)), padding_length(padding)
     if len(items) < padding:
-        items += rng.sample(range(m, m + padding), padding - len(items))
+        items += draws.sample(rng, range(m, m + padding), padding - len(items))
     elif len(items) > padding:
-        items = rng.sample(items, padding)
-    return rng.choice(items)
+        items = draws.sample(rng, items, padding)
+    return draws.choice(rng, items)
 
 
 def ps_distribution(items: Iterable, padding: int, m: int) -> dict[int, Fraction]:

@@ -18,6 +18,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ldpspec.reference import draws
 from ldpspec.reference.mechanism import EPSILON, Guarantee, Mechanism
 from ldpspec.reference.sampling import ExactBernoulli
 from ldpspec.reference.validation import count_array, positive_integer
@@ -55,7 +56,7 @@ class RandomizedResponse:
         """One user's report: the true bit with probability ``p``, else the other bit."""
         if bit not in (0, 1) or isinstance(bit, bool):
             raise InvalidParameter(f"bit must be 0 or 1, got {bit!r}")
-        return bit if rng.random() < float(self.p) else 1 - bit
+        return bit if draws.coin(rng, self.p) else 1 - bit
 
     def counts(self, outputs: Sequence[int]) -> list[int]:
         """``[number of 0s, number of 1s]`` among the reports."""

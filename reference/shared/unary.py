@@ -26,6 +26,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ldpspec.reference import draws
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
 from ldpspec.reference.sampling import CHUNK_BITS, ExactBernoulli, packed_bit_counts, unpacked_rows
 from ldpspec.reference.shared.estimators import count_estimate, variance_terms
@@ -144,7 +145,7 @@ class UnaryEncoding:
     def perturb(self, item: int, rng: random.Random) -> tuple[int, ...]:
         """One user's report: bit ``k`` is 1 with probability ``a_k`` if ``k == item``, else ``b_k``."""
         item_index(item, self.d)
-        return tuple(int(rng.random() < float(one)) for _, one in self.bit_distributions(item))
+        return tuple(int(draws.coin(rng, one)) for _, one in self.bit_distributions(item))
 
     def counts(self, reports: Sequence[Sequence[int]]) -> list[int]:
         """``C_i``: the number of reports with bit ``i`` set."""

@@ -27,6 +27,7 @@ from functools import cached_property
 
 import numpy as np
 
+from ldpspec.reference import draws
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, ITEM_BUDGETS, Guarantee, Mechanism
 from ldpspec.reference.sampling import CHUNK_BITS, ExactBernoulli
 from ldpspec.reference.shared.direct import ColumnStructure
@@ -127,10 +128,9 @@ class URR(ItemCountEstimator):
         uniformly from those other than the true one."""
         item_index(item, self.d)
         keep = self.c1 if self.is_sensitive[item] else self.c3
-        if rng.random() < float(keep):
+        if draws.coin(rng, keep):
             return item
-        others = [y for y in self.sensitive if y != item]
-        return others[rng.randrange(len(others))]
+        return draws.choice(rng, [y for y in self.sensitive if y != item])
 
     def report_probabilities(self) -> tuple[list, list]:
         """``(c1, c2)`` for a sensitive item, ``(c3, 0)`` for another: the estimate is ``(C_x - n c2) / (c1 - c2)``
