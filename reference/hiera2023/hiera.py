@@ -115,7 +115,8 @@ class HierA:
         """PLC (Algorithm 4) of the data ``signs`` of level ``h`` to level ``i``: each kept with ``q``, else
         flipped."""
         q = self.conversion_keep[(h, i)]
-        return [v if draws.coin(rng, q) else -v for v in signs]
+        approximation = float(q)
+        return [v if draws.coin(rng, q, approximation) else -v for v in signs]
 
     def estimate(self, counts: Sequence[int], n: int, rng: random.Random) -> Exact:
         """``m*`` from LHP's ``2k`` counts ``[n_1-, n_1+, ...]`` of ``n`` users; PLC's conversions drawn with

@@ -6,35 +6,73 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
+from decimal import Decimal
+from fractions import Fraction
 
 import jsonschema
 import pytest
 
 from ldpspec.reference.porting import vectors
 from ldpspec.reference.porting.vectors import KINDS, SCHEMAS, VECTORS
+from ldpspec.reference.registry import MECHANISMS
+from ldpspec.spec.channelfile import parse_channel_file
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_the_committed_vectors_are_what_the_reference_generates(kind):
-    assert (VECTORS / f"{kind}.json").read_text(encoding="utf-8") == vectors.generate(kind), (
-        f"regenerate with: python -m ldpspec.reference.porting.vectors {kind}")
+    fresh = vectors.generate(kind)
+    assert vectors.committed(kind) == set(fresh)
+    for path, content in fresh.items():
+        assert (VECTORS / path).read_text(encoding="utf-8") == content, (
+            f"{path}: regenerate with python -m ldpspec.reference.porting.vectors {kind}")
 
 
 def test_every_vectors_file_has_a_generator_and_a_schema():
-    files = {path.stem for path in VECTORS.glob("*.json")}
+    files = {path.relative_to(VECTORS).as_posix() for path in VECTORS.rglob("*.json")}
+    assert files == set().union(*(vectors.committed(kind) for kind in KINDS))
     schemas = {path.name.removesuffix(".schema.json") for path in SCHEMAS.glob("*.schema.json")}
-    assert files == set(KINDS) == schemas
+    assert schemas == set(KINDS)
+
+
+def documents(kind: str) -> list[dict]:
+    return [json.loads((VECTORS / path).read_text(encoding="utf-8")) for path in sorted(vectors.committed(kind))]
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_the_vectors_satisfy_their_schema_and_name_only_noted_flags(kind):
     schema = json.loads((SCHEMAS / f"{kind}.schema.json").read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
-    document = json.loads((VECTORS / f"{kind}.json").read_text(encoding="utf-8"))
-    jsonschema.Draft202012Validator(schema).validate(document)
-    for test in document["tests"]:
-        assert set(test["flags"]) <= set(document["notes"]), test["id"]
-    assert [test["id"] for test in document["tests"]] == list(range(1, len(document["tests"]) + 1))
+    for document in documents(kind):
+        jsonschema.Draft202012Validator(schema).validate(document)
+        for test in document["tests"]:
+            assert set(test["flags"]) <= set(document["notes"]), test["id"]
+        assert [test["id"] for test in document["tests"]] == list(range(1, len(document["tests"]) + 1))
+
+
+def test_every_registered_mechanism_has_parameter_vectors_with_valid_and_invalid_sets():
+    by_name = {document["mechanism"]: document for document in documents("parameters")}
+    assert set(by_name) == set(MECHANISMS)
+    for name, document in by_name.items():
+        results = {test["result"] for test in document["tests"]}
+        assert results == {"valid", "invalid"}, name
+        assert any("example" in test["flags"] and test["result"] == "valid" for test in document["tests"]), name
+
+
+def test_the_parameter_vectors_channels_read_back_and_their_decimals_round_the_exact_values():
+    for document in documents("parameters"):
+        for test in document["tests"]:
+            if test["result"] != "valid":
+                continue
+            channel = parse_channel_file(json.dumps({k: v for k, v in test["channel"].items() if k != "decimal"}))
+            channel = channel.channel
+            for row, decimals in zip(getattr(channel, "rows", []), test["channel"].get("decimal", [])):
+                for p, text in zip(row, decimals):
+                    low, high = p.bounds()
+                    value = Fraction(Decimal(text))
+                    assert abs(value - low) <= max(abs(low), Fraction(1, 10 ** 300)) * Fraction(1, 10 ** 48), (
+                        document["mechanism"], test["id"])
+                    assert abs(high - low) <= max(abs(low), Fraction(1, 10 ** 300)) * Fraction(1, 10 ** 48)
 
 
 def test_the_check_option_finds_a_changed_file(tmp_path, monkeypatch):
@@ -43,7 +81,10 @@ def test_the_check_option_finds_a_changed_file(tmp_path, monkeypatch):
     assert vectors.main(["stream"]) == 0
     assert vectors.main(["--check", "stream"]) == 0
     (tmp_path / "stream.json").write_text("{}\n", encoding="utf-8")
-    assert vectors.main(["--check"]) == 1
+    assert vectors.main(["--check", "stream"]) == 1
+    (tmp_path / "parameters").mkdir()
+    (tmp_path / "parameters" / "gone.json").write_text("{}\n", encoding="utf-8")  # a mechanism no longer registered
+    assert vectors.committed("parameters") == {"parameters/gone.json"}
 
 
 # --- a port of the stream, from the documented procedure, with the slips the flags name ------------------------------
@@ -127,3 +168,51 @@ def test_a_port_written_from_the_docs_passes_the_stream_vectors():
                                   "large-budget"])
 def test_each_flagged_slip_planted_in_the_port_fails_the_stream_vectors(slip):
     assert run_port(slip), f"the vectors do not catch {slip}"
+
+
+# --- a port of GRR and OUE's probabilities, in floats, from the papers' formulas, with p and q swapped as a slip ---
+
+def ported_channel(name: str, epsilon: float, d: int, swapped: bool) -> list[list[float]]:
+    """GRR: p = e^eps / (e^eps + d - 1), q = 1 / (e^eps + d - 1); OUE: bit k is 1 with 1/2 if k is the item, else
+    1 / (e^eps + 1); written with e^-eps so that a budget of 1000 does not overflow."""
+    t = math.exp(-epsilon)
+    if name == "grr":
+        p, q = 1 / (1 + (d - 1) * t), t / (1 + (d - 1) * t)
+        if swapped:
+            p, q = q, p
+        return [[p if x == y else q for y in range(d)] for x in range(d)]
+    a, b = 0.5, t / (1 + t)
+    if swapped:
+        a, b = b, a
+    rows = []
+    for x in range(d):
+        row = []
+        for bits in range(2 ** d):  # outputs in the channel's order: bit vectors, the first item's bit first
+            probability = 1.0
+            for k in range(d):
+                one = (bits >> (d - 1 - k)) & 1
+                p1 = a if k == x else b
+                probability *= p1 if one else 1 - p1
+            row.append(probability)
+        rows.append(row)
+    return rows
+
+
+def port_mismatches(name: str, swapped: bool) -> int:
+    (document,) = [doc for doc in documents("parameters") if doc["mechanism"] == name]
+    mismatches = 0
+    for test in document["tests"]:
+        if test["result"] != "valid":
+            continue
+        options = test["options"]
+        ported = ported_channel(name, float(options["epsilon"]), int(options["d"]), swapped)
+        for row, decimals in zip(ported, test["channel"]["decimal"]):
+            mismatches += sum(not math.isclose(p, float(text), rel_tol=1e-12, abs_tol=0.0)
+                              for p, text in zip(row, decimals))
+    return mismatches
+
+
+@pytest.mark.parametrize("name", ["grr", "oue"])
+def test_a_float_port_passes_the_parameter_vectors_and_fails_with_p_and_q_swapped(name):
+    assert port_mismatches(name, swapped=False) == 0
+    assert port_mismatches(name, swapped=True) > 0
