@@ -13,14 +13,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from ldpspec.reference.porting.stream import VECTOR_DIGITS, Stream, expansion
 from ldpspec.reference.registry import MECHANISMS
+from ldpspec.reference.shared.direct import empirical, mle, norm_sub
+from ldpspec.spec.channel import label_to_json
 from ldpspec.spec.channelfile import channel_file_text, has_densities
 from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec.exact import Exact
 from ldpspec.spec.numbers import to_decimal_string
 from ldpspec.spec.structured import StructuredChannel
 
@@ -107,7 +111,7 @@ PARAMETER_NOTES = {
     "p-q-swapped": "The budget is positive, so p (the probability of reporting the true item, or of keeping a true "
                    "bit) differs from q: a port that swaps them gets every probability of the channel wrong.",
 }
-SWAP_SENSITIVE = ("rr", "grr", "oue", "sue", "ue")
+SWAP_SENSITIVE = ("grr", "oue")
 """The mechanisms whose valid tests carry the flag ``p-q-swapped`` (the project's tests plant that slip in a port of
 them)."""
 
@@ -210,9 +214,86 @@ def parameter_vectors(name: str) -> dict:
     }
 
 
+# --- the estimators ------------------------------------------------------------------------------
+
+ESTIMATOR_NOTES = {
+    "estimate": "The mechanism's registered estimator from the counts: a port that applies the wrong correction "
+                "(the p and q of another mechanism, n instead of the number of reports, the x m estimator of a "
+                "sampled set applied without it) gets other numbers.",
+    "moments": "The exact mean and variance of each entry of the estimate over the population's releases: a port's "
+               "variance formula is checked against them.",
+    "direct": "A direct encoding (one item reported for one item): the empirical estimate of frequencies, its Norm-Sub "
+              "(the cited procedure, exact) and the maximum-likelihood estimate over the simplex (in closed form, "
+              "exact: no iteration and no stopping rule).",
+    "sum": "A mechanism whose server sums numerical releases: the counts are the sum of the releases, given here "
+           "as an exact number, and the estimate is the sum over n.",
+}
+CONTINUOUS_DRAWS = ("graded-laplace", "laplace", "pm", "suwheel", "wheel")
+"""The registered mechanisms whose releases need a continuous draw, which the stream does not define yet: their
+estimator vectors draw the releases with Python's ``random.Random(0)`` (the counts are the estimator's input, so a
+port reads them from the file)."""
+
+
+
+def _numbers(values) -> dict:
+    """Exact numbers as their exact texts and to ``DECIMAL_DIGITS`` significant digits."""
+    return {"exact": [value.text() for value in values],
+            "decimal": [to_decimal_string(value, DECIMAL_DIGITS) for value in values]}
+
+
+def estimator_test(name: str) -> dict:
+    """The example mechanism over a population where the k-th input of its channel is held by k users: the
+    counts of releases drawn from the stream (or, for a sum, the exact sum of the inputs), the estimate and the
+    population's exact moments; for a direct encoding, the empirical estimate, Norm-Sub and the MLE."""
+    mechanism = MECHANISMS[name]
+    built = mechanism.from_options(mechanism.example())
+    population = [x for k, x in enumerate(built.channel().inputs, 1) for _ in range(k)]
+    n = len(population)
+    flags = ["estimate", "moments"]
+    if mechanism.statistic == "sum":
+        counts = [sum((Exact.of(x) for x in population), start=Exact.of(0))]
+        counts_json = [counts[0].text()]
+        flags.append("sum")
+    else:
+        rng = random.Random(0) if name in CONTINUOUS_DRAWS else Stream(f"estimators {name}".encode())
+        counts = built.counts([built.perturb(x, rng) for x in population])
+        counts_json = [int(c) for c in counts]
+    means, variances = built.estimate_moments(population)
+    test = {"id": 1, "options": mechanism.example(), "population": [label_to_json(x) for x in population], "n": n,
+            "counts": counts_json, "estimate": _numbers(built.estimate(counts, n)),
+            "mean": _numbers(means), "variance": _numbers(variances), "flags": flags}
+    if hasattr(built, "structure"):
+        structure = built.structure()
+        frequencies = empirical(structure, counts)
+        test["direct"] = {"empirical": _numbers(frequencies), "norm_sub": _numbers(norm_sub(frequencies)),
+                          "mle": _numbers(mle(structure, counts))}
+        test["flags"].append("direct")
+    return test
+
+
+def estimator_vectors() -> dict:
+    return {
+        "kind": "estimators",
+        "format": FORMAT,
+        "description": "Each registered mechanism with its example parameters, over a population where the k-th "
+                       "input of its channel is held by k users: the counts the server sees (drawn from the "
+                       "stream with the seed 'estimators NAME' as UTF-8 bytes, through the reference's procedure; "
+                       f"with Python's random.Random(0) for {', '.join(CONTINUOUS_DRAWS)}, whose continuous releases "
+                       "the stream does not define yet), "
+                       "the registered estimate from them, and the exact mean and variance of each entry of the "
+                       "estimate over the population's releases; exact texts and "
+                       f"{DECIMAL_DIGITS}-digit decimals. Direct encodings add the empirical frequency estimate, "
+                       "Norm-Sub and the closed-form MLE.",
+        "notes": ESTIMATOR_NOTES,
+        "tests": [{"mechanism": name, **estimator_test(name), "id": k}
+                  for k, name in enumerate(sorted(MECHANISMS), 1)],
+    }
+
+
 KINDS: dict[str, Callable[[], dict]] = {
     "stream": lambda: {"stream.json": stream_vectors()},
     "parameters": lambda: {f"parameters/{name}.json": parameter_vectors(name) for name in sorted(MECHANISMS)},
+    "estimators": lambda: {"estimators.json": estimator_vectors()},
 }
 """Every kind of vector, by name, with its generator: ``{path under vectors/: document}``."""
 

@@ -18,6 +18,7 @@ from scipy.stats import ks_2samp
 
 from ldpspec.reference.mechanism import Guarantee
 from ldpspec.reference.porting.stream import Stream
+from ldpspec.reference.porting.vectors import CONTINUOUS_DRAWS
 from ldpspec.reference.registry import MECHANISMS, NOTIONS, PAPERS
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
@@ -141,10 +142,6 @@ def test_the_reference_sampler_fits_the_channel(name):
         assert_fits(labelled(mechanism, channel, releases), channel_row(channel, x))
 
 
-CONTINUOUS_DRAWS = {"laplace", "graded-laplace", "pm", "wheel", "suwheel"}
-"""The mechanisms whose releases need a continuous draw, which the porting kit's stream does not define yet."""
-
-
 @pytest.mark.parametrize("name", [name for name in NAMES if name not in CONTINUOUS_DRAWS])
 def test_the_reference_sampler_fits_the_channel_drawing_from_the_porting_stream(name):
     """The same ``perturb`` with the language-neutral stream: exact coins and uniform choices, reproducible from the
@@ -159,7 +156,7 @@ def test_the_reference_sampler_fits_the_channel_drawing_from_the_porting_stream(
         assert [mechanism.perturb(x, again) for _ in range(50)] == releases[:50]
 
 
-@pytest.mark.parametrize("name", sorted(CONTINUOUS_DRAWS))
+@pytest.mark.parametrize("name", CONTINUOUS_DRAWS)
 def test_a_continuous_release_from_the_porting_stream_is_refused_by_name(name):
     with pytest.raises(InvalidParameter, match="has no procedure over the porting kit's stream yet"):
         EXAMPLES[name].perturb(inputs_of(name)[0], Stream("00"))

@@ -17,6 +17,9 @@ from ldpspec.reference.porting import vectors
 from ldpspec.reference.porting.vectors import KINDS, SCHEMAS, VECTORS
 from ldpspec.reference.registry import MECHANISMS
 from ldpspec.spec.channelfile import parse_channel_file
+from ldpspec.spec.exact import Exact
+
+EXAMPLES = {name: MECHANISMS[name].from_options(MECHANISMS[name].example()) for name in MECHANISMS}
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))
@@ -216,3 +219,36 @@ def port_mismatches(name: str, swapped: bool) -> int:
 def test_a_float_port_passes_the_parameter_vectors_and_fails_with_p_and_q_swapped(name):
     assert port_mismatches(name, swapped=False) == 0
     assert port_mismatches(name, swapped=True) > 0
+
+
+# --- a port of GRR's estimator and its variance, in floats, from Wang et al.'s formulas ---------------------------
+
+def test_a_float_port_of_grrs_estimator_passes_the_estimator_vectors_and_fails_with_the_wrong_q():
+    """c_hat_i = (C_i - n q) / (p - q); Var = n q (1 - q) / (p - q)^2 + f_i (1 - p - q) / (p - q) with f_i the true
+    count. The slip: q = 1 / (e^eps + d), as if the true item were among the others."""
+    (test,) = [t for t in documents("estimators")[0]["tests"] if t["mechanism"] == "grr"]
+    epsilon, d, n = float(test["options"]["epsilon"]), int(test["options"]["d"]), test["n"]
+    truth = [test["population"].count(item) for item in range(d)]
+
+    def port(slip: bool) -> list:
+        e = math.exp(epsilon)
+        p, q = e / (e + d - 1), 1 / (e + d - (0 if slip else 1))
+        estimates = [(c - n * q) / (p - q) for c in test["counts"]]
+        variances = [n * q * (1 - q) / (p - q) ** 2 + f * (1 - p - q) / (p - q) for f in truth]
+        return estimates + variances
+
+    expected = [float(v) for v in test["estimate"]["decimal"] + test["variance"]["decimal"]]
+    assert all(math.isclose(a, b, rel_tol=1e-12, abs_tol=1e-12) for a, b in zip(port(False), expected))
+    assert not all(math.isclose(a, b, rel_tol=1e-6) for a, b in zip(port(True), expected))
+
+
+def test_the_estimator_vectors_cover_every_mechanism_and_every_direct_encoding():
+    (document,) = documents("estimators")
+    tests = {test["mechanism"]: test for test in document["tests"]}
+    assert set(tests) == set(MECHANISMS)
+    for name, test in tests.items():
+        assert ("direct" in test) == hasattr(EXAMPLES[name], "structure"), name
+        assert len(test["estimate"]["exact"]) == len(test["variance"]["exact"]) == len(test["mean"]["exact"])
+        for part in ("estimate", "mean", "variance"):
+            for exact_text, decimal in zip(test[part]["exact"], test[part]["decimal"]):
+                assert abs(float(Exact.of(exact_text)) - float(decimal)) <= 1e-12 * max(1.0, abs(float(decimal)))
