@@ -290,10 +290,56 @@ def estimator_vectors() -> dict:
     }
 
 
+# --- the sampling procedures ----------------------------------------------------------------------
+
+SAMPLING_RELEASES = 16
+"""Releases drawn, one after another from one stream, for each input."""
+
+SAMPLING_NOTES = {
+    "draw-order": "The releases come from one stream, one user after another: a port must make the same draws "
+                  "(coins, uniform choices, samples) in the same order as the reference's perturb, or every later "
+                  "release differs.",
+    "exact-coins": "Every coin is the stream's exact bernoulli(p) with the mechanism's exact p: a port that compares "
+                   "a double with p reads other bits.",
+    "grr-true-item-among-others": "GRR keeps the true item with probability p, else draws one of the d - 1 OTHER "
+                                  "items with below(d - 1), skipping the true item: drawing among all d items "
+                                  "reports the true item too often and reads other bits.",
+}
+
+
+def sampling_vectors() -> dict:
+    tests = []
+    for name in sorted(MECHANISMS):
+        if name in CONTINUOUS_DRAWS:
+            continue
+        mechanism = MECHANISMS[name]
+        built = mechanism.from_options(mechanism.example())
+        for x in built.channel().inputs:
+            seed = f"sampling {name} {json.dumps(label_to_json(x))}".encode()
+            stream = Stream(seed)
+            releases = [label_to_json(built.perturb(x, stream)) for _ in range(SAMPLING_RELEASES)]
+            flags = ["draw-order", "exact-coins"] + (["grr-true-item-among-others"] if name == "grr" else [])
+            tests.append({"id": len(tests) + 1, "mechanism": name, "options": mechanism.example(),
+                          "input": label_to_json(x), "seed": seed.hex(), "releases": releases,
+                          "bits_read": stream.bits_read, "flags": flags})
+    return {
+        "kind": "sampling",
+        "format": FORMAT,
+        "description": "Every registered mechanism with discrete releases, with its example parameters: for each "
+                       f"input of its channel, {SAMPLING_RELEASES} releases drawn one after another from the stream "
+                       "of the seed given (in hexadecimal), by the reference's perturb (its procedure: "
+                       "ldpspec.reference.draws), and the bits read in all. The mechanisms with continuous releases "
+                       f"({', '.join(CONTINUOUS_DRAWS)}) have no stream procedure yet and are not here.",
+        "notes": SAMPLING_NOTES,
+        "tests": tests,
+    }
+
+
 KINDS: dict[str, Callable[[], dict]] = {
     "stream": lambda: {"stream.json": stream_vectors()},
     "parameters": lambda: {f"parameters/{name}.json": parameter_vectors(name) for name in sorted(MECHANISMS)},
     "estimators": lambda: {"estimators.json": estimator_vectors()},
+    "sampling": lambda: {"sampling.json": sampling_vectors()},
 }
 """Every kind of vector, by name, with its generator: ``{path under vectors/: document}``."""
 

@@ -252,3 +252,38 @@ def test_the_estimator_vectors_cover_every_mechanism_and_every_direct_encoding()
         for part in ("estimate", "mean", "variance"):
             for exact_text, decimal in zip(test[part]["exact"], test[part]["decimal"]):
                 assert abs(float(Exact.of(exact_text)) - float(decimal)) <= 1e-12 * max(1.0, abs(float(decimal)))
+
+
+# --- a port of GRR's sampling procedure, over the ported stream, with p from the parameter vectors ---------------
+
+def binary_digits(decimal: str, count: int = 150) -> str:
+    """The first binary digits of a probability given to 50 significant digits (enough for 150 bits)."""
+    value, digits = Fraction(Decimal(decimal)), []
+    for _ in range(count):
+        value *= 2
+        digits.append("1" if value >= 1 else "0")
+        value -= int(value)
+    return "".join(digits)
+
+
+@pytest.mark.parametrize("slip", [None, "grr-true-item-among-others"])
+def test_a_port_of_grrs_sampling_reproduces_the_sampling_vectors_unless_it_slips(slip):
+    (parameters,) = [doc for doc in documents("parameters") if doc["mechanism"] == "grr"]
+    example = next(test for test in parameters["tests"] if "example" in test["flags"])
+    d = int(example["options"]["d"])
+    keep = binary_digits(example["channel"]["decimal"][0][0])  # p, the probability of the true item
+    tests = [test for test in documents("sampling")[0]["tests"] if test["mechanism"] == "grr"]
+    assert tests and all(test["options"] == example["options"] for test in tests)
+    mismatches = 0
+    for test in tests:
+        stream, x, releases = PortedStream(test["seed"]), test["input"], []
+        for _ in test["releases"]:
+            if stream.bernoulli("p", keep):
+                releases.append(x)
+            elif slip:
+                releases.append(stream.below(d))
+            else:
+                other = stream.below(d - 1)
+                releases.append(other + (other >= x))
+        mismatches += releases != test["releases"] or stream.bits_read != test["bits_read"]
+    assert (mismatches == 0) == (slip is None)
