@@ -25,7 +25,6 @@ prove the probabilities exactly by enumeration.
 from __future__ import annotations
 
 import hashlib
-import math
 
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
@@ -121,19 +120,17 @@ class BinaryExpansion:
         if self.certain is True:
             return 1
         while len(self.digits) < i:
-            self.digits.append(self._floor(len(self.digits) + 1) % 2)
+            self.digits.append(self._next_digit(len(self.digits) + 1))
         return self.digits[i - 1]
 
-    def _floor(self, i: int) -> int:
-        """``floor(2^i p)``, exactly."""
+    def _next_digit(self, i: int) -> int:
+        """``d_i`` from the digits before it: with ``F = floor(2^(i-1) p)`` (read off those digits),
+        ``2^i p - 2F`` lies in ``[0, 2)`` and ``d_i`` says whether it is at least 1, an exact comparison at any
+        depth (an enclosure of ``2^i p`` alone would lose the low digits once ``i`` passes its precision)."""
+        twice = 2 * int("0" + "".join(map(str, self.digits)), 2)
         if self.rational is not None:
-            return math.floor(self.rational * 2 ** i)
-        scaled = self.p * Exact.of(2 ** i)
-        low, high = scaled.bounds()
-        if math.floor(low) == math.floor(high):
-            return math.floor(low)
-        candidate = math.floor(high)  # the value is in [candidate - 1, candidate + 1): compare with candidate
-        return candidate if scaled.compare(candidate) >= 0 else candidate - 1
+            return int(self.rational * 2 ** i - twice >= 1)
+        return int((self.p * Exact.of(2 ** i) - Exact.of(twice)).compare(1) >= 0)
 
     def text(self, count: int) -> str:
         """The first ``count`` digits as a string of 0s and 1s."""

@@ -7,6 +7,7 @@ import hashlib
 import itertools
 from fractions import Fraction
 
+import mpmath
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -54,7 +55,7 @@ def test_bernoulli_is_true_with_probability_exactly_p(p):
     depth = 12
     exact = Exact.of(p)
     outcomes = decided_probability(lambda source: bernoulli(source, p), depth)
-    floor = BinaryExpansion(exact)._floor(depth)
+    floor = 2 ** depth if exact == 1 else int(BinaryExpansion(exact).text(depth), 2)  # floor(2^depth p)
     assert outcomes.get(True, 0) == Fraction(floor, 2 ** depth)
     assert outcomes.get(None, 0) <= Fraction(1, 2 ** depth)
     if exact in (Exact.of(0), Exact.of(1)):
@@ -109,6 +110,22 @@ def test_the_stream_draws_are_reproducible_from_the_seed(seed, n):
     assert [first.below(n) for _ in range(20)] == [second.below(n) for _ in range(20)]
     assert [first.bernoulli("1/3") for _ in range(20)] == [second.bernoulli(Fraction(1, 3)) for _ in range(20)]
     assert first.bits_read == second.bits_read
+
+
+@pytest.mark.parametrize("p", ["exp(1)/(exp(1)+1)", "1/(exp(2)+9)", "exp(1000)/(exp(1000)+1)", "1/(exp(3)+2)"])
+def test_binary_digits_are_exact_far_past_an_enclosures_precision(p):
+    """400 digits against mpmath at 3000 bits (an independent computation): digits past a few hundred need the exact
+    comparison, not an enclosure of 2^i p."""
+    with mpmath.workprec(3000):
+        expected = _digits_by_mpmath(p, 400)
+    assert BinaryExpansion(Exact.of(p)).text(400) == expected
+
+
+def _digits_by_mpmath(p: str, count: int) -> str:
+    value = {"exp(1)/(exp(1)+1)": mpmath.e / (mpmath.e + 1), "1/(exp(2)+9)": 1 / (mpmath.exp(2) + 9),
+             "exp(1000)/(exp(1000)+1)": mpmath.exp(1000) / (mpmath.exp(1000) + 1),
+             "1/(exp(3)+2)": 1 / (mpmath.exp(3) + 2)}[p]
+    return "".join(str(int(mpmath.floor(value * mpmath.mpf(2) ** i)) % 2) for i in range(1, count + 1))
 
 
 def test_binary_digits_of_exact_probabilities():
