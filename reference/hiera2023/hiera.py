@@ -236,9 +236,12 @@ class HierATwin:
         estimates of many populations in one pass (the gradient components of Sec. 5)."""
         hiera = self.hiera
         n = positive_integer(n, "n (the number of users)")
-        counts = np.asarray(counts, dtype=np.int64)
-        if counts.ndim != 2 or counts.shape[1] != 2 * hiera.lhp.k:
-            raise InvalidParameter(f"counts must be rows of the {2 * hiera.lhp.k} counts of LHP's outputs")
+        counts = np.asarray(counts)
+        if (counts.ndim != 2 or counts.shape[1] != 2 * hiera.lhp.k or not np.issubdtype(counts.dtype, np.integer)
+                or np.any(counts < 0)):
+            raise InvalidParameter(f"counts must be rows of the {2 * hiera.lhp.k} counts of LHP's outputs, "
+                                   "non-negative integers")
+        counts = counts.astype(np.int64, copy=False)
         total = np.zeros(len(counts))
         size = np.zeros(len(counts), dtype=np.int64)
         for i, parts in enumerate(hiera.plan, 1):

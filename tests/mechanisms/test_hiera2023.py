@@ -183,6 +183,10 @@ def test_hiera_exact_moments_match_the_registered_estimator_at_mu_1():
     (lambda: HierA(LHP(*TWO_LEVELS), 2).exact_distribution(["0.25"]), "not in the LHP mechanism's grid"),
     (lambda: HierA(LHP(*TWO_LEVELS), 2).twin.estimate([1, 2, 3], 4, np.random.default_rng(0)),
      "counts must be rows of the 4 counts"),
+    (lambda: HierA(LHP(*TWO_LEVELS), 2).twin.estimate([1, -2, 3, 4], 4, np.random.default_rng(0)),
+     "non-negative integers"),
+    (lambda: HierA(LHP(*TWO_LEVELS), 2).twin.estimate([1.5, 2, 3, 4], 4, np.random.default_rng(0)),
+     "non-negative integers"),
     (lambda: HierA(LHP(*TWO_LEVELS), 2).twin.estimate_many([[1, 2, 3, 4]], 0, np.random.default_rng(0)),
      r"n \(the number of users\) must be an integer >= 1"),
 ])
