@@ -202,6 +202,18 @@ class Density:
             raise InvalidParameter(f"power must be 0, 1 or 2, got {power!r}")
         return sum((piece_moment(c, rate, low, high, power) for low, high, c, rate in self.pieces()), ZERO)
 
+    def mass_between(self, low, high) -> Exact:
+        """The integral of the density over ``[low, high)`` (ends exact numbers or infinities), exactly. A piece
+        with a rate needs the ends that cut it to be rational."""
+        low, high = point(low, "low"), point(high, "high")
+        total = ZERO
+        for a, b, c, rate in self.pieces():
+            a = a if compare_points(a, low) >= 0 else low
+            b = b if compare_points(b, high) <= 0 else high
+            if compare_points(a, b) < 0:
+                total = total + piece_moment(c, rate, a, b, 0)
+        return total
+
     def terms_on_cells(self, cells: Sequence[tuple]) -> list[tuple]:
         """``(coefficient, rate)`` of the density on each of ``cells`` (consecutive ``(low, high)`` of a refinement
         of its breakpoints, in increasing order), ``(0, 0)`` outside its pieces: one pass over both."""
@@ -523,3 +535,13 @@ class PiecewiseChannel(StructuredChannel):
         """Input ``x``'s density of component ``label`` (None when it has none)."""
         part = self.components[x].get(normalize_label(label))
         return part if isinstance(part, Density) else None
+
+
+def output_distribution(channel, x) -> dict:
+    """``{y: P[y|x]}`` of an explicit or structured channel; for a channel with densities, the masses of its atoms and
+    cells (for exponential pieces a coarsening of the release: for goodness of fit, not for privacy)."""
+    if isinstance(channel, PiecewiseChannel):
+        explicit = channel.cell_masses()
+    else:
+        explicit = channel.explicit() if isinstance(channel, StructuredChannel) else channel
+    return dict(zip(explicit.outputs, explicit.row(x)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import z3
 from hypothesis import strategies as st
 
+from ldpspec.spec.continuous import output_distribution
 from ldpspec.spec.exact import Nats
 from ldpspec.spec.loss import pairwise_loss
 from ldpspec.verify.ledger import AuditSettings
@@ -69,17 +70,7 @@ def describe_channel_budgets(example, budgets_of) -> dict:
             "budgets": {str(x): e.text() for x, e in budgets.items()}}
 
 
-def channel_row(channel, x) -> dict:
-    """``{y: P[y|x]}`` of an explicit or structured channel; for a channel with densities, the masses of its atoms and
-    cells (for exponential pieces a coarsening of the release: for goodness of fit, not for privacy)."""
-    from ldpspec.spec.continuous import PiecewiseChannel
-    from ldpspec.spec.structured import StructuredChannel
-
-    if isinstance(channel, PiecewiseChannel):
-        explicit = channel.cell_masses()
-    else:
-        explicit = channel.explicit() if isinstance(channel, StructuredChannel) else channel
-    return dict(zip(explicit.outputs, explicit.row(x)))
+channel_row = output_distribution
 
 
 def exact_moments(rows: list[dict], estimate) -> tuple:

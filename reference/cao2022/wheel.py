@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
 from functools import cached_property
 from math import comb
 
@@ -206,8 +207,12 @@ class _WheelBase:
     # --- one user ---
 
     def draw_y0(self, items: Sequence[int], rng: random.Random) -> float:
-        """``y0`` from the density: a cell with its mass, then a uniform point of it."""
+        """``y0`` from the density: a cell with its mass, then a uniform point of it. Over the porting kit's stream,
+        drawn from the exact density to ``draws.RELEASE_BITS`` binary digits."""
         key = tuple(items)
+        if draws.is_stream(rng):
+            cells, values = self.density(key)
+            return draws.from_density(rng, Density([cells[0][0], *(high for _, high in cells)], values))
         if key not in self._float_cells:
             cells, values = self.density(key)
             self._float_cells[key] = ([float(low) for low, _ in cells], [float(high - low) for low, high in cells],
@@ -231,6 +236,9 @@ class _WheelBase:
         if isinstance(y, str):
             low, high = (parse(end.strip()) for end in y[1:-1].split(","))  # "[low, high)"
             return _inside((low, high), self.arcs[x])
+        if isinstance(y, Fraction):  # drawn over the porting kit's stream: compared exactly
+            y = Exact.rational(y)
+            return any(low <= y < high for low, high in self.arcs[x])
         return any(float(low) <= y < float(high) for low, high in self.arcs[x])
 
     def label(self, release: tuple, channel: PiecewiseChannel) -> tuple:

@@ -54,8 +54,11 @@ class GradedLaplace(MeanOfReleases):
         return Guarantee(None)
 
     def perturb(self, v, rng: random.Random) -> float:
-        """One user's release ``v + Lap(2 / eps_{t(v)})`` (a difference of two exponentials)."""
+        """One user's release ``v + Lap(2 / eps_{t(v)})`` (a difference of two exponentials). Over the porting
+        kit's stream, drawn from its exact density to ``draws.RELEASE_BITS`` binary digits."""
         v = value(v, "v")
+        if draws.is_stream(rng):
+            return draws.from_density(rng, laplace_density(self.level_budget(v), v))
         scale = 2 / float(self.level_budget(v))
         return float(v) + scale * (draws.exponential(rng) - draws.exponential(rng))
 

@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 
+from ldpspec.reference.draws import RELEASE_BITS
 from ldpspec.reference.porting.stream import VECTOR_DIGITS, Stream, expansion
 from ldpspec.reference.registry import MECHANISMS
 from ldpspec.reference.shared.direct import empirical, mle, norm_sub
@@ -228,12 +229,6 @@ ESTIMATOR_NOTES = {
     "sum": "A mechanism whose server sums numerical releases: the counts are the sum of the releases, given here "
            "as an exact number, and the estimate is the sum over n.",
 }
-CONTINUOUS_DRAWS = ("graded-laplace", "laplace", "pm", "suwheel", "wheel")
-"""The registered mechanisms whose releases need a continuous draw, which the stream does not define yet: their
-estimator vectors draw the releases with Python's ``random.Random(0)`` (the counts are the estimator's input, so a
-port reads them from the file)."""
-
-
 
 def _numbers(values) -> dict:
     """Exact numbers as their exact texts and to ``DECIMAL_DIGITS`` significant digits."""
@@ -255,8 +250,8 @@ def estimator_test(name: str) -> dict:
         counts_json = [counts[0].text()]
         flags.append("sum")
     else:
-        rng = random.Random(0) if name in CONTINUOUS_DRAWS else Stream(f"estimators {name}".encode())
-        counts = built.counts([built.perturb(x, rng) for x in population])
+        stream = Stream(f"estimators {name}".encode())
+        counts = built.counts([built.perturb(x, stream) for x in population])
         counts_json = [int(c) for c in counts]
     means, variances = built.estimate_moments(population)
     test = {"id": 1, "options": mechanism.example(), "population": [label_to_json(x) for x in population], "n": n,
@@ -277,9 +272,7 @@ def estimator_vectors() -> dict:
         "format": FORMAT,
         "description": "Each registered mechanism with its example parameters, over a population where the k-th "
                        "input of its channel is held by k users: the counts the server sees (drawn from the "
-                       "stream with the seed 'estimators NAME' as UTF-8 bytes, through the reference's procedure; "
-                       f"with Python's random.Random(0) for {', '.join(CONTINUOUS_DRAWS)}, whose continuous releases "
-                       "the stream does not define yet), "
+                       "stream with the seed 'estimators NAME' as UTF-8 bytes, through the reference's procedure), "
                        "the registered estimate from them, and the exact mean and variance of each entry of the "
                        "estimate over the population's releases; exact texts and "
                        f"{DECIMAL_DIGITS}-digit decimals. Direct encodings add the empirical frequency estimate, "
@@ -304,32 +297,48 @@ SAMPLING_NOTES = {
     "grr-true-item-among-others": "GRR keeps the true item with probability p, else draws one of the d - 1 OTHER "
                                   "items with below(d - 1), skipping the true item: drawing among all d items "
                                   "reports the true item too often and reads other bits.",
+    "continuous-cells": f"A continuous point is drawn to {RELEASE_BITS} binary digits by coins on the exact masses of "
+                        "cells (side of 0, doubling blocks of cells, then halving), and given as the integer j of "
+                        f"its cell [j / 2^{RELEASE_BITS}, (j + 1) / 2^{RELEASE_BITS}): a port that draws a float "
+                        "by inverting the distribution function, or halves the block the other way round, gets "
+                        "other cells.",
 }
+
+
+def release_json(release):
+    """A release as the vectors give it: a continuous point ``j / 2^RELEASE_BITS`` (a Fraction) as the integer ``j``
+    of its cell; tuples as lists."""
+    if isinstance(release, Fraction):
+        return int(release * 2 ** RELEASE_BITS)
+    if isinstance(release, tuple):
+        return [release_json(part) for part in release]
+    return label_to_json(release)
 
 
 def sampling_vectors() -> dict:
     tests = []
     for name in sorted(MECHANISMS):
-        if name in CONTINUOUS_DRAWS:
-            continue
         mechanism = MECHANISMS[name]
         built = mechanism.from_options(mechanism.example())
         for x in built.channel().inputs:
             seed = f"sampling {name} {json.dumps(label_to_json(x))}".encode()
             stream = Stream(seed)
-            releases = [label_to_json(built.perturb(x, stream)) for _ in range(SAMPLING_RELEASES)]
-            flags = ["draw-order", "exact-coins"] + (["grr-true-item-among-others"] if name == "grr" else [])
+            releases = [release_json(built.perturb(x, stream)) for _ in range(SAMPLING_RELEASES)]
+            continuous = has_densities(built.channel())
+            flags = ["draw-order", "exact-coins"] + (["grr-true-item-among-others"] if name == "grr" else []) + (
+                ["continuous-cells"] if continuous else [])
             tests.append({"id": len(tests) + 1, "mechanism": name, "options": mechanism.example(),
                           "input": label_to_json(x), "seed": seed.hex(), "releases": releases,
                           "bits_read": stream.bits_read, "flags": flags})
     return {
         "kind": "sampling",
         "format": FORMAT,
-        "description": "Every registered mechanism with discrete releases, with its example parameters: for each "
-                       f"input of its channel, {SAMPLING_RELEASES} releases drawn one after another from the stream "
-                       "of the seed given (in hexadecimal), by the reference's perturb (its procedure: "
-                       "ldpspec.reference.draws), and the bits read in all. The mechanisms with continuous releases "
-                       f"({', '.join(CONTINUOUS_DRAWS)}) have no stream procedure yet and are not here.",
+        "description": "Every registered mechanism, with its example parameters: for each input of its channel, "
+                       f"{SAMPLING_RELEASES} releases drawn one after another from the stream of the seed given (in "
+                       "hexadecimal), by the reference's perturb (its procedure: ldpspec.reference.draws), and the "
+                       "bits read in all. A continuous point (PM, Laplace, graded Laplace, Wheel's y0) is drawn by "
+                       f"from_density to {RELEASE_BITS} binary digits and given as the integer j of its cell "
+                       f"[j / 2^{RELEASE_BITS}, (j + 1) / 2^{RELEASE_BITS}).",
         "notes": SAMPLING_NOTES,
         "tests": tests,
     }

@@ -47,7 +47,11 @@ def rational_budget(epsilon, name: str = "epsilon") -> Fraction:
 
 def laplace_density(eps: Fraction, v) -> Density:
     """The density of ``v + Lap(2 / eps)`` for a rational input ``v``: ``(eps/4) e^{-eps |y - v| / 2}``."""
-    v = Fraction(v.as_rational() if isinstance(v, Exact) else v)
+    v = v.as_rational() if isinstance(v, Exact) else v
+    if v is None:
+        raise InvalidParameter("v must be a rational number for the exact Laplace density (its exponents are rational "
+                               "only at rational points)")
+    v = Fraction(v)
     rate = eps / 2
     return Density(["-inf", v, "inf"], [eps / 4 * Exact.exp(-rate * v), eps / 4 * Exact.exp(rate * v)],
                    rates=[rate, -rate])
@@ -83,8 +87,11 @@ class Laplace(MeanOfReleases):
         return Guarantee("ldp", {"epsilon": self.epsilon})
 
     def perturb(self, v, rng: random.Random) -> float:
-        """One user's release ``v + Lap(b)``: ``Lap(b)`` is the difference of two exponentials of mean ``b``."""
+        """One user's release ``v + Lap(b)``: ``Lap(b)`` is the difference of two exponentials of mean ``b``. Over the
+        porting kit's stream, drawn from its exact density to ``draws.RELEASE_BITS`` binary digits."""
         v = value(v, "v")
+        if draws.is_stream(rng):
+            return draws.from_density(rng, laplace_density(self.eps, v))
         return float(v) + float(self.scale) * (draws.exponential(rng) - draws.exponential(rng))
 
     def release_moments(self, v) -> tuple:

@@ -90,7 +90,10 @@ class PiecewiseMechanism(MeanOfReleases):
         return Guarantee("ldp", {"epsilon": self.epsilon})
 
     def perturb(self, v, rng: random.Random) -> float:
-        """One user's release: uniform on the centre with probability ``s / (s + 1)``, else uniform on the tails."""
+        """One user's release: uniform on the centre with probability ``s / (s + 1)``, else uniform on the tails.
+        Over the porting kit's stream, drawn from its exact density to ``draws.RELEASE_BITS`` binary digits."""
+        if draws.is_stream(rng):
+            return draws.from_density(rng, pm_density(self.s, value(v, "v")))
         v = float(value(v, "v"))
         C, centre_probability = self._floats
         low = (C + 1) * v / 2 - (C - 1) / 2

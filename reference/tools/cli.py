@@ -30,6 +30,10 @@
         converged; a run that stops at the cap says so on standard error and still exits 0). Floats by default;
         ``--exact`` prints the exact empirical estimate, Norm-Sub and closed-form MLE as decimal strings.
 
+    ldpspec conform ANSWERS.json [--relative-error R] [--alpha A]
+        Whether a port's answers (its outputs for the porting kit's vectors, and samples from its own random
+        generator) conform: the report as JSON, exit 0 when they conform, 1 when not (``docs/porting/conform.md``).
+
 Exit status (``EXIT``): 0 when the notion holds (or the command did its work), 1 when it does not hold, 2 on bad
 input (one line on standard error names the parameter, what was given and what is allowed; a size limit names the
 option that raises it), 3 on a bug of ldpspec (one line, and a request to report it; never a traceback), 4 when a
@@ -50,6 +54,7 @@ from decimal import Decimal
 import numpy as np
 
 from ldpspec.reference.gu2020.idue import SOLVER_PARAMETERS, levels_of, solve_levels
+from ldpspec.reference.porting.conform import ALPHA, RELATIVE_ERROR, conform
 from ldpspec.reference.registry import MECHANISMS, NOTIONS, listing
 from ldpspec.reference.shared.direct import (
     ColumnStructure,
@@ -354,6 +359,15 @@ def build_parser() -> argparse.ArgumentParser:
                                             for meaning, notions in meanings.items()))
     _add_limits(checker, work=True)
 
+    conformer = commands.add_parser(
+        "conform", help="check a port's answers against the porting kit's vectors; exit 0 if they conform, 1 if not, "
+                        "2 on bad input")
+    conformer.add_argument("answers", help="the port's answers file (JSON, format ldpspec-answers/1)")
+    conformer.add_argument("--relative-error", type=float, default=RELATIVE_ERROR, metavar="R",
+                           help=f"the relative error allowed in a number (default {RELATIVE_ERROR})")
+    conformer.add_argument("--alpha", type=float, default=ALPHA, metavar="A",
+                           help=f"the probability that a conforming sample set fails its test (default {ALPHA})")
+
     idue_command = commands.add_parser("idue", help="IDUE tools").add_subparsers(dest="idue_command", required=True)
     solver = idue_command.add_parser("solve", help="deployable IDUE parameters from opt0, opt1 or opt2, verified by "
                                                    "the kernel")
@@ -461,6 +475,16 @@ def _write(path: str | None, text: str) -> None:
         raise SpecError(f"--output: cannot write {path!r}: {error}") from None
 
 
+def _read_json(path: str, what: str):
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return json.load(handle)
+    except OSError as error:
+        raise SpecError(f"{what}: cannot read {path!r}: {error.strerror or error}") from None
+    except (ValueError, RecursionError) as error:
+        raise SpecError(f"{what}: {path!r} is not JSON: {str(error)[:120]}") from None
+
+
 def run(argv=None) -> int:
     """Parse the arguments and run the command; project errors propagate (``main`` turns them into exit codes)."""
     arguments = build_parser().parse_args(argv)
@@ -477,6 +501,9 @@ def run(argv=None) -> int:
         result, status = loss_profile(channel, arguments.max_work), EXIT["holds"]
     elif arguments.command == "estimate":
         result, status = estimate(arguments), EXIT["holds"]
+    elif arguments.command == "conform":
+        result = conform(_read_json(arguments.answers, "answers"), arguments.relative_error, arguments.alpha)
+        status = EXIT["holds"] if result["conforms"] else EXIT["does not hold"]
     elif arguments.command == "check":
         result, holds = check(arguments)
         status = EXIT["undecided"] if holds is None else EXIT["holds"] if holds else EXIT["does not hold"]

@@ -16,10 +16,12 @@ import numpy as np
 import pytest
 from scipy.stats import ks_2samp
 
+from ldpspec.reference import draws
 from ldpspec.reference.mechanism import Guarantee
 from ldpspec.reference.porting.stream import Stream
-from ldpspec.reference.porting.vectors import CONTINUOUS_DRAWS
 from ldpspec.reference.registry import MECHANISMS, NOTIONS, PAPERS
+from ldpspec.spec.channelfile import has_densities
+from ldpspec.spec.continuous import Density
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
 from ldpspec.spec.loss import ldp_epsilon
@@ -142,7 +144,10 @@ def test_the_reference_sampler_fits_the_channel(name):
         assert_fits(labelled(mechanism, channel, releases), channel_row(channel, x))
 
 
-@pytest.mark.parametrize("name", [name for name in NAMES if name not in CONTINUOUS_DRAWS])
+CONTINUOUS = [name for name in NAMES if has_densities(EXAMPLES[name].channel())]
+
+
+@pytest.mark.parametrize("name", [name for name in NAMES if name not in CONTINUOUS])
 def test_the_reference_sampler_fits_the_channel_drawing_from_the_porting_stream(name):
     """The same ``perturb`` with the language-neutral stream: exact coins and uniform choices, reproducible from the
     seed."""
@@ -156,10 +161,22 @@ def test_the_reference_sampler_fits_the_channel_drawing_from_the_porting_stream(
         assert [mechanism.perturb(x, again) for _ in range(50)] == releases[:50]
 
 
-@pytest.mark.parametrize("name", CONTINUOUS_DRAWS)
-def test_a_continuous_release_from_the_porting_stream_is_refused_by_name(name):
-    with pytest.raises(InvalidParameter, match="has no procedure over the porting kit's stream yet"):
-        EXAMPLES[name].perturb(inputs_of(name)[0], Stream("00"))
+@pytest.mark.parametrize("name", CONTINUOUS)
+def test_a_continuous_release_from_the_porting_stream_is_drawn_from_the_channels_own_density(name):
+    """Over the stream a continuous release is ``draws.from_density`` of the exact density the channel gives the
+    input (all its components together: Wheel's ``y0`` whatever it reveals), release for release, and falls in an
+    output of the channel. ``from_density`` itself is proven exact, cell by cell, in ``tests/porting/test_draws.py``;
+    at about 50 ms a release, that proof stands in for a goodness-of-fit test here."""
+    mechanism = EXAMPLES[name]
+    channel = mechanism.channel()
+    for x in inputs_of(name):
+        density = Density.sum([channel.density(x, label) for label in channel.components[x]])
+        stream, again = Stream(f"{name} {x}".encode()), Stream(f"{name} {x}".encode())
+        releases = [mechanism.perturb(x, stream) for _ in range(4)]
+        points = [release[0] if isinstance(release, tuple) else release for release in releases]
+        assert points == [draws.from_density(again, density) for _ in range(4)]
+        assert stream.bits_read == again.bits_read
+        labelled(mechanism, channel, releases)  # each falls in an output of the channel (else InvalidChannel)
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -1,0 +1,339 @@
+"""``ldpspec conform``: whether a port conforms to the porting kit.
+
+A port runs the vectors (``reference/porting/vectors/``) and writes what it computed to an **answers file**, JSON
+(every section optional; ``docs/porting/conform.md`` documents each field):
+
+.. code-block:: json
+
+    {"format": "ldpspec-answers/1", "port": "a name",
+     "stream":     [{"id": 1, "first_bytes": "…", "draws": [{"value": 5, "bits_read": 3}, …]}],
+     "parameters": [{"mechanism": "grr", "id": 1, "result": "valid", "probabilities": [[0.57, …], …]},
+                    {"mechanism": "grr", "id": 9, "result": "invalid"}],
+     "estimators": [{"id": 12, "estimate": [0.5, …], "variance": [0.1, …],
+                     "direct": {"empirical": […], "norm_sub": […], "mle": […]}}],
+     "sampling":   [{"id": 3, "releases": [1, 0, 2, …], "bits_read": 36}],
+     "samples":    [{"mechanism": "grr", "options": {"epsilon": "1", "d": "3"}, "input": 0, "releases": [0, 2, …]}]}
+
+**Deterministic answers** (``stream``, ``parameters``, ``estimators``, ``sampling``) are compared with the vectors:
+releases, bytes, draws and bit counts exactly; numbers within a relative error (default ``RELATIVE_ERROR``) of the
+exact value, or both below the smallest normal double ``2^-1022`` in magnitude (a double cannot hold either). A port
+claims a mechanism by answering anything about it; then every ``parameters``, ``estimators`` and ``sampling`` vector
+of that mechanism must be answered, and one left out fails. The ``stream`` section, when present, answers every
+stream vector.
+
+**Samples** drawn with the port's own random generator are tested against the exact channel (its atoms and cells,
+for continuous releases): a release the channel never gives fails at once; otherwise the test rejects when the
+empirical distribution's L1 distance from the channel's row reaches ``lambda(alpha) = sqrt(2 (k ln 2 + ln(1/alpha))
+/ n)`` (``k`` outputs of positive probability, ``n`` releases). By the Bretagnolle-Huber-Carol inequality
+``P(||P_n - P||_1 >= lambda) <= 2^k e^(-n lambda^2 / 2)``, a conforming port fails with probability at most
+``alpha``; and a port whose releases follow another distribution ``Q`` on the channel's outputs with total variation
+``TV(Q, P) >= (lambda(alpha) + lambda(0.01)) / 2`` fails with probability at least 0.99. The report states that
+smallest detected deviation for each sample set: the test's power, for the sample size given.
+
+Exit status: 0 when every answer conforms, 1 when one does not, 2 when the answers file is malformed (one line
+naming the field).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+
+from ldpspec.reference.porting.vectors import VECTORS
+from ldpspec.reference.registry import MECHANISMS
+from ldpspec.spec.channel import label_to_json, normalize_label
+from ldpspec.spec.continuous import output_distribution
+from ldpspec.spec.errors import InvalidChannel, InvalidParameter
+from ldpspec.spec.exact import Exact
+from ldpspec.spec.numbers import to_decimal_string
+
+ANSWERS_FORMAT = "ldpspec-answers/1"
+RELATIVE_ERROR = 1e-9
+"""The default relative error of a number: a double computation of a few dozen operations stays within about
+``1e-13``; every flagged slip moves some number of its vectors by far more."""
+ALPHA = 1e-6
+"""The default probability that a conforming port's sample set fails the goodness-of-fit test."""
+POWER = 0.99
+"""The probability with which the stated smallest deviation is detected."""
+TINY = Fraction(2) ** -1022
+SHOWN = 5
+"""Failures shown per section."""
+
+
+def load_vectors() -> dict:
+    """``{kind: {key: test}}``: stream and sampling and estimators by id, parameters by ``(mechanism, id)``."""
+    def read(path: Path) -> dict:
+        return json.loads(path.read_text(encoding="utf-8"))
+
+    parameters = {}
+    for path in sorted((VECTORS / "parameters").glob("*.json")):
+        document = read(path)
+        for test in document["tests"]:
+            parameters[(document["mechanism"], test["id"])] = test
+    return {"stream": {test["id"]: test for test in read(VECTORS / "stream.json")["tests"]},
+            "parameters": parameters,
+            "estimators": {test["id"]: test for test in read(VECTORS / "estimators.json")["tests"]},
+            "sampling": {test["id"]: test for test in read(VECTORS / "sampling.json")["tests"]}}
+
+
+# --- numbers ---------------------------------------------------------------------------------------------------------
+
+def _number(value, where: str) -> Fraction:
+    """A port's number: a JSON number or a decimal string (``"inf"``/``"-inf"`` are not numbers here)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise InvalidParameter(f"{where} must be a number or a decimal string, got {json.dumps(value)[:80]}")
+    try:
+        number = Fraction(Decimal(value) if isinstance(value, str) else value)
+    except (ValueError, ArithmeticError):
+        raise InvalidParameter(f"{where} must be a finite number, got {json.dumps(value)[:80]}") from None
+    return number
+
+
+def _expected(text: str) -> Fraction | None:
+    """An exact text or a decimal of the vectors as a Fraction to 50 digits (None for an infinite end)."""
+    if text in ("inf", "-inf"):
+        return None
+    try:
+        return Fraction(Decimal(text))
+    except ArithmeticError:
+        return Fraction(Decimal(to_decimal_string(Exact.of(text), 50)))
+
+
+def _close(answer, expected_text: str, relative: float, where: str) -> bool:
+    expected = _expected(expected_text)
+    if expected is None:
+        return answer == expected_text
+    value = _number(answer, where)
+    if abs(expected) < TINY and abs(value) < TINY:
+        return True
+    return abs(value - expected) <= Fraction(relative) * abs(expected)
+
+
+def _all_close(answers, expected: list, relative: float, where: str) -> str | None:
+    """``None`` when ``answers`` is a list of numbers each close to the expected text beside it, else why not."""
+    if not isinstance(answers, list) or len(answers) != len(expected):
+        return f"{where}: expected a list of {len(expected)} numbers, got {json.dumps(answers)[:80]}"
+    for k, (answer, text) in enumerate(zip(answers, expected)):
+        if not _close(answer, text, relative, f"{where}[{k}]"):
+            return f"{where}[{k}]: got {json.dumps(answer)}, expected {text}"
+    return None
+
+
+# --- the deterministic vectors ---------------------------------------------------------------------------------------
+
+def _stream_failure(answer: dict, test: dict, relative: float) -> str | None:
+    if answer.get("first_bytes") != test["first_bytes"]:
+        return f"first_bytes: got {str(answer.get('first_bytes'))[:32]}..., expected {test['first_bytes'][:32]}..."
+    draws = answer.get("draws")
+    if not isinstance(draws, list) or len(draws) != len(test["draws"]):
+        return f"draws: expected a list of {len(test['draws'])} draws"
+    for k, (got, expected) in enumerate(zip(draws, test["draws"])):
+        if not isinstance(got, dict) or (got.get("value"), got.get("bits_read")) != (expected["value"],
+                                                                                       expected["bits_read"]):
+            return (f"draws[{k}] ({expected['draw']}): got {json.dumps(got)[:80]}, expected value "
+                    f"{json.dumps(expected['value'])} after {expected['bits_read']} bits")
+    return None
+
+
+def _parameters_failure(answer: dict, test: dict, relative: float) -> str | None:
+    result = answer.get("result")
+    if result not in ("valid", "invalid"):
+        raise InvalidParameter(f"parameters answer {answer.get('mechanism')} #{answer.get('id')}: result must be "
+                               f"'valid' or 'invalid', got {json.dumps(result)[:40]}")
+    if result != test["result"]:
+        reason = f" ({test['reason']})" if test["result"] == "invalid" else ""
+        return f"result: got {result}, expected {test['result']}{reason}"
+    if result == "invalid":
+        return None
+    channel = test["channel"]
+    if "decimal" in channel:
+        rows = answer.get("probabilities")
+        if not isinstance(rows, list) or len(rows) != len(channel["decimal"]):
+            return f"probabilities: expected {len(channel['decimal'])} rows, one per input"
+        for x, (row, expected) in enumerate(zip(rows, channel["decimal"])):
+            failure = _all_close(row, expected, relative, f"probabilities[{x}]")
+            if failure:
+                return failure
+        return None
+    densities = answer.get("densities")
+    if not isinstance(densities, list) or len(densities) != len(channel["densities"]):
+        return f"densities: expected {len(channel['densities'])} densities, in the channel file's order"
+    for k, (got, expected) in enumerate(zip(densities, channel["densities"])):
+        for field in ("breakpoints", "values") + (("rates",) if "rates" in expected else ()):
+            failure = _all_close(got.get(field) if isinstance(got, dict) else None, expected[field], relative,
+                                 f"densities[{k}].{field}")
+            if failure:
+                return failure
+    return None
+
+
+def _estimators_failure(answer: dict, test: dict, relative: float) -> str | None:
+    for field in ("estimate", "variance"):
+        failure = _all_close(answer.get(field), test[field]["decimal"], relative, field)
+        if failure:
+            return failure
+    if "mean" in answer:
+        failure = _all_close(answer["mean"], test["mean"]["decimal"], relative, "mean")
+        if failure:
+            return failure
+    if "direct" in test:
+        direct = answer.get("direct")
+        if not isinstance(direct, dict):
+            return "direct: a direct encoding's answer gives its empirical estimate, Norm-Sub and MLE"
+        for field in ("empirical", "norm_sub", "mle"):
+            failure = _all_close(direct.get(field), test["direct"][field]["decimal"], relative, f"direct.{field}")
+            if failure:
+                return failure
+    return None
+
+
+def _sampling_failure(answer: dict, test: dict, relative: float) -> str | None:
+    got, expected = answer.get("releases"), test["releases"]
+    if not isinstance(got, list) or len(got) != len(expected):
+        return f"releases: expected a list of {len(expected)} releases"
+    for k, (release, wanted) in enumerate(zip(got, expected)):
+        if release != wanted:
+            return f"releases[{k}]: got {json.dumps(release)[:60]}, expected {json.dumps(wanted)[:60]}"
+    if answer.get("bits_read") != test["bits_read"]:
+        return f"bits_read: got {answer.get('bits_read')}, expected {test['bits_read']}"
+    return None
+
+
+COMPARE = {"stream": _stream_failure, "parameters": _parameters_failure, "estimators": _estimators_failure,
+           "sampling": _sampling_failure}
+
+
+def _key(kind: str, answer, index: int):
+    if not isinstance(answer, dict) or not isinstance(answer.get("id"), int):
+        raise InvalidParameter(f"{kind}[{index}] must be an object with an integer id")
+    if kind == "parameters":
+        if not isinstance(answer.get("mechanism"), str):
+            raise InvalidParameter(f"parameters[{index}] must name its mechanism")
+        return answer["mechanism"], answer["id"]
+    return answer["id"]
+
+
+def _mechanism_of(kind: str, key, test: dict) -> str | None:
+    return key[0] if kind == "parameters" else test.get("mechanism")
+
+
+# --- samples from the port's own generator ---------------------------------------------------------------------------
+
+def l1_threshold(outputs: int, n: int, alpha: float) -> float:
+    """``lambda`` with ``2^outputs e^(-n lambda^2 / 2) = alpha``: the L1 distance a conforming sample reaches with
+    probability at most ``alpha`` (Bretagnolle-Huber-Carol)."""
+    return math.sqrt(2 * (outputs * math.log(2) + math.log(1 / alpha)) / n)
+
+
+def _python_release(value):
+    """A release read from JSON: lists become tuples (numbers stay floats, for a continuous point)."""
+    return tuple(_python_release(part) for part in value) if isinstance(value, list) else value
+
+
+def sample_report(answer: dict, index: int, alpha: float) -> dict:
+    """The goodness-of-fit test of one sample set, with its power."""
+    where = f"samples[{index}]"
+    if not isinstance(answer, dict):
+        raise InvalidParameter(f"{where} must be an object")
+    name = answer.get("mechanism")
+    if name not in MECHANISMS:
+        raise InvalidParameter(f"{where}.mechanism must be a registered mechanism, got {json.dumps(name)[:40]}")
+    options = answer.get("options", MECHANISMS[name].example())
+    if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
+        raise InvalidParameter(f"{where}.options must map parameter names to their text")
+    built = MECHANISMS[name].from_options(options)
+    channel = built.channel()
+    x = normalize_label(answer.get("input"), f"{where}.input")
+    if x not in channel.inputs:
+        raise InvalidParameter(f"{where}.input must be an input of the channel, got {json.dumps(answer.get('input'))}")
+    releases = answer.get("releases")
+    if not isinstance(releases, list) or not releases:
+        raise InvalidParameter(f"{where}.releases must be a non-empty list")
+    row = output_distribution(channel, x)
+    label = getattr(built, "label", None)
+    observed, never = Counter(), []
+    for release in releases:
+        try:
+            y = label(_python_release(release), channel) if label else normalize_label(release)
+        except (InvalidChannel, InvalidParameter, TypeError, ValueError):
+            y = None
+        if y is None or row.get(y, 0) == 0:
+            never.append(release)
+        else:
+            observed[y] += 1
+    support = [y for y, p in row.items() if p > 0]
+    n = len(releases)
+    distance = sum(abs(observed.get(y, 0) / n - float(row[y])) for y in support)
+    threshold = l1_threshold(len(support), n, alpha)
+    detects = (threshold + l1_threshold(len(support), n, 1 - POWER)) / 2
+    report = {"mechanism": name, "options": options, "input": label_to_json(x), "n": n, "outputs": len(support),
+              "l1_distance": float(distance), "threshold": threshold, "alpha": alpha,
+              "detects_tv_at_least": min(detects, 1.0), "power": POWER, "conforms": not never and distance < threshold}
+    if never:
+        report["never_released"] = [json.dumps(release)[:60] for release in never[:SHOWN]]
+    return report
+
+
+# --- the whole check -------------------------------------------------------------------------------------------------
+
+def conform(answers: dict, relative: float = RELATIVE_ERROR, alpha: float = ALPHA) -> dict:
+    """The report: per kind, the answers compared and the failures (at most ``SHOWN`` shown); the vectors a claimed
+    mechanism left unanswered; the sample sets' tests; ``conforms`` over all of it."""
+    if not isinstance(answers, dict) or answers.get("format") != ANSWERS_FORMAT:
+        raise InvalidParameter(f"the answers file must be a JSON object with \"format\": \"{ANSWERS_FORMAT}\"")
+    if not 0 < relative < 1:
+        raise InvalidParameter(f"relative error must be in (0, 1), got {relative!r}")
+    if not 0 < alpha < 1:
+        raise InvalidParameter(f"alpha must be in (0, 1), got {alpha!r}")
+    unknown = set(answers) - {"format", "port", *COMPARE, "samples"}
+    if unknown:
+        raise InvalidParameter(f"unknown sections of the answers file: {', '.join(sorted(unknown))}; the sections "
+                               f"are {', '.join([*COMPARE, 'samples'])}")
+    if not any(answers.get(kind) for kind in (*COMPARE, "samples")):
+        raise InvalidParameter("the answers file answers nothing: give at least one of the sections "
+                               f"{', '.join([*COMPARE, 'samples'])}")
+    vectors = load_vectors()
+    report = {"port": answers.get("port"), "conforms": True}
+    claimed, answered = set(), {}
+    for kind, compare in COMPARE.items():
+        section = answers.get(kind, [])
+        if not isinstance(section, list):
+            raise InvalidParameter(f"{kind} must be a list of answers")
+        failures, keys = [], set()
+        for index, answer in enumerate(section):
+            key = _key(kind, answer, index)
+            if key not in vectors[kind]:
+                raise InvalidParameter(f"{kind}[{index}] answers no vector: there is no {kind} test {key}")
+            if key in keys:
+                raise InvalidParameter(f"{kind}[{index}] answers {key} a second time")
+            keys.add(key)
+            test = vectors[kind][key]
+            claimed.add(_mechanism_of(kind, key, test))
+            failure = compare(answer, test, relative)
+            if failure:
+                failures.append({"test": label_to_json(key), "flags": test.get("flags", []), "failure": failure})
+        answered[kind] = keys
+        report[kind] = {"answered": len(section), "failed": len(failures), "failures": failures[:SHOWN]}
+    samples = answers.get("samples", [])
+    if not isinstance(samples, list):
+        raise InvalidParameter("samples must be a list of sample sets")
+    report["samples"] = [sample_report(answer, index, alpha) for index, answer in enumerate(samples)]
+    claimed |= {sample["mechanism"] for sample in report["samples"]}
+    claimed.discard(None)
+    missing = {}
+    for kind in ("parameters", "estimators", "sampling"):
+        left = [key for key, test in vectors[kind].items()
+                if _mechanism_of(kind, key, test) in claimed and key not in answered[kind]]
+        if left:
+            missing[kind] = [label_to_json(key) for key in left]
+    if "stream" in answers and len(answered["stream"]) < len(vectors["stream"]):
+        missing["stream"] = sorted(set(vectors["stream"]) - answered["stream"])
+    report["mechanisms"] = sorted(claimed)
+    report["unanswered"] = missing
+    report["conforms"] = (not missing and all(report[kind]["failed"] == 0 for kind in COMPARE)
+                          and all(sample["conforms"] for sample in report["samples"]))
+    return report
