@@ -204,7 +204,7 @@ class Exact(_Ordered):
     ``+ - * /`` (also with ints and Fractions). Comparisons are exact (``==`` always; ``<`` may raise ``Undecided``).
     """
 
-    __slots__ = ("num", "den", "_enclosure", "_bounds")
+    __slots__ = ("num", "den", "_enclosure")
 
     def __init__(self, num: tuple, den: tuple = ONE_POLY, *, reduced: bool = False):
         """``num / den`` for two polynomials with integer coefficients; ``reduced`` skips the search for a
@@ -212,7 +212,7 @@ class Exact(_Ordered):
         if not den:
             raise ZeroDivisionError("division by an exact zero")
         self.num, self.den = _normalize(num, den, reduced)
-        self._enclosure = self._bounds = None
+        self._enclosure = None
 
     # --- construction ---
 
@@ -304,10 +304,8 @@ class Exact(_Ordered):
         rational = self.as_rational()
         if rational is not None:
             return rational, rational
-        if self._bounds is None:
-            low, high = self.enclosure()._mpi_
-            self._bounds = _mpf_fraction(low), _mpf_fraction(high)
-        return self._bounds
+        low, high = self.enclosure()._mpi_
+        return _mpf_fraction(low), _mpf_fraction(high)
 
     def approximation(self):
         """The value to ``APPROXIMATION_DIGITS`` digits, as an mpmath number (for display, never for decisions)."""
@@ -434,11 +432,13 @@ class Exact(_Ordered):
             return self.sign()
         if left == 0:
             return -other.sign()
-        if (left is None) != (right is None):  # a rational beside a number's bounds (cached) decides most pairs
-            low, high = self.bounds() if right is not None else other.bounds()
+        if (left is None) != (right is None):  # a rational beside the other number's (cached) enclosure
+            enclosure = (self if left is None else other).enclosure()
             rational = left if right is None else right
-            if rational < low or rational > high:
-                side = -1 if rational < low else 1  # the rational's side of the other number
+            _IV.prec = 2 * ENCLOSURE_BITS
+            point = _IV.mpf(rational.numerator) / rational.denominator
+            if point.b < enclosure.a or point.a > enclosure.b:
+                side = -1 if point.b < enclosure.a else 1  # the rational's side of the other number
                 return side if left is not None else -side
         # Enclosures that do not overlap decide at once; otherwise the exact difference decides.
         a, b = self.enclosure(), other.enclosure()

@@ -7,7 +7,9 @@ A page asks for a table with a marker line; the marker is replaced by the table:
 * ``<!-- registry: privacy-keys -->``: the keys of a channel file's privacy section;
 * ``<!-- registry: papers -->``: the papers;
 * ``<!-- registry: choices KEY -->``: the unstated choices of paper KEY and the claims that depend on each;
-* ``<!-- registry: api -->``: the mechanisms' modules, and the page that shows each one's API.
+* ``<!-- registry: api -->``: the mechanisms' modules, and the page that shows each one's API;
+* ``<!-- registry: flags KIND -->``: the flags of the porting kit's vectors of KIND, each with its note and the number
+  of tests that carry it.
 """
 
 import inspect
@@ -107,6 +109,27 @@ def _api(here: str) -> str:
     return "\n".join(lines)
 
 
+def _flags(here: str, kind: str) -> str:
+    import json
+
+    from ldpspec.reference.porting.vectors import VECTORS
+
+    paths = [VECTORS / f"{kind}.json"] if (VECTORS / f"{kind}.json").is_file() else sorted(
+        (VECTORS / kind).glob("*.json"))
+    notes, counts = {}, {}
+    for path in paths:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        notes.update(document["notes"])
+        for test in document["tests"]:
+            for flag in test["flags"]:
+                counts[flag] = counts.get(flag, 0) + 1
+    lines = ["| flag | what it catches | tests |", "|---|---|---|"]
+    for flag, note in notes.items():
+        if counts.get(flag):
+            lines.append(f"| `{flag}` | {_cell(note)} | {counts[flag]} |")
+    return "\n".join(lines)
+
+
 TABLES = {"mechanisms": _mechanisms, "notions": _notions, "privacy-keys": _privacy_keys, "papers": _papers,
           "api": _api}
 
@@ -118,6 +141,8 @@ def on_page_markdown(markdown, page, config, files):
         name, argument = match.group(1), match.group(2)
         if name == "choices":
             return _choices(here, argument)
+        if name == "flags":
+            return _flags(here, argument)
         return TABLES[name](here)
 
     return MARKER.sub(replace, markdown)

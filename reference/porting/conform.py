@@ -150,6 +150,10 @@ def _parameters_failure(answer: dict, test: dict, relative: float) -> str | None
     if result == "invalid":
         return None
     channel = test["channel"]
+    if "privacy" in answer:  # optional: the notion's parameters, as the privacy section gives them
+        failure = _privacy_failure(answer["privacy"], channel.get("privacy", {}), relative)
+        if failure:
+            return failure
     if "decimal" in channel:
         rows = answer.get("probabilities")
         if not isinstance(rows, list) or len(rows) != len(channel["decimal"]):
@@ -168,6 +172,27 @@ def _parameters_failure(answer: dict, test: dict, relative: float) -> str | None
                                  f"densities[{k}].{field}")
             if failure:
                 return failure
+    return None
+
+
+def _privacy_failure(answer, expected: dict, relative: float) -> str | None:
+    if not isinstance(answer, dict) or set(answer) != set(expected):
+        return f"privacy: expected the keys {sorted(expected)}, got {json.dumps(answer)[:80]}"
+    for key, value in expected.items():
+        got = answer[key]
+        if isinstance(value, list):
+            if not isinstance(got, list) or len(got) != len(value):
+                return f"privacy.{key}: expected a list of {len(value)}"
+            pairs = list(enumerate(zip(got, value)))
+        else:
+            pairs = [(None, (got, value))]
+        for k, (number, text) in pairs:
+            where = f"privacy.{key}" + ("" if k is None else f"[{k}]")
+            if text is None or number is None:
+                if number != text:
+                    return f"{where}: got {json.dumps(number)}, expected {json.dumps(text)}"
+            elif not isinstance(text, str) or not _close(number, text, relative, where):
+                return f"{where}: got {json.dumps(number)}, expected {json.dumps(text)}"
     return None
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ldpspec.reference.draws import RELEASE_BITS
 from ldpspec.reference.porting.stream import VECTOR_DIGITS, Stream, expansion
-from ldpspec.reference.registry import MECHANISMS
+from ldpspec.reference.registry import MECHANISMS, PAPERS
 from ldpspec.reference.shared.direct import empirical, mle, norm_sub
 from ldpspec.spec.channel import label_to_json
 from ldpspec.spec.channelfile import channel_file_text, has_densities
@@ -32,6 +32,60 @@ from ldpspec.spec.structured import StructuredChannel
 HERE = Path(__file__).resolve().parent
 VECTORS, SCHEMAS = HERE / "vectors", HERE / "schemas"
 FORMAT = 1
+
+
+# --- the papers' defects ---------------------------------------------------------------------------------
+
+PAPER_DEFECTS = {
+    "gu2020.ps-estimator": ("estimators", ("idue-ps", "oue-ps", "rappor-ps")),
+    "cao2022.theorem1": ("parameters", ("sugrr", "sugrr-sample")),
+    "cao2022.theorem2": ("estimators", ("sugrr", "sugrr-sample")),
+    "cao2022.theorem3": ("estimators", ("sugrr", "sugrr-sample")),
+    "cao2022.theorem4": ("parameters", ("surap", "surap-sample")),
+    "cao2022.theorem6": ("estimators", ("surap", "surap-sample")),
+    "cao2022.theorem7": ("parameters", ("suwheel",)),
+    "cao2022.suwheel-probabilities": ("parameters", ("suwheel",)),
+    "cao2022.theorem8": ("estimators", ("suwheel",)),
+    "cao2022.theorem9": ("estimators", ("suwheel",)),
+    "ipldp2023.theorem3": ("estimators", ("iprr",)),
+    "hiera2023.theorem2": ("parameters", ("lhp",)),
+}
+"""The papers' statements about a mechanism's channel (``parameters``) or its estimator's mean and variance
+(``estimators``) that a porter might implement from the paper: ``{claim id: (kind, mechanisms)}``. A claim the audit
+records as refuted under at least one reading flags every vector of that kind for those mechanisms, with a note
+quoting it; a claim no longer refuted drops out at the next generation."""
+
+
+DEFECT_CONSEQUENCE = {
+    "estimators": "The vector's mean and variance are the exact moments of the mechanism's own estimate: a port that "
+                  "takes them from the paper's statement (an unbiased mean, a printed variance) disagrees with them.",
+    "parameters": "The vector's channel is the mechanism's exact release: a port that relies on the paper's "
+                  "statement about it (the notion it satisfies, its printed probabilities) rather than checking this "
+                  "channel (ldpspec check) carries the defect into its deployment.",
+}
+
+
+def defect_notes(kind: str) -> dict[str, str]:
+    """``{claim id: note}`` for the paper defects that flag vectors of ``kind`` (the audit's recorded verdicts)."""
+    from ldpspec.verify.audit import load_claims  # the audit's registry: read here only, to name its verdicts
+
+    claims, notes = load_claims(), {}
+    for claim_id, (claim_kind, _) in PAPER_DEFECTS.items():
+        claim = claims[claim_id]
+        verdicts = [claim.recorded_verdict(reading) for reading in claim.readings()]
+        if claim_kind != kind or "refuted" not in verdicts:
+            continue
+        scope = "refuted" if set(verdicts) == {"refuted"} else (
+            f"refuted under {verdicts.count('refuted')} of its {len(verdicts)} readings")
+        notes[claim_id] = (f"{PAPERS[claim.paper].citation}, {claim.location}: \"{claim.statement}\" The audit "
+                           f"records this claim as {scope}; its ledger entry gives the counterexample. "
+                           + DEFECT_CONSEQUENCE[kind])
+    return notes
+
+
+def defect_flags(kind: str, name: str, notes: dict) -> list[str]:
+    """The paper-defect flags of a vector of ``kind`` for mechanism ``name``."""
+    return [claim_id for claim_id in notes if name in PAPER_DEFECTS[claim_id][1]]
 
 
 # --- the stream ------------------------------------------------------------------------------
@@ -109,6 +163,11 @@ PARAMETER_NOTES = {
     "single-item-sets": "Sets of one item.",
     "choice": "A value of a choice the paper leaves open (a reading): its probabilities differ from the default's.",
     "invalid": "A parameter set the reference refuses: a port must refuse it too, and the reason says why.",
+    "itemset-budget-plain-mean": "The privacy section's budget of an item set is eq. (16) of Gu et al. 2020, "
+                                 "ln(eta_x / |x| sum_(i in x) e^eps_i + (1 - eta_x) e^eps_d) with eta_x = |x| / "
+                                 "max(|x|, l): a port that takes the plain mean of the budgets (eta_x / |x| sum eps_i "
+                                 "+ (1 - eta_x) eps_d) gets a smaller budget for every set of items with different "
+                                 "budgets, and so claims more privacy than the channel gives.",
     "p-q-swapped": "The budget is positive, so p (the probability of reporting the true item, or of keeping a true "
                    "bit) differs from q: a port that swaps them gets every probability of the channel wrong.",
 }
@@ -158,10 +217,12 @@ def _invalid_values(parameter) -> list[str]:
     }.get(parameter.kind, [])
 
 
-def _channel_document(channel) -> dict:
-    """The exact channel as the channel-file format writes it (``docs/channel-format.md``), plus, for a discrete
-    channel, every probability to ``DECIMAL_DIGITS`` significant digits."""
-    document = json.loads(channel_file_text(channel))
+def _channel_document(channel, guarantee) -> dict:
+    """The exact channel as ``ldpspec channel`` writes it (``docs/channel-format.md``), with the privacy section of
+    the notion the mechanism claims (the notion's name in the metadata), plus, for a discrete channel, every
+    probability to ``DECIMAL_DIGITS`` significant digits."""
+    document = json.loads(channel_file_text(channel, privacy=guarantee.privacy_section(),
+                                            metadata={"notion": guarantee.notion}))
     if not has_densities(channel):
         explicit = channel.explicit() if isinstance(channel, StructuredChannel) else channel
         document["decimal"] = [[to_decimal_string(p, DECIMAL_DIGITS) for p in row] for row in explicit.rows]
@@ -180,18 +241,21 @@ def _variants(mechanism) -> list[tuple[dict, list[str]]]:
 
 def parameter_vectors(name: str) -> dict:
     mechanism = MECHANISMS[name]
-    tests = []
+    tests, defects = [], defect_notes("parameters")
     for options, flags in _variants(mechanism):
         try:
-            channel = mechanism.from_options(options).channel()
+            built = mechanism.from_options(options)
+            channel = built.channel()
         except InvalidParameter as error:
             tests.append({"options": options, "result": "invalid", "reason": str(error), "flags": flags + ["invalid"]})
             continue
         outputs = channel.output_count if isinstance(channel, StructuredChannel) else len(channel.outputs)
         if len(channel.inputs) * outputs > MAX_ENTRIES:
             continue
-        flags = flags + (["p-q-swapped"] if name in SWAP_SENSITIVE else [])
-        tests.append({"options": options, "result": "valid", "flags": flags, "channel": _channel_document(channel)})
+        flags = flags + (["p-q-swapped"] if name in SWAP_SENSITIVE else []) + (
+            ["itemset-budget-plain-mean"] if name == "idue-ps" else []) + defect_flags("parameters", name, defects)
+        tests.append({"options": options, "result": "valid", "flags": flags,
+                      "channel": _channel_document(channel, built.guarantee())})
     for parameter in mechanism.parameters:
         for value in _invalid_values(parameter):
             options = {**mechanism.example(), parameter.name: value}
@@ -207,10 +271,12 @@ def parameter_vectors(name: str) -> dict:
         "source": mechanism.source,
         "description": "Parameter sets of the mechanism, as typed on the command line (ldpspec channel "
                        f"{name} --NAME VALUE): for a valid set, the exact channel of the whole release in the "
-                       f"channel-file format, and each probability to {DECIMAL_DIGITS} significant digits ('decimal', "
-                       "for a discrete channel); for an invalid set, the reference's reason. A port computes the "
-                       "same probabilities from the same parameters and refuses the same sets.",
-        "notes": PARAMETER_NOTES,
+                       "channel-file format with the privacy section of the notion it claims (as ldpspec channel "
+                       f"writes it), and each probability to {DECIMAL_DIGITS} significant digits ('decimal', for a "
+                       "discrete channel); for an invalid set, the reference's reason. A port computes the same "
+                       "probabilities from the same parameters and refuses the same sets.",
+        "notes": {**PARAMETER_NOTES, **{flag: note for flag, note in defects.items()
+                                        if any(flag in test["flags"] for test in tests)}},
         "tests": [{"id": k, **test} for k, test in enumerate(tests, 1)],
     }
 
@@ -228,7 +294,16 @@ ESTIMATOR_NOTES = {
               "exact: no iteration and no stopping rule).",
     "sum": "A mechanism whose server sums numerical releases: the counts are the sum of the releases, given here "
            "as an exact number, and the estimate is the sum over n.",
+    "x-ell-on-larger-sets": "Padding-and-Sampling with padding length l = 1 and sets of up to all m items: the "
+                            "estimator multiplies by l, which makes it unbiased only for sets of at most l items. "
+                            "Here the exact mean of the estimate is below the true count of every item held in a "
+                            "larger set; a port that multiplies by each user's set size, or by max(|x|, l), or "
+                            "reports the true counts as the mean, disagrees with the vector.",
 }
+PADDING_VARIANT = {"padding": "1"}
+"""The options added to a Padding-and-Sampling mechanism's example for its second estimator test: sets larger than
+the padding length."""
+
 
 def _numbers(values) -> dict:
     """Exact numbers as their exact texts and to ``DECIMAL_DIGITS`` significant digits."""
@@ -236,25 +311,27 @@ def _numbers(values) -> dict:
             "decimal": [to_decimal_string(value, DECIMAL_DIGITS) for value in values]}
 
 
-def estimator_test(name: str) -> dict:
-    """The example mechanism over a population where the k-th input of its channel is held by k users: the
-    counts of releases drawn from the stream (or, for a sum, the exact sum of the inputs), the estimate and the
-    population's exact moments; for a direct encoding, the empirical estimate, Norm-Sub and the MLE."""
+def estimator_test(name: str, variant: dict | None = None) -> dict:
+    """The example mechanism (with the options of ``variant`` changed) over a population where the k-th input of its
+    channel is held by k users: the counts of releases drawn from the stream (or, for a sum, the exact sum of the
+    inputs), the estimate and the population's exact moments; for a direct encoding, the empirical estimate,
+    Norm-Sub and the MLE."""
     mechanism = MECHANISMS[name]
-    built = mechanism.from_options(mechanism.example())
+    options = {**mechanism.example(), **(variant or {})}
+    built = mechanism.from_options(options)
     population = [x for k, x in enumerate(built.channel().inputs, 1) for _ in range(k)]
     n = len(population)
-    flags = ["estimate", "moments"]
+    flags = ["estimate", "moments"] + (["x-ell-on-larger-sets"] if variant == PADDING_VARIANT else [])
     if mechanism.statistic == "sum":
         counts = [sum((Exact.of(x) for x in population), start=Exact.of(0))]
         counts_json = [counts[0].text()]
         flags.append("sum")
     else:
-        stream = Stream(f"estimators {name}".encode())
+        stream = Stream(" ".join(["estimators", name, *(f"{k} {v}" for k, v in (variant or {}).items())]).encode())
         counts = built.counts([built.perturb(x, stream) for x in population])
         counts_json = [int(c) for c in counts]
     means, variances = built.estimate_moments(population)
-    test = {"id": 1, "options": mechanism.example(), "population": [label_to_json(x) for x in population], "n": n,
+    test = {"id": 1, "options": options, "population": [label_to_json(x) for x in population], "n": n,
             "counts": counts_json, "estimate": _numbers(built.estimate(counts, n)),
             "mean": _numbers(means), "variance": _numbers(variances), "flags": flags}
     if hasattr(built, "structure"):
@@ -267,6 +344,14 @@ def estimator_test(name: str) -> dict:
 
 
 def estimator_vectors() -> dict:
+    defects, tests = defect_notes("estimators"), []
+    for name in sorted(MECHANISMS):
+        variants = [None] + ([PADDING_VARIANT] if any(p.name == "padding" for p in MECHANISMS[name].parameters)
+                             else [])
+        for variant in variants:
+            test = estimator_test(name, variant)
+            test["flags"] += defect_flags("estimators", name, defects)
+            tests.append({"mechanism": name, **test, "id": len(tests) + 1})
     return {
         "kind": "estimators",
         "format": FORMAT,
@@ -276,10 +361,11 @@ def estimator_vectors() -> dict:
                        "the registered estimate from them, and the exact mean and variance of each entry of the "
                        "estimate over the population's releases; exact texts and "
                        f"{DECIMAL_DIGITS}-digit decimals. Direct encodings add the empirical frequency estimate, "
-                       "Norm-Sub and the closed-form MLE.",
-        "notes": ESTIMATOR_NOTES,
-        "tests": [{"mechanism": name, **estimator_test(name), "id": k}
-                  for k, name in enumerate(sorted(MECHANISMS), 1)],
+                       "Norm-Sub and the closed-form MLE. Padding-and-Sampling mechanisms add a test with padding "
+                       "length 1, where sets are larger than it.",
+        "notes": {**ESTIMATOR_NOTES, **{flag: note for flag, note in defects.items()
+                                        if any(flag in test["flags"] for test in tests)}},
+        "tests": tests,
     }
 
 

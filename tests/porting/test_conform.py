@@ -1,0 +1,210 @@
+"""``ldpspec conform``: a port built from the Python reference conforms; each kind of wrong answer fails with exit 1
+and names the test; a malformed answers file exits 2 naming the field; the stated power holds."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+import re
+
+import pytest
+
+from ldpspec.reference.porting.conform import ALPHA, POWER, conform, l1_threshold, load_vectors, sample_report
+from ldpspec.reference.porting.stream import Stream
+from ldpspec.reference.porting.vectors import release_json
+from ldpspec.reference.registry import MECHANISMS
+from ldpspec.reference.tools.cli import main
+from ldpspec.spec.channelfile import channel_file_text, has_densities
+from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec.exact import Exact
+
+VECTORS = load_vectors()
+
+
+def reference_answers(name: str, samples: int = 3000) -> dict:
+    """Every vector of one mechanism answered by the Python reference, in doubles, as a port would answer them."""
+    declaration = MECHANISMS[name]
+    answers = {"format": "ldpspec-answers/1", "port": "python reference", "parameters": [], "estimators": [],
+               "sampling": [], "samples": []}
+    for (mechanism, test_id), test in VECTORS["parameters"].items():
+        if mechanism != name:
+            continue
+        try:
+            channel = declaration.from_options(test["options"]).channel()
+        except InvalidParameter:
+            answers["parameters"].append({"mechanism": name, "id": test_id, "result": "invalid"})
+            continue
+        answer = {"mechanism": name, "id": test_id, "result": "valid"}
+        if has_densities(channel):  # each density's breakpoints, values and rates, in the channel file's order
+            answer["densities"] = [{field: [end if end in ("inf", "-inf") else float(Exact.of(end)) for end in
+                                            density[field]] for field in ("breakpoints", "values", "rates")
+                                    if field in density}
+                                   for density in json.loads(channel_file_text(channel))["densities"]]
+        else:
+            answer["probabilities"] = [[float(p) for p in row] for row in channel.rows]
+        answers["parameters"].append(answer)
+    for test_id, test in VECTORS["estimators"].items():
+        if test["mechanism"] != name:
+            continue
+        built = declaration.from_options(test["options"])
+        population = [tuple(x) if isinstance(x, list) else x for x in test["population"]]
+        means, variances = built.estimate_moments(population)
+        answer = {"id": test_id, "estimate": [float(e) for e in built.estimate(test["counts"], test["n"])],
+                  "variance": [float(v) for v in variances], "mean": [float(m) for m in means]}
+        if "direct" in test:  # the reference's own direct estimators, as decimal strings
+            answer["direct"] = {field: test["direct"][field]["decimal"] for field in ("empirical", "norm_sub", "mle")}
+        answers["estimators"].append(answer)
+    for test_id, test in VECTORS["sampling"].items():
+        if test["mechanism"] != name:
+            continue
+        built = declaration.from_options(test["options"])
+        stream = Stream(test["seed"])
+        x = tuple(test["input"]) if isinstance(test["input"], list) else test["input"]
+        releases = [release_json(built.perturb(x, stream)) for _ in test["releases"]]
+        answers["sampling"].append({"id": test_id, "releases": releases, "bits_read": stream.bits_read})
+    built, rng = declaration.from_options(declaration.example()), random.Random(7)
+    for x in built.channel().inputs:
+        releases = [built.perturb(x, rng) for _ in range(samples)]
+        answers["samples"].append({"mechanism": name, "options": declaration.example(),
+                                   "input": list(x) if isinstance(x, tuple) else x,
+                                   "releases": [list(r) if isinstance(r, tuple) else r for r in releases]})
+    return answers
+
+
+def run(tmp_path, answers: dict) -> int:
+    """``ldpspec conform`` on ``answers`` written to a file: its exit status."""
+    path = tmp_path / "answers.json"
+    path.write_text(json.dumps(answers), encoding="utf-8")
+    return main(["conform", str(path)])
+
+
+report_of = conform
+
+
+@pytest.fixture(scope="module")
+def grr_answers() -> dict:
+    return reference_answers("grr")
+
+
+def test_the_reference_answering_as_a_port_conforms(grr_answers, tmp_path, capsys):
+    status = run(tmp_path, grr_answers)
+    report = json.loads(capsys.readouterr().out)
+    assert status == 0, report
+    assert report["conforms"] and report["mechanisms"] == ["grr"] and not report["unanswered"]
+    assert report["parameters"]["answered"] == 11 and report["sampling"]["answered"] == 3
+    assert all(sample["conforms"] and sample["detects_tv_at_least"] < 0.1 for sample in report["samples"])
+
+
+def test_a_continuous_mechanism_answered_by_the_reference_conforms():
+    report = report_of(reference_answers("pm", samples=2000))
+    assert report["conforms"], report
+
+
+def answers_with(answers: dict, kind: str, index: int, **changes) -> dict:
+    changed = json.loads(json.dumps(answers))
+    changed[kind][index].update(changes)
+    return changed
+
+
+def test_swapped_probabilities_fail_and_name_the_flag(grr_answers):
+    valid = next(k for k, a in enumerate(grr_answers["parameters"]) if a["result"] == "valid")
+    rows = grr_answers["parameters"][valid]["probabilities"]
+    swapped = [[min(row) if p == max(row) else max(row) for p in row] for row in rows]  # p and q exchanged
+    report = report_of(answers_with(grr_answers, "parameters", valid, probabilities=swapped))
+    assert not report["conforms"]
+    (failure,) = report["parameters"]["failures"]
+    assert "p-q-swapped" in failure["flags"] and failure["failure"].startswith("probabilities[0][0]")
+
+
+def test_a_refusal_where_the_reference_accepts_fails(grr_answers):
+    report = report_of(answers_with(grr_answers, "parameters", 0, result="invalid"))
+    assert not report["conforms"] and "expected valid" in report["parameters"]["failures"][0]["failure"]
+
+
+def test_a_number_one_part_in_a_million_off_fails_and_within_the_relative_error_passes(grr_answers):
+    estimate = grr_answers["estimators"][0]["estimate"]
+    assert not report_of(answers_with(grr_answers, "estimators", 0,
+                                      estimate=[e * (1 + 1e-6) for e in estimate]))["conforms"]
+    assert report_of(answers_with(grr_answers, "estimators", 0, estimate=[e * (1 + 1e-11) for e in estimate]))[
+        "conforms"]
+
+
+def test_a_release_or_a_bit_count_off_fails(grr_answers):
+    releases = grr_answers["sampling"][0]["releases"]
+    moved = [(releases[0] + 1) % 3] + releases[1:]
+    report = report_of(answers_with(grr_answers, "sampling", 0, releases=moved))
+    assert report["sampling"]["failures"][0]["failure"].startswith("releases[0]")
+    report = report_of(answers_with(grr_answers, "sampling", 0, bits_read=grr_answers["sampling"][0]["bits_read"] + 1))
+    assert report["sampling"]["failures"][0]["failure"].startswith("bits_read")
+
+
+def test_a_claimed_mechanism_must_answer_all_its_vectors(grr_answers):
+    partial = json.loads(json.dumps(grr_answers))
+    partial["sampling"].pop()
+    report = report_of(partial)
+    assert not report["conforms"] and report["unanswered"] == {"sampling": [8]}
+
+
+def test_samples_from_a_sampler_with_p_and_q_swapped_fail(grr_answers):
+    rng, d = random.Random(3), 3
+    p = math.e / (math.e + d - 1)
+    swapped = [x if rng.random() >= p else rng.choice([y for y in range(d) if y != x]) for x in [0] * 3000]
+    answers = {"format": "ldpspec-answers/1", "samples": [{"mechanism": "grr", "options": {"epsilon": "1", "d": "3"},
+                                                            "input": 0, "releases": swapped}]}
+    (sample,) = report_of(answers)["samples"]
+    assert not sample["conforms"] and sample["l1_distance"] > sample["threshold"]
+
+
+def test_a_release_the_channel_never_gives_fails_at_once():
+    answers = {"format": "ldpspec-answers/1", "samples": [{"mechanism": "grr", "options": {"epsilon": "1", "d": "3"},
+                                                            "input": 0, "releases": [0, 1, 2] * 100 + [3]}]}
+    (sample,) = report_of(answers)["samples"]
+    assert not sample["conforms"] and sample["never_released"] == ["3"]
+
+
+def test_the_stated_power_holds_for_a_sampler_off_by_the_stated_distance():
+    """A GRR sampler whose releases are off by exactly the stated total variation (mass moved from the true item to
+    another) fails in at least 99% of 300 runs; the exact one passes in all of them (alpha is 1e-6)."""
+    n, d = 2000, 3
+    p, q = math.e / (math.e + d - 1), 1 / (math.e + d - 1)
+    delta = (l1_threshold(d, n, ALPHA) + l1_threshold(d, n, 1 - POWER)) / 2
+    rng = random.Random(11)
+
+    def report(weights) -> dict:
+        releases = rng.choices(range(d), weights=weights, k=n)
+        return sample_report({"mechanism": "grr", "options": {"epsilon": "1", "d": "3"}, "input": 0,
+                              "releases": releases}, 0, ALPHA)
+
+    off = [report([p - delta, q + delta, q]) for _ in range(300)]
+    assert off[0]["detects_tv_at_least"] == pytest.approx(delta)
+    assert sum(not r["conforms"] for r in off) >= 0.99 * 300
+    assert all(report([p, q, q])["conforms"] for _ in range(300))
+
+
+@pytest.mark.parametrize("answers, message", [
+    ({"format": "something else", "stream": [{"id": 1}]}, "format"),
+    ({"format": "ldpspec-answers/1"}, "answers nothing"),
+    ({"format": "ldpspec-answers/1", "stream": [{"id": 999}]}, "no stream test 999"),
+    ({"format": "ldpspec-answers/1", "sampling": [{"id": 1, "releases": []}, {"id": 1, "releases": []}]},
+     "a second time"),
+    ({"format": "ldpspec-answers/1", "parameters": [{"id": 1}]}, "must name its mechanism"),
+    ({"format": "ldpspec-answers/1", "extra": []}, "unknown sections"),
+    ({"format": "ldpspec-answers/1", "samples": [{"mechanism": "nope", "input": 0, "releases": [0]}]},
+     "registered mechanism"),
+    ({"format": "ldpspec-answers/1", "samples": [{"mechanism": "grr", "input": 7, "releases": [0]}]},
+     "input of the channel"),
+    ({"format": "ldpspec-answers/1", "estimators": [{"id": 1, "estimate": ["x"], "variance": []}]},
+     "number or a decimal string|finite number"),
+])
+def test_a_malformed_answers_file_exits_2_naming_the_field(tmp_path, capsys, answers, message):
+    status = run(tmp_path, answers)
+    assert status == 2
+    assert re.search(message, capsys.readouterr().err)
+
+
+def test_a_file_that_is_not_json_exits_2(tmp_path, capsys):
+    path = tmp_path / "answers.json"
+    path.write_text("{", encoding="utf-8")
+    assert main(["conform", str(path)]) == 2
+    assert "is not JSON" in capsys.readouterr().err
