@@ -49,7 +49,7 @@ from ldpspec.spec.channel import label_to_json, normalize_label
 from ldpspec.spec.continuous import output_distribution
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import Exact
-from ldpspec.spec.numbers import to_decimal_string
+from ldpspec.spec.numbers import budget, to_decimal_string
 
 ANSWERS_FORMAT = "ldpspec-answers/1"
 RELATIVE_ERROR = 1e-9
@@ -94,13 +94,15 @@ def _number(value, where: str) -> Fraction:
 
 
 def _expected(text: str) -> Fraction | None:
-    """An exact text or a decimal of the vectors as a Fraction to 50 digits (None for an infinite end)."""
+    """An exact text or a decimal of the vectors (a budget may be ``log(x)``) as a Fraction to 50 digits (None for an
+    infinite end)."""
     if text in ("inf", "-inf"):
         return None
     try:
         return Fraction(Decimal(text))
     except ArithmeticError:
-        return Fraction(Decimal(to_decimal_string(Exact.of(text), 50)))
+        number = budget(text, "a budget") if "log" in text else Exact.of(text)
+        return Fraction(Decimal(to_decimal_string(number, 50)))
 
 
 def _close(answer, expected_text: str, relative: float, where: str) -> bool:

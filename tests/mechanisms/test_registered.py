@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from scipy.stats import ks_2samp
 
+import tests.support
 from ldpspec.reference import draws
 from ldpspec.reference.mechanism import Guarantee
 from ldpspec.reference.porting.stream import Stream
@@ -177,6 +178,20 @@ def test_a_continuous_release_from_the_porting_stream_is_drawn_from_the_channels
         assert points == [draws.from_density(again, density) for _ in range(4)]
         assert stream.bits_read == again.bits_read
         labelled(mechanism, channel, releases)  # each falls in an output of the channel (else InvalidChannel)
+
+
+@pytest.mark.parametrize("name", CONTINUOUS)
+def test_continuous_releases_from_the_porting_stream_fit_the_channel(name):
+    """The goodness-of-fit test of the discrete mechanisms, on 1000 stream releases per input: in the deep profile
+    only, at about 50 ms a release (the default run has the exact proof and the density check above)."""
+    if not tests.support.DEEP:
+        pytest.skip("the deep profile (pytest --deep): 1000 exactly drawn releases per input take about a minute")
+    mechanism = EXAMPLES[name]
+    channel = mechanism.channel()
+    for x in inputs_of(name):
+        stream = Stream(f"fit {name} {x}".encode())
+        releases = [mechanism.perturb(x, stream) for _ in range(1000)]
+        assert_fits(labelled(mechanism, channel, releases), channel_row(channel, x))
 
 
 @pytest.mark.parametrize("name", NAMES)

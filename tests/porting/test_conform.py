@@ -208,3 +208,31 @@ def test_a_file_that_is_not_json_exits_2(tmp_path, capsys):
     path.write_text("{", encoding="utf-8")
     assert main(["conform", str(path)]) == 2
     assert "is not JSON" in capsys.readouterr().err
+
+
+def test_an_item_sets_budget_taken_as_a_plain_mean_fails_and_eq16_passes():
+    """IDUE-PS's privacy section gives each item set's budget (16) of Gu et al.: ln of the mean of e^eps over the
+    padded set. The plain mean of the budgets is smaller for a set of items with different budgets."""
+    (key, test), = [(k, t) for k, t in VECTORS["parameters"].items() if k[0] == "idue-ps" and t["result"] == "valid"
+                    and t["options"] == {"levels": "[[1, 1], [2, 1]]", "padding": "2"}]
+    item_budgets, padding, dummy = [1.0, 2.0], 2, 1.0
+
+    def set_budget(items, combine) -> float:
+        dummies = max(padding - len(items), 0)
+        return combine([item_budgets[i] for i in items] + [dummy] * dummies, max(len(items), padding))
+
+    def log_mean_exp(budgets, size):
+        return math.log(sum(math.exp(e) for e in budgets) / size)
+
+    def plain_mean(budgets, size):
+        return sum(budgets) / size
+
+    def report(combine) -> dict:
+        probabilities = [[float(p) for p in row] for row in test["channel"]["decimal"]]
+        answer = {"mechanism": "idue-ps", "id": key[1], "result": "valid", "probabilities": probabilities,
+                  "privacy": {"budgets": [set_budget(x, combine) for x in test["channel"]["inputs"]]}}
+        return report_of({"format": "ldpspec-answers/1", "parameters": [answer]})["parameters"]
+
+    assert report(log_mean_exp)["failed"] == 0
+    (failure,) = report(plain_mean)["failures"]
+    assert "itemset-budget-plain-mean" in failure["flags"] and failure["failure"].startswith("privacy.budgets[2]")
