@@ -130,6 +130,33 @@ def test_a_number_one_part_in_a_million_off_fails_and_within_the_relative_error_
         "conforms"]
 
 
+@pytest.mark.parametrize("overflow", [None, "NaN", "inf", float("nan")])
+def test_a_number_the_port_could_not_compute_fails_its_test_and_is_not_a_malformed_file(grr_answers, tmp_path,
+                                                                                         overflow):
+    """A port whose e^eps overflows prints null (JSON's NaN) or a name for it: a wrong answer, exit 1."""
+    estimate = grr_answers["estimators"][0]["estimate"]
+    status = run(tmp_path, answers_with(grr_answers, "estimators", 0, estimate=[overflow] + estimate[1:]))
+    assert status == 1
+
+
+def test_privacy_answers_compare_items_and_protected_outputs_exactly():
+    """suGRR-Sample's privacy section lists its sensitive items and protected outputs: compared as given."""
+    (key, test), = [(k, t) for k, t in VECTORS["parameters"].items()
+                    if k[0] == "sugrr-sample" and "choice" in t["flags"] and t["result"] == "valid"]
+    privacy = test["channel"]["privacy"]
+    assert privacy["protected_outputs"] == [[], [0], [1]]  # the empty protected part is one
+
+    def report(**changes) -> dict:
+        answer = {"mechanism": key[0], "id": key[1], "result": "valid",
+                  "probabilities": [[float(Exact.of(p)) for p in row] for row in test["channel"]["probabilities"]],
+                  "privacy": {**privacy, "epsilon": float(privacy["epsilon"]), **changes}}
+        return report_of({"format": "ldpspec-answers/1", "parameters": [answer]})["parameters"]
+
+    assert report()["failed"] == 0
+    assert report(protected_outputs=[[0], [1]])["failures"][0]["failure"].startswith("privacy.protected_outputs")
+    assert report(sensitive_items=[1, 0])["failures"][0]["failure"].startswith("privacy.sensitive_items[0]")
+
+
 def test_a_release_or_a_bit_count_off_fails(grr_answers):
     releases = grr_answers["sampling"][0]["releases"]
     moved = [(releases[0] + 1) % 3] + releases[1:]
