@@ -1,15 +1,17 @@
 """Sampling machinery shared by the NumPy twins: exact Bernoulli bits, and bit vectors packed eight to a byte.
 
-Every bit is drawn **exactly** Bernoulli(``p``) for the double ``p`` nearest the
-mechanism's exact probability: a uniform random number ``U = 0.U1 U2 ...`` is
-drawn one random byte at a time and compared with the binary expansion of
-``p``; the first byte decides unless it equals ``p``'s first byte (one time in
-256), and only those ties draw further bytes. There is no rounding of ``p`` to
-a grid.
+Every bit is drawn **exactly** Bernoulli(``p``) for the double ``p`` nearest the mechanism's exact probability: a
+uniform random number ``U = 0.U1 U2 ...`` is compared with the binary expansion of ``p`` from its first digit, and the
+first digit where they differ decides. There is no rounding of ``p`` to a grid. Two forms:
+
+* ``ExactBernoulli``: one random byte per bit, compared with ``p``'s first byte (ties, one time in 256, draw
+  further bytes); for a few bits per user (GRR's and RR's keep-or-replace coin);
+* ``PackedBernoulli``: bit vectors drawn directly in packed form, 64 bits per machine word compared digit by digit
+  (bit-sliced), so that the unpacked bits never exist (unary encodings).
 
 Bit-vector reports are packed eight to a byte (``numpy.packbits``, most significant bit first): ``n`` users over
-``d`` bits take ``n * ceil(d / 8)`` bytes. Work is done in chunks of ``CHUNK_BITS`` bits, so the memory in use stays
-at the size of the output.
+``d`` bits take ``n * ceil(d / 8)`` bytes. Work is done in chunks, so the memory in use stays at the size of the
+output.
 """
 
 from __future__ import annotations
@@ -89,6 +91,144 @@ class ExactBernoulli:
             equal = uniform == digit
             tied, tied_kinds = tied[equal], tied_kinds[equal]
             position += 1
+
+
+# --- exact Bernoulli bits drawn packed, 64 at a time -----------------------------------------------------------
+
+PLANES = 8
+"""The digits every word of a packed draw goes through: a lane is still tied after them with probability 1/256, and
+only the words holding such a lane go on (``PackedBernoulli``)."""
+
+WORDS_PER_CHUNK = 1 << 15
+"""Words of 64 bits processed together by a packed draw (256 KiB per array, which stays in the cache)."""
+
+
+def binary_digits(p: float) -> np.ndarray:
+    """The binary expansion of a double ``p`` in [0, 1) as 0s and 1s, ``p = sum_j digits[j] 2^-(j+1)`` exactly (at
+    most 1074 digits)."""
+    fraction = Fraction(p)
+    length = fraction.denominator.bit_length() - 1  # the denominator is a power of two
+    numerator = fraction.numerator
+    return np.array([(numerator >> (length - 1 - j)) & 1 for j in range(length)], dtype=np.uint8)
+
+
+class PackedBernoulli:
+    """Rows of bits in which column ``k`` is 1 with probability exactly ``probabilities[k]`` (a double), drawn
+    directly in packed form (``numpy.packbits``' layout: ``ceil(K / 8)`` bytes a row, the first column in the most
+    significant bit of the first byte), so that the unpacked bits never exist.
+
+    **Bit-sliced comparison.** A bit is ``[U < p]`` for a uniform ``U``, decided at the first binary digit where
+    ``U`` and ``p`` differ, to 1 if ``p``'s digit there is 1. At each digit, ``U``'s digit differs from ``p``'s with
+    probability 1/2, independently of everything before, so a lane (one bit of the output) needs only a fair coin
+    per digit: "differs here". A machine word holds 64 lanes. Digit ``j`` takes one random word ``R`` per word of
+    output and the word ``D_j`` of the lanes' ``j``-th digits; with ``u`` the lanes still undecided, the lanes
+    ``t = u & R`` are decided now, to ``D_j`` (``ones |= t & D_j``), and ``u ^= t``. A lane still tied past the last
+    digit of its ``p`` has ``U >= p``: it is 0. Every word goes through the first ``PLANES`` digits; after them a
+    lane is undecided with probability ``2^-PLANES``, and only the words holding such a lane go on, a digit at a
+    time, until none is left. Nothing is rounded: each bit is 1 with probability exactly ``p``
+    (``tests/twin/test_packed_bernoulli.py`` enumerates every random prefix).
+
+    The randomness is one 64-bit word per digit per word of output (``PLANES`` bits per released bit, and a little
+    more for the ties), where one lane alone would need two on average; what the slicing saves is work: 64 lanes go
+    through each NumPy operation, and a digit that is the same for every lane costs one operation less.
+    """
+
+    def __init__(self, probabilities: Sequence[float]):
+        values = np.asarray(probabilities, dtype=float)
+        if values.ndim != 1 or not len(values) or np.any(~np.isfinite(values)) or np.any(values < 0) or \
+                np.any(values > 1):
+            raise InvalidParameter("bit probabilities must be numbers in [0, 1], at least one")
+        self.columns = len(values)
+        self.row_bytes = (self.columns + 7) // 8
+        self.words = (self.columns + 63) // 64
+        distinct, self.kinds = np.unique(values, return_inverse=True)  # levels share their expansion
+        expansions = [binary_digits(v) if v < 1 else np.zeros(0, dtype=np.uint8) for v in distinct]
+        self.digits = np.zeros((len(distinct), max(map(len, expansions)) + 1), dtype=np.uint8)
+        for kind, expansion in enumerate(expansions):
+            self.digits[kind, :len(expansion)] = expansion
+        self.active = (values > 0) & (values < 1)  # p = 0, p = 1 and the padding lanes are decided from the start
+        self.lengths = np.array([len(e) for e in expansions])[self.kinds]  # each column's number of digits
+        self.always = self._mask(values >= 1)
+        self.start = self._mask(self.active)
+        self._digits: dict[int, tuple] = {}
+
+    def _mask(self, lanes: np.ndarray) -> np.ndarray:
+        """One boolean per column as ``words`` 64-bit words in the packed layout (padding lanes 0)."""
+        padded = np.zeros(64 * self.words, dtype=bool)
+        padded[:self.columns] = lanes
+        return np.packbits(padded).view(np.uint64)
+
+    def digit(self, j: int) -> tuple:
+        """Digit ``j`` (from 0) of every lane: ``(D_j, alive_j)``, ``D_j`` the words of the digits or ``"ones"`` or
+        ``"zeros"`` when every active lane has the same digit, ``alive_j`` the words of the lanes whose ``p`` has
+        digits after it (``None`` when every active lane has)."""
+        if j not in self._digits:
+            ones = self.digits[self.kinds, j] == 1 if j < self.digits.shape[1] else np.zeros(self.columns, bool)
+            uniform = "ones" if ones[self.active].all() else "zeros" if not ones[self.active].any() else None
+            ending = np.any(self.active & (self.lengths <= j + 1))
+            self._digits[j] = (uniform or self._mask(ones), self._mask(self.lengths > j + 1) if ending else None)
+        return self._digits[j]
+
+    def draw(self, rows: int, rng: np.random.Generator) -> np.ndarray:
+        """A ``rows x ceil(K / 8)`` array of packed rows."""
+        packed = np.empty((rows, self.row_bytes), dtype=np.uint8)
+        rows_per_chunk = max(1, WORDS_PER_CHUNK // self.words)
+        for start in range(0, rows, rows_per_chunk):
+            count = min(rows, start + rows_per_chunk) - start
+            words = self.draw_words(count, rng.bit_generator.random_raw)
+            packed[start:start + count] = words.view(np.uint8).reshape(count, 8 * self.words)[:, :self.row_bytes]
+        return packed
+
+    def draw_words(self, rows: int, random) -> np.ndarray:
+        """``rows x words`` 64-bit words; ``random(k)`` gives ``k`` random 64-bit words."""
+        ones, undecided = compare_planes(self, rows, lambda: random(rows * self.words).reshape(rows, self.words))
+        tied = np.flatnonzero(undecided)
+        if tied.size:
+            continue_ties(self, ones.reshape(-1), tied, undecided.reshape(-1)[tied], PLANES, random)
+        return ones
+
+
+def compare_planes(sampler: PackedBernoulli, rows: int, plane) -> tuple[np.ndarray, np.ndarray]:
+    """The first ``PLANES`` digits for ``rows x words`` words: ``(ones, undecided)``. ``plane()`` gives each digit's
+    random words, a ``rows x words`` array of "differs here" bits."""
+    shape = (rows, sampler.words)
+    ones = np.broadcast_to(sampler.always, shape).copy()
+    undecided = np.broadcast_to(sampler.start, shape).copy()
+    scratch = np.empty(shape, dtype=np.uint64)
+    for j in range(PLANES):
+        digits, alive = sampler.digit(j)
+        decided = np.bitwise_and(plane(), undecided)
+        if isinstance(digits, str):
+            if digits == "ones":
+                np.bitwise_or(ones, decided, out=ones)
+        else:
+            np.bitwise_and(decided, digits, out=scratch)
+            np.bitwise_or(ones, scratch, out=ones)
+        np.bitwise_xor(undecided, decided, out=undecided)
+        if alive is not None:
+            np.bitwise_and(undecided, alive, out=undecided)  # past p's last digit a tie is U >= p: 0
+    return ones, undecided
+
+
+def continue_ties(sampler: PackedBernoulli, flat_ones: np.ndarray, tied: np.ndarray, lanes: np.ndarray, position: int,
+                  random) -> None:
+    """Goes on from digit ``position`` for the words ``tied`` (indices into the flat ``rows x words`` output) whose
+    lanes ``lanes`` are still undecided, one digit at a time, until no lane is left; ``random(k)`` gives ``k`` random
+    64-bit words. Only these words draw: about ``64 * 2^-PLANES`` of them per word of output in all."""
+    while tied.size:
+        digits, alive = sampler.digit(position)
+        within = tied % sampler.words  # each word's place in its row
+        decided = random(len(tied)) & lanes
+        if isinstance(digits, str):
+            if digits == "ones":
+                flat_ones[tied] |= decided
+        else:
+            flat_ones[tied] |= decided & digits[within]
+        lanes = lanes ^ decided
+        if alive is not None:
+            lanes &= alive[within]
+        tied, lanes = tied[lanes != 0], lanes[lanes != 0]
+        position += 1
 
 
 def _random_bytes(rng: np.random.Generator, count: int) -> np.ndarray:

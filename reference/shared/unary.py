@@ -28,7 +28,7 @@ import numpy as np
 
 from ldpspec.reference import draws
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
-from ldpspec.reference.sampling import CHUNK_BITS, ExactBernoulli, packed_bit_counts, unpacked_rows
+from ldpspec.reference.sampling import ExactBernoulli, PackedBernoulli, packed_bit_counts, unpacked_rows
 from ldpspec.reference.shared.estimators import count_estimate, variance_terms
 from ldpspec.reference.validation import count_array, domain_size, item_array, item_index, positive_integer
 from ldpspec.spec.channel import check_entries, sequence
@@ -199,6 +199,8 @@ class UnaryEncodingTwin:
         self.d = encoding.d
         self.a = np.array([float(bit.p) for bit in encoding.bits])
         self.b = np.array([float(bit.q) for bit in encoding.bits])
+        self._hot = ExactBernoulli(self.a)
+        self._baselines = {}  # released bits -> the packed sampler of their b
 
     def packed(self, hot: np.ndarray, released: int, rng: np.random.Generator) -> np.ndarray:
         """Packed reports of the first ``released`` bits: row ``r`` has bit ``hot[r]`` drawn with ``a``, every
@@ -207,20 +209,19 @@ class UnaryEncodingTwin:
         """
         hot = np.asarray(hot)
         columns = hot.reshape(len(hot), -1)
-        n = len(hot)
-        baseline = ExactBernoulli(self.b[:released])
-        hot_bits = ExactBernoulli(self.a)
-        packed = np.empty((n, (released + 7) // 8), dtype=np.uint8)
-        rows_per_chunk = max(1, CHUNK_BITS // released)
-        for start in range(0, n, rows_per_chunk):
-            stop = min(n, start + rows_per_chunk)
-            bits = baseline.draw_columns(stop - start, rng)
-            for column in columns.T:
-                chunk_hot = column[start:stop]
-                shown = np.flatnonzero(chunk_hot < released)
-                bits[shown, chunk_hot[shown]] = hot_bits.draw(chunk_hot[shown], rng)
-            packed[start:stop] = np.packbits(bits, axis=1)
+        packed = self._baseline(released).draw(len(hot), rng)  # every bit with b, drawn packed
+        for column in columns.T:  # then each hot bit drawn again with a: the bits are independent
+            rows = np.flatnonzero(column < released)
+            column = column[rows]
+            bits = self._hot.draw(column, rng).astype(np.uint8)
+            byte, mask = column // 8, (0x80 >> (column % 8)).astype(np.uint8)
+            packed[rows, byte] = (packed[rows, byte] & ~mask) | (bits * mask)
         return packed
+
+    def _baseline(self, released: int) -> PackedBernoulli:
+        if released not in self._baselines:
+            self._baselines[released] = PackedBernoulli(self.b[:released])
+        return self._baselines[released]
 
     def reports(self, items, rng: np.random.Generator) -> np.ndarray:
         """Packed reports, one row of ``ceil(d / 8)`` bytes per user."""
