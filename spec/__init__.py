@@ -43,7 +43,7 @@ from ldpspec.spec.notions import (
 )
 from ldpspec.spec.numbers import DISPLAY_DIGITS
 from ldpspec.spec.parameters import Parameter
-from ldpspec.spec.structured import IndependentBits, StructuredChannel
+from ldpspec.spec.structured import ClassedChannel, ClassedUnary, ColumnClasses, IndependentBits, StructuredChannel
 from ldpspec.spec.verdict import Verdict, Witness
 
 __all__ = [
@@ -56,6 +56,7 @@ __all__ = [
     "avg_id_ldp", "graded_ldp", "id_ldp", "ipldp", "ldp", "min_id_ldp",
     "suldp_joint", "suldp_joint_unrevealed", "suldp_marginal", "uldp",
     "DISPLAY_DIGITS", "Exact", "Nats", "Undecided",
-    "AffineFamily", "Density", "IndependentBits", "PiecewiseChannel", "StructuredChannel",
+    "AffineFamily", "ClassedChannel", "ClassedUnary", "ColumnClasses", "Density", "IndependentBits",
+    "PiecewiseChannel", "StructuredChannel",
     "Verdict", "Witness",
 ]

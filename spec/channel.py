@@ -36,8 +36,18 @@ def check_entries(count: int, what: str, max_entries: int | None = None) -> None
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise InvalidParameter(f"max_entries must be an integer >= 1, got {max_entries!r}")
     if count > limit:
-        raise InvalidParameter(f"{what} has {count:,} probabilities, more than the limit of {limit:,}; use a smaller "
-                               "domain, or raise the limit (max_entries=..., or --max-entries on the command line)")
+        raise InvalidParameter(f"{what} has {count_text(count)} probabilities, more than the limit of {limit:,}; use "
+                               "a smaller domain, or raise the limit (max_entries=..., or --max-entries on the "
+                               "command line)")
+
+
+def count_text(count: int) -> str:
+    """A count for a message: with thousands separators, or as a power of two when it has more than 30 digits (a
+    unary encoding over 10^7 items has 2^10000000 outputs, whose digits Python refuses to print)."""
+    if count < 10 ** 30:
+        return f"{count:,}"
+    exponent = count.bit_length() - 1
+    return f"2^{exponent:,}" if count == 1 << exponent else f"more than 2^{exponent:,}"
 
 
 def normalize_label(label, name: str = "label"):

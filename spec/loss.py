@@ -24,7 +24,7 @@ from ldpspec.spec.channel import Channel, label_to_json
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ZERO, Exact, Nats
 from ldpspec.spec.numbers import to_decimal_string
-from ldpspec.spec.structured import StructuredChannel, checked_channel
+from ldpspec.spec.structured import ClassedChannel, StructuredChannel, checked_channel
 
 MAX_PAIR_WORK = 4_000_000
 """Default largest ``inputs^2 x outputs`` of a pairwise computation on an explicit channel."""
@@ -39,11 +39,21 @@ def _greater(a: tuple, b: tuple) -> bool:
     return (a[0] * b[1]).compare(b[0] * a[1]) > 0
 
 
-def check_pair_work(channel, max_work: int | None) -> None:
-    """Refuse a pairwise computation larger than ``max_work`` steps, naming the limit and how to raise it."""
+def check_pair_work(channel, max_work: int | None, *, every_pair: bool = True) -> None:
+    """Refuse a pairwise computation larger than ``max_work`` steps, naming the limit and how to raise it.
+    ``every_pair=False``: the computation takes one pair per pair of classes of a ``ClassedChannel``."""
     limit = MAX_PAIR_WORK if max_work is None else max_work
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise InvalidParameter(f"max_work must be an integer >= 1, got {max_work!r}")
+    if not every_pair and isinstance(channel, ClassedChannel):
+        classes = len(channel.input_classes())
+        work = classes ** 2 * channel.bit_count  # each pair's output is built bit by bit
+        if work > limit:
+            raise InvalidParameter(
+                f"this check compares every ordered pair of {classes:,} input classes over {channel.bit_count:,} "
+                f"bits: {work:,} steps, more than the limit of {limit:,}; raise the limit (max_work=..., or "
+                "--max-work on the command line) to run it anyway")
+        return
     if isinstance(channel, StructuredChannel):  # the structure gives a pair's loss in one pass over the bits
         per_pair, what = channel.bit_count, "bit"
     else:
@@ -76,6 +86,30 @@ def pair_loss(channel, x, other) -> tuple:
     if isinstance(channel, StructuredChannel):
         return channel.pair_loss(x, other)
     return _pair_loss_of_rows(channel.row(x), channel.row(other), channel.outputs)
+
+
+def class_pairs(channel: ClassedChannel, labels=None) -> list[tuple]:
+    """``[(x, x2)]``: one ordered pair of distinct inputs for every ordered pair of classes that has one, where the
+    classes are the channel's refined by ``labels`` (``{input: label}``, for example each input's budget: inputs of
+    one class with different labels go to different classes). Each pair is the first of its pair of classes in the
+    order the explicit scan meets pairs (``inputs`` by ``inputs``), and the pairs are in that order, so that a
+    verdict built from them names the same witness as one built from every pair."""
+    classes = []
+    for members in channel.input_classes():
+        parts: dict = {}
+        for x in members:
+            parts.setdefault(None if labels is None else labels[x], []).append(x)
+        classes.extend(parts.values())
+    position = {x: i for i, x in enumerate(channel.inputs)}
+    pairs = []
+    for first in classes:
+        for second in classes:
+            if first is second:
+                if len(first) >= 2:
+                    pairs.append((first[0], first[1]))
+            else:
+                pairs.append((first[0], second[0]))
+    return sorted(pairs, key=lambda pair: (position[pair[0]], position[pair[1]]))
 
 
 def pairwise_loss(channel, max_work: int | None = None) -> dict:
@@ -131,7 +165,10 @@ def output_loss(channel: Channel) -> dict:
 def ldp_epsilon(channel, max_work: int | None = None) -> Nats:
     """The tightest ``eps`` such that the channel is ``eps``-LDP (``inf`` if none is)."""
     channel = checked_channel(channel)
-    if isinstance(channel, StructuredChannel):
+    if isinstance(channel, ClassedChannel):
+        check_pair_work(channel, max_work, every_pair=False)
+        losses = [channel.pair_loss(x, x2)[0] for x, x2 in class_pairs(channel)]
+    elif isinstance(channel, StructuredChannel):
         losses = [loss for loss, _ in pairwise_loss(channel, max_work).values()]
     else:
         losses = [loss for loss, _ in output_loss(channel).values()]

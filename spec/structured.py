@@ -29,7 +29,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cmp_to_key
 
-from ldpspec.spec.channel import Channel, _unique_labels, check_entries
+from ldpspec.spec.channel import Channel, _unique_labels, check_entries, count_text
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact, Nats
 from ldpspec.spec.numbers import exact, probability
@@ -62,8 +62,8 @@ class StructuredChannel(ABC):
         """The explicit channel; refuses beforehand when it has more than ``max_entries`` probabilities
         (``MAX_ENTRIES`` by default)."""
         check_entries(len(self.inputs) * self.output_count,
-                      f"the explicit matrix of this channel ({len(self.inputs):,} inputs x {self.output_count:,} "
-                      "outputs)", max_entries)
+                      f"the explicit matrix of this channel ({len(self.inputs):,} inputs x "
+                      f"{count_text(self.output_count)} outputs)", max_entries)
         outputs = tuple(self.iter_outputs())
         return Channel(self.inputs, outputs, [[self.probability(x, y) for y in outputs] for x in self.inputs])
 
@@ -152,22 +152,159 @@ class IndependentBits(StructuredChannel):
         numerator, denominator = ONE, ONE
         worst = []
         for mine, theirs in zip(self.bit_distributions(x), self.bit_distributions(other)):
-            if mine == theirs:  # this bit is distributed alike under both inputs: its ratio is 1 either way
-                worst.append(1 if mine[1] else 0)
-                continue
-            # Over the bit values x can produce, the larger per-bit ratio wins.
-            candidates = [bit for bit in (1, 0) if mine[bit]]
-            if any(not theirs[bit] for bit in candidates):
-                bit = next(bit for bit in candidates if not theirs[bit])
-                worst.append(bit)
-                numerator = None
-                continue
-            bit = max(candidates, key=lambda b: _Ratio(mine[b], theirs[b]))
+            bit, infinite = worst_bit(mine, theirs)
             worst.append(bit)
-            if numerator is not None:
+            if infinite:
+                numerator = None
+            elif numerator is not None and mine != theirs:
                 numerator, denominator = numerator * mine[bit], denominator * theirs[bit]
         loss = Nats.infinity() if numerator is None else Nats(numerator / denominator)
         return loss, tuple(worst)
+
+
+def worst_bit(mine: tuple, theirs: tuple) -> tuple[int, bool]:
+    """``(bit, infinite)``: the value of one independent bit that maximises ``P[bit | x] / P[bit | x']`` over the
+    values ``x`` can produce, given ``mine = (P[0 | x], P[1 | x])`` and ``theirs`` the same under ``x'``;
+    ``infinite`` when ``x'`` cannot produce it. A bit distributed alike under both (ratio 1 either way) takes 1 if it
+    can be 1."""
+    if mine == theirs:
+        return (1 if mine[1] else 0), False
+    candidates = [bit for bit in (1, 0) if mine[bit]]
+    impossible = [bit for bit in candidates if not theirs[bit]]
+    if impossible:
+        return impossible[0], True
+    return max(candidates, key=lambda b: _Ratio(mine[b], theirs[b])), False
+
+
+class ClassedChannel(StructuredChannel):
+    """A structured channel whose inputs come in classes: for two distinct inputs, the loss of the ordered pair
+    depends only on their two classes. The kernel then judges a pairwise notion (LDP, ID-LDP with budgets constant
+    on classes) from one pair per pair of classes, in time independent of the number of inputs in a class
+    (``spec.loss.class_pairs``); ``pair_loss`` of any single pair still gives that pair's own loss and output."""
+
+    @abstractmethod
+    def input_classes(self) -> tuple[tuple, ...]:
+        """The classes, each a tuple of inputs in the order of ``inputs``; together they hold every input once."""
+
+
+class ClassedUnary(ClassedChannel, IndependentBits):
+    """Unary encoding whose items come in classes (IDUE's privacy levels, one class for OUE or basic RAPPOR): input
+    ``x`` is an item of ``0 .. d-1``; bit ``k`` is drawn from ``hot[c]`` when ``k = x`` and from ``cold[c]``
+    otherwise, ``c`` the class of item ``k`` (each a pair ``(P[bit = 0], P[bit = 1])``). The whole vector of ``d``
+    bits is released.
+
+    For items ``x != x'`` every other bit has the same distribution under both, so the ratio ``P[y|x]/P[y|x']`` is the
+    product of bit ``x``'s ratio (``hot`` over ``cold`` of ``x``'s class) and bit ``x'``'s (``cold`` over ``hot`` of
+    ``x'``'s class), each maximised on its own (``worst_bit``): the loss depends only on the two classes, and takes a
+    constant number of steps where the explicit product takes ``d``. Stored per class, the channel takes memory in
+    ``d`` (the number of items) plus the classes, not ``d^2``."""
+
+    def __init__(self, hot: Sequence, cold: Sequence, item_classes: Sequence[int]):
+        if len(hot) != len(cold) or not hot:
+            raise InvalidChannel(f"hot and cold must give one distribution per class; got {len(hot)} and {len(cold)}")
+        self._hot = tuple(_pair(value, f"hot[{c}]") for c, value in enumerate(hot))
+        self._cold = tuple(_pair(value, f"cold[{c}]") for c, value in enumerate(cold))
+        self.item_classes = _item_classes(item_classes, len(self._hot), "a unary encoding")
+        self.inputs = tuple(range(len(self.item_classes)))
+        self.bit_count = len(self.item_classes)
+
+    def input_classes(self) -> tuple[tuple, ...]:
+        return _members(self.item_classes)
+
+    def bit_distributions(self, x) -> tuple:
+        if x not in range(self.bit_count) or isinstance(x, bool):
+            raise InvalidChannel(f"unknown input label {x!r}; the inputs are the items 0 .. {self.bit_count - 1}")
+        return tuple(self._hot[c] if k == x else self._cold[c] for k, c in enumerate(self.item_classes))
+
+    def pair_loss(self, x, other) -> tuple:
+        mine = self.bit_distributions(x)
+        self.bit_distributions(other)  # must be an item too
+        if x == other:
+            return Nats.rational(0), tuple(1 if one else 0 for _, one in mine)
+        changed = {x: (self._hot[self.item_classes[x]], self._cold[self.item_classes[x]]),
+                   other: (self._cold[self.item_classes[other]], self._hot[self.item_classes[other]])}
+        numerator, denominator, infinite = ONE, ONE, False
+        worst = {}
+        for k in sorted(changed):  # in bit order, as the product over every bit multiplies them
+            mine, theirs = changed[k]
+            worst[k], impossible = worst_bit(mine, theirs)
+            infinite = infinite or impossible
+            if not impossible and mine != theirs:
+                numerator, denominator = numerator * mine[worst[k]], denominator * theirs[worst[k]]
+        output = tuple(worst[k] if k in worst else (1 if self._cold[c][1] else 0)
+                       for k, c in enumerate(self.item_classes))
+        return (Nats.infinity() if infinite else Nats(numerator / denominator)), output
+
+
+class ColumnClasses(ClassedChannel):
+    """A direct encoding whose column ``y`` is constant off the diagonal: ``P[y|x] = base_y + extra_y [y = x]`` over
+    the items ``0 .. d-1`` (GRR, KRR, uRR, IPRR), with the columns in classes sharing ``(base, extra)``.
+
+    For items ``x != x'`` the ratio ``P[y|x]/P[y|x']`` is ``(base_x + extra_x) / base_x`` at ``y = x``,
+    ``base_x' / (base_x' + extra_x')`` at ``y = x'``, and 1 at every other output with ``base_y > 0`` (an output
+    neither input can produce constrains nothing): the loss is the largest of these, and depends only on the classes
+    of ``x`` and ``x'`` (and on whether a third output with ``base > 0`` exists, which the classes decide)."""
+
+    bit_count = 1
+
+    def __init__(self, base: Sequence, extra: Sequence, item_classes: Sequence[int]):
+        if len(base) != len(extra) or not base:
+            raise InvalidChannel(f"base and extra must give one value per class; got {len(base)} and {len(extra)}")
+        self._base = tuple(_probability(value, f"base[{c}]") for c, value in enumerate(base))
+        self._extra = tuple(_probability(value, f"extra[{c}]") for c, value in enumerate(extra))
+        classes = self.item_classes = _item_classes(item_classes, len(self._base), "a direct encoding")
+        self.inputs = tuple(range(len(classes)))
+        counts = [0] * len(self._base)
+        for c in classes:
+            counts[c] += 1
+        total = sum(counts[c] * self._base[c] for c in range(len(counts)) if counts[c])
+        if any(total + self._extra[c] != ONE for c in range(len(counts)) if counts[c]):
+            raise InvalidChannel("every row must sum to 1: sum_y base_y + extra_x = 1 for every item x")
+        self._positive_base = sum(counts[c] for c in range(len(counts)) if self._base[c])
+
+    @property
+    def output_count(self) -> int:
+        return len(self.inputs)
+
+    def iter_outputs(self) -> Iterator:
+        return iter(self.inputs)
+
+    def input_classes(self) -> tuple[tuple, ...]:
+        return _members(self.item_classes)
+
+    def _item(self, x, name: str = "input") -> int:
+        if isinstance(x, bool) or x not in range(len(self.inputs)):
+            raise InvalidChannel(f"unknown {name} label {x!r}; the items are 0 .. {len(self.inputs) - 1}")
+        return x
+
+    def probability(self, x, y):
+        c = self.item_classes[self._item(y, "output")]
+        return self._base[c] + self._extra[c] if self._item(x) == y else self._base[c]
+
+    def pair_loss(self, x, other) -> tuple:
+        x, other = self._item(x), self._item(other)
+        if x == other:
+            return Nats.rational(0), x
+        candidates = []  # (ratio numerator, denominator, output), in output order as the explicit scan meets them
+        c, c2 = self.item_classes[x], self.item_classes[other]
+        third = self._positive_base - bool(self._base[c]) - bool(self._base[c2]) > 0
+        if third:
+            y = next(y for y in self.inputs if y not in (x, other) and self._base[self.item_classes[y]])
+            candidates.append((ONE, ONE, y))
+        if self._base[c] + self._extra[c]:
+            candidates.append((self._base[c] + self._extra[c], self._base[c], x))
+        if self._base[c2]:
+            candidates.append((self._base[c2], self._base[c2] + self._extra[c2], other))
+        candidates.sort(key=lambda item: item[2])
+        best = None
+        for numerator, denominator, y in candidates:
+            if not denominator:
+                return Nats.infinity(), y
+            if best is None or (numerator * best[1]).compare(best[0] * denominator) > 0:
+                best = (numerator, denominator, y)
+        if best is None:
+            return Nats.rational(0), None
+        return Nats(best[0] / best[1]), best[2]
 
 
 class SampledOneHot(StructuredChannel):
@@ -309,6 +446,36 @@ class _Ratio:
 
     def __lt__(self, other: _Ratio) -> bool:
         return (self.numerator * other.denominator).compare(other.numerator * self.denominator) < 0
+
+
+def _item_classes(item_classes: Sequence[int], count: int, what: str) -> tuple:
+    """Each item's class, an integer of ``0 .. count-1``, for at least two items (checked a whole list at a time:
+    a channel may have 10^7 items)."""
+    classes = tuple(item_classes)
+    if len(classes) < 2:
+        raise InvalidChannel(f"{what} needs at least 2 items, got {len(classes)}")
+    if not set(map(type, classes)) <= {int} or not set(classes) <= set(range(count)):
+        k, c = next((k, c) for k, c in enumerate(classes) if type(c) is not int or not 0 <= c < count)
+        raise InvalidChannel(f"the class of item {k} must be an integer in [0, {count - 1}], got {c!r}")
+    return classes
+
+
+def _members(item_classes: Sequence[int]) -> tuple[tuple, ...]:
+    """The items of each class that has any, in the order of their first items."""
+    members: dict[int, list] = {}
+    for k, c in enumerate(item_classes):
+        members.setdefault(c, []).append(k)
+    return tuple(tuple(items) for items in members.values())
+
+
+def _pair(value, name: str) -> tuple:
+    """A bit's distribution ``(P[0], P[1])``, exact, summing to 1."""
+    if len(value) != 2:
+        raise InvalidChannel(f"{name} must be a pair (P[bit = 0], P[bit = 1]), got {value!r}")
+    zero, one = _probability(value[0], f"{name} P[bit = 0]"), _probability(value[1], f"{name} P[bit = 1]")
+    if zero + one != ONE:
+        raise InvalidChannel(f"{name}: P[bit = 0] + P[bit = 1] must be 1, got {value!r}")
+    return zero, one
 
 
 def _probability(value, name: str) -> Exact:

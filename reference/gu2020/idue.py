@@ -162,21 +162,12 @@ def idue(levels: PrivacyLevels, a: Sequence, b: Sequence, r: str = "min",
     return UnaryEncoding([bits[t] for t in levels.item_levels], guarantee, metadata)
 
 
-def representative_levels(levels: PrivacyLevels) -> PrivacyLevels:
-    """The same levels with at most two items each.
-
-    IDUE's loss for a pair of items depends only on their levels (every other
-    bit has the same distribution under both inputs), so this small channel has
-    exactly the pairwise losses of the full one.
-    """
-    return PrivacyLevels.from_sizes(levels.budgets, [min(size, 2) for size in levels.sizes])
-
-
 def verify_idue(levels: PrivacyLevels, a: Sequence, b: Sequence, r: str = "min") -> Verdict:
-    """The kernel's verdict on IDUE with these parameters: MinID-LDP (``r="min"``) or AvgID-LDP (``"avg"``)."""
-    small = representative_levels(levels)
-    channel = idue(small, a, b).channel()
-    return id_ldp(channel, dict(zip(channel.inputs, small.item_budgets())), r)
+    """The kernel's verdict on IDUE with these parameters over all of its items: MinID-LDP (``r="min"``) or
+    AvgID-LDP (``"avg"``). The channel's items come in classes (the levels), which the kernel judges a pair of
+    classes at a time."""
+    channel = idue(levels, a, b).channel()
+    return id_ldp(channel, dict(zip(channel.inputs, levels.item_budgets())), r)
 
 
 # --- Objectives of the optimisation models (Sec. V-D) -------------------------------------------

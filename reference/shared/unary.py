@@ -31,12 +31,12 @@ from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechani
 from ldpspec.reference.sampling import ExactBernoulli, PackedBernoulli, packed_bit_counts, unpacked_rows
 from ldpspec.reference.shared.estimators import count_estimate, variance_terms
 from ldpspec.reference.validation import count_array, domain_size, item_array, item_index, positive_integer
-from ldpspec.spec.channel import check_entries, sequence
+from ldpspec.spec.channel import sequence
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact, Nats
 from ldpspec.spec.numbers import budget, probability
 from ldpspec.spec.parameters import Parameter
-from ldpspec.spec.structured import IndependentBits
+from ldpspec.spec.structured import ClassedUnary
 
 
 class UnaryBits(NamedTuple):
@@ -130,11 +130,23 @@ class UnaryEncoding:
         """``(P[y_k = 0], P[y_k = 1])`` for every bit, given the user's item."""
         return one_hot_bit_distributions(self.bits, item)
 
-    def channel(self, max_entries: int | None = None) -> IndependentBits:
-        """The exact channel: a product of independent bits, the whole vector released. It holds two probabilities
-        per bit and input; refused beyond ``max_entries`` of them."""
-        check_entries(2 * self.d * self.d, f"the unary encoding's channel on {self.d:,} items", max_entries)
-        return IndependentBits(range(self.d), {i: self.bit_distributions(i) for i in range(self.d)})
+    def channel(self, max_entries: int | None = None) -> ClassedUnary:
+        """The exact channel: a product of independent bits, the whole vector released, with the items in classes
+        of equal ``(a, b)`` (IDUE's levels; one class for plain unary encoding), so that the kernel judges it one
+        pair of classes at a time. It holds one pair of distributions per class and one class per item, whatever
+        ``d``; ``max_entries`` bounds its explicit matrix, when one is asked for (``explicit``)."""
+        classes: list[UnaryBits] = []
+        by_object: dict[int, int] = {}  # items of one level share one bit object: one lookup per item
+        for bit in self.bits:
+            if id(bit) not in by_object:  # a new object: its class is an equal bit's, or a new one
+                equal = next((c for c, known in enumerate(classes) if known == bit), None)
+                if equal is None:
+                    classes.append(bit)
+                    equal = len(classes) - 1
+                by_object[id(bit)] = equal
+        item_classes = [by_object[id(bit)] for bit in self.bits]
+        return ClassedUnary([(bit.not_p, bit.p) for bit in classes], [(bit.not_q, bit.q) for bit in classes],
+                            item_classes)
 
     def guarantee(self) -> Guarantee:
         if self._guarantee is None:

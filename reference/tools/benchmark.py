@@ -5,6 +5,7 @@
     python -m ldpspec.reference.tools.benchmark --set-valued    # only the set-valued rows
     python -m ldpspec.reference.tools.benchmark --ipldp         # only the per-item-budget rows and the estimators
     python -m ldpspec.reference.tools.benchmark --numeric       # only the mechanisms for numbers and HierA
+    python -m ldpspec.reference.tools.benchmark --kernel        # only the kernel's verdicts on IDUE at 10^5 items
 
 Sizes are pinned: every mechanism at (n, d) = (1e5, 100), (1e6, 100), (1e6, 1000), and the set-valued mechanisms
 (users holding sets of ``m`` items, Cao et al. 2022: those that take the parameter ``m`` of
@@ -45,6 +46,14 @@ million users at a time and counted, then PLC and steps 5-7 with mu = 2, reading
 paper's five levels with eps_0 = 1. No package the registries hold implements PM or Harmony (pure-ldp,
 multi-freq-ldpy and ldp-toolbox 0.1.3 have frequency oracles only), so the reference points are plain NumPy
 versions of the two written from the papers in this script (``numpy-plain``), measured in the same run.
+
+The main table gives the **cost per released bit** of every reports row (nanoseconds per bit the users release in
+all: ``d`` per user for a bit vector, the released bits for IDUE-PS and its baselines, ``log2 d`` for one item of
+``d``; a peer's row is divided by the same count as ours), so that the distance to the hardware's limit shows.
+
+The kernel's rows (``--kernel``, sizes ``NxD:kernel``) time the kernel's verdict, MinID-LDP and AvgID-LDP, on IDUE
+over ``D`` items in the workload's three levels (by default 100,000 items): the channel's items come in classes,
+which the kernel judges a pair of classes at a time.
 
 Each measurement runs in a fresh subprocess. Time is wall-clock time of the operation alone (data
 and parameters are made first). Peak memory is the growth of the process's resident set during the
@@ -248,6 +257,8 @@ def _operation(library: str, name: str, mode: str, n: int, d: int):
 
     if mode in ESTIMATORS or mode in PEER_ESTIMATORS.get(library, ()):
         return _estimator_operation(library, name, mode, n, d)
+    if mode in KERNEL_NOTIONS:
+        return _kernel_operation(mode, d)
     if name == HIERA or numeric(MECHANISMS[name]):
         return _numeric_operation(library, name, mode, n)
     if library != "ldpspec" and (mode != "reports" or name not in PEER_MECHANISMS[library]):
@@ -258,11 +269,40 @@ def _operation(library: str, name: str, mode: str, n: int, d: int):
         return _peer(library, name, d, np.asarray(inputs).tolist()), shape, None
     rng = np.random.default_rng(2)
     if mode == "reports":
-        return (lambda: mechanism.twin.reports(inputs, rng)), shape, None
+        return (lambda: mechanism.twin.reports(inputs, rng)), shape, lambda reports: _released_bits(mechanism, reports)
     values = inputs if isinstance(inputs, list) else inputs.tolist()
     # users of each input, or of each set (a list, or an array row for sets of several sizes)
     population = Counter(tuple(v) if isinstance(v, (list, np.ndarray)) else v for v in values)
     return (lambda: mechanism.twin.simulate_counts(population, rng)), shape, None
+
+
+def _kernel_operation(notion: str, d: int):
+    """The kernel's verdict on IDUE over ``d`` items in the workload's three levels (solved first, on two items per
+    level: the solution does not depend on the number of items the kernel is then given)."""
+    from ldpspec.reference.gu2020.idue import PrivacyLevels, benchmark_levels, solve_levels, verify_idue
+
+    levels = benchmark_levels(d)
+    solution = solve_levels(PrivacyLevels.from_sizes(levels.budgets, [2] * levels.count), r=KERNEL_NOTIONS[notion])
+    return ((lambda: verify_idue(levels, solution.a, solution.b, KERNEL_NOTIONS[notion])),
+            {"levels": levels.count}, lambda verdict: {"holds": verdict.holds})
+
+
+def _released_bits(mechanism, reports) -> dict:
+    """``{"released_bits": ...}``: the bits every user releases, in all, for the cost per released bit. A report
+    packed as a bit vector releases its bits (``d``, or fewer for IDUE-PS releasing only the sampled bits); a report
+    of one item of ``d`` releases ``log2 d`` bits. Other reports (sets of items, numbers) have no such count."""
+    import numpy as np
+
+    if not len(reports) or reports.dtype.kind not in "ui":
+        return {}
+    first = mechanism.twin.outputs(reports[:1])[0]  # the release as the channel labels it
+    if isinstance(first, tuple) and first and all(type(bit) is int and bit in (0, 1) for bit in first):
+        per_report = len(first)  # a bit vector
+    elif type(first) is int:
+        per_report = float(np.log2(getattr(mechanism, "d", 2)))  # one item of d (RR: one of two)
+    else:
+        return {}
+    return {"released_bits": len(reports) * per_report}
 
 
 def _numeric_operation(library: str, name: str, mode: str, n: int):
@@ -332,7 +372,12 @@ def _run(library, name, mode, n, d) -> dict | None:
     return json.loads(result.stdout.strip().splitlines()[-1])
 
 
-SIZE_KINDS = {"": "every mechanism", "sets": "the set-valued mechanisms only",
+KERNEL_SIZES = ((0, 100_000),)
+"""(n, d) of the kernel's rows: IDUE over d items in three levels (n plays no part)."""
+KERNEL_NOTIONS = {"minid-ldp": "min", "avgid-ldp": "avg"}
+"""The kernel's rows: each notion of IDUE's channel over all of its items."""
+
+SIZE_KINDS = {"": "every mechanism", "sets": "the set-valued mechanisms only", "kernel": "the kernel's verdicts",
               "numeric": "the mechanisms for numbers and HierA (D is ignored)",
               "ipldp": "the mechanisms with per-item budgets, beside the peers' GRR clients",
               "estimators": "the estimators of a direct encoding"}
@@ -416,10 +461,12 @@ def _measure_estimator_rows(sizes, names, libraries) -> list:
 
 
 def _measure_rows(sizes, names, libraries, set_columns: bool) -> list:
-    """Measure and print every row (in a subprocess each); return them."""
+    """Measure and print every row (in a subprocess each); return them. The main table gives the cost per released
+    bit of every reports row whose release is a bit vector or one item (the peers' rows: the same release as ours)."""
     rows = []
     for n, d in sizes:
         for name in names:
+            released = None
             for library in libraries:
                 if library != "ldpspec" and name not in PEER_MECHANISMS[library]:
                     continue
@@ -428,9 +475,15 @@ def _measure_rows(sizes, names, libraries, set_columns: bool) -> list:
                     if result is None:
                         continue
                     rows.append((name, n, d, mode, library, result))
-                    shape = f" {result['m']} | {result['sensitive']} |" if set_columns else ""
+                    if mode == "reports":
+                        released = result.get("released_bits", released)
+                    if set_columns:
+                        last = f" {result['m']} | {result['sensitive']} |"
+                    else:
+                        cost = 1e9 * result["seconds"] / released if mode == "reports" and released else None
+                        last = f" {'' if cost is None else f'{cost:.2f}'} |"
                     print(f"| {name} | {n:,} | {d} | {mode} | {library} | {result['seconds']:.3f} | "
-                          f"{result['peak_mib']:.1f} |{shape}", flush=True)
+                          f"{result['peak_mib']:.1f} |{last}", flush=True)
     print()
     return rows
 
@@ -450,7 +503,7 @@ def main(argv=None) -> int:
     parser.add_argument("--one", nargs=5, metavar=("LIBRARY", "MECHANISM", "MODE", "N", "D"), help=argparse.SUPPRESS)
     default_sizes = ([f"{n}x{d}" for n, d in SIZES] + [f"{n}x{d}:sets" for n, d in SET_SIZES]
                      + [f"{n}x{d}:ipldp" for n, d in IPLDP_SIZES] + [f"{n}x{d}:estimators" for n, d in ESTIMATOR_SIZES]
-                     + [f"{n}x0:numeric" for n in NUMERIC_SIZES])
+                     + [f"{n}x0:numeric" for n in NUMERIC_SIZES] + [f"{n}x{d}:kernel" for n, d in KERNEL_SIZES])
     parser.add_argument("--sizes", type=_sizes, default=",".join(default_sizes),
                         help="comma-separated NxD (every mechanism) or NxD:KIND, KIND one of "
                              + "; ".join(f"{kind} ({meaning})" for kind, meaning in SIZE_KINDS.items() if kind)
@@ -464,6 +517,8 @@ def main(argv=None) -> int:
                            "estimators (sizes NxD:estimators)")
     only.add_argument("--numeric", action="store_true",
                       help="only the rows of the mechanisms for numbers and of HierA (sizes NxD:numeric)")
+    only.add_argument("--kernel", action="store_true",
+                      help="only the kernel's rows: MinID-LDP and AvgID-LDP of IDUE over D items (sizes NxD:kernel)")
     parser.add_argument("--libraries", default=",".join(LIBRARIES),
                         help="comma-separated, from " + ", ".join(LIBRARIES))
     parser.add_argument("--mechanisms", default=",".join(MECHANISMS),
@@ -476,12 +531,12 @@ def main(argv=None) -> int:
 
     def chosen(kind: str) -> list:
         selected = {"sets": arguments.set_valued, "ipldp": arguments.ipldp, "estimators": arguments.ipldp,
-                    "numeric": arguments.numeric}
+                    "numeric": arguments.numeric, "kernel": arguments.kernel}
         if any(selected.values()) and not selected.get(kind):
             return []
         return [(n, d) for n, d, size_kind in arguments.sizes if size_kind == kind]
 
-    sizes, set_sizes, numeric_sizes = chosen(""), chosen("sets"), chosen("numeric")
+    sizes, set_sizes, numeric_sizes, kernel_sizes = chosen(""), chosen("sets"), chosen("numeric"), chosen("kernel")
     ipldp_sizes, estimator_sizes = chosen("ipldp"), chosen("estimators")
     if arguments.set_valued and not set_sizes:
         parser.error("--set-valued needs a set-valued size (NxD:sets) among --sizes")
@@ -501,8 +556,8 @@ def main(argv=None) -> int:
     rows = []
     counted = [name for name in names if not numeric(MECHANISMS[name])]
     if sizes and counted:
-        print("| mechanism | n | d | operation | library | time (s) | peak memory (MiB) |")
-        print("|---|---|---|---|---|---|---|")
+        print("| mechanism | n | d | operation | library | time (s) | peak memory (MiB) | ns per released bit |")
+        print("|---|---|---|---|---|---|---|---|")
         rows = _measure_rows(sizes, counted, libraries, set_columns=False)
     numeric_names = [name for name in names if numeric(MECHANISMS[name])]
     numeric_rows = []
@@ -539,6 +594,18 @@ def main(argv=None) -> int:
               "| preparation (s) |")
         print("|---|---|---|---|---|---|---|---|---|---|")
         estimator_rows = _measure_estimator_rows(estimator_sizes, estimator_names, libraries)
+    if kernel_sizes and "idue" in names and "ldpspec" in libraries:
+        print("The kernel's verdict on IDUE over all of its items, in three levels {1, 1.2, 2} holding 5%, 5% and "
+              "90% of them (solved first on two items per level):\n")
+        print("| notion | items | levels | holds | time (s) | peak memory (MiB) |")
+        print("|---|---|---|---|---|---|")
+        for _, d in kernel_sizes:
+            for notion in KERNEL_NOTIONS:
+                result = _run("ldpspec", "idue", notion, 0, d)
+                if result is not None:
+                    _row([notion, f"{d:,}", result["levels"], result["holds"], f"{result['seconds']:.3f}",
+                          f"{result['peak_mib']:.1f}"])
+        print("\n(target: under 1 s each at 100,000 items)\n")
     for n, d in sizes:
         for name in names:
             ours = [r for (m, nn, dd, mode, lib, r) in rows

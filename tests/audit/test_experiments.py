@@ -21,6 +21,19 @@ def test_the_benchmark_script_prints_its_table():
     assert {(row.split("|")[1].strip(), row.split("|")[4].strip()) for row in rows} == {
         (mechanism, mode) for mechanism in MECHANISMS for mode in ("reports", "simulation")
         if not numeric(MECHANISMS[mechanism])}
+    costs = {row.split("|")[1].strip(): row.split("|")[8].strip() for row in rows if "| reports |" in row}
+    for name in ("oue", "idue", "idue-ps"):  # bit vectors: their cost per released bit is shown
+        assert float(costs[name]) > 0
+    assert float(costs["grr"]) > 0 and costs["sugrr"] == ""  # one item: log2 d bits; a set of items: no count
+
+
+def test_the_benchmark_script_prints_the_kernels_rows():
+    result = subprocess.run([sys.executable, "-m", "ldpspec.reference.tools.benchmark", "--kernel", "--sizes",
+                             "0x200:kernel"], capture_output=True, text=True, check=True)
+    rows = [[cell.strip() for cell in line.split("|")[1:-1]] for line in result.stdout.splitlines()
+            if line.startswith("| ") and "200" in line]
+    assert [(row[0], row[1], row[2], row[3]) for row in rows] == [
+        ("minid-ldp", "200", "3", "True"), ("avgid-ldp", "200", "3", "True")]
 
 
 def test_the_benchmark_script_prints_its_numeric_table():

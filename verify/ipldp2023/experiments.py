@@ -48,7 +48,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ldpspec.reference.gu2020.idue import PrivacyLevels, idue, representative_levels
+from ldpspec.reference.gu2020.idue import PrivacyLevels, idue
 from ldpspec.reference.ipldp2023.iprr import IPRR
 from ldpspec.reference.shared.direct import ColumnStructure, mle_np, norm_sub_np
 from ldpspec.reference.shared.grr import Grr
@@ -645,12 +645,12 @@ def _relaxation_step() -> Step:
     over = []
     for model in IDUE_MODELS:
         solution = solved(levels, model)
-        eps = ldp_epsilon(idue(representative_levels(levels), solution.a, solution.b).channel())
+        eps = ldp_epsilon(idue(levels, solution.a, solution.b).channel())
         parts.append(f"IDUE-{model}: tightest LDP budget {to_decimal_string(eps, 12)} (kernel-verified solution: "
                      f"{solution.verified})")
         if eps > budget(bound) or not solution.verified:
             over.append(model)
-    evidence = Evidence("exact kernel", f"#5 budgets; IPRR's columns; each IDUE's channel on two items per level; "
+    evidence = Evidence("exact kernel", f"#5 budgets; IPRR's columns; each IDUE's channel, a pair of levels at a time; "
                                         f"bound 2 min E = {_text(bound)}", "; ".join(parts))
     if wrong or over:
         return Step(evidence, counterexample={"part": "(4) 10-LDP against 0.2-LDP", "iprr_columns_off": wrong,
