@@ -41,6 +41,17 @@ def check_entries(count: int, what: str, max_entries: int | None = None) -> None
                                "command line)")
 
 
+def output_to_json(y):
+    """An output for a report: as ``label_to_json``, but a bit vector of more than 64 bits as its length and the
+    positions of its rarer value (a deployment's witness has 10^5 bits, nearly all alike)."""
+    if isinstance(y, tuple) and len(y) > 64 and all(type(bit) is int and bit in (0, 1) for bit in y):
+        ones = [k for k, bit in enumerate(y) if bit]
+        if 2 * len(ones) <= len(y):
+            return {"bits": len(y), "ones": ones}
+        return {"bits": len(y), "zeros": [k for k, bit in enumerate(y) if not bit]}
+    return label_to_json(y)
+
+
 def count_text(count: int) -> str:
     """A count for a message: with thousands separators, or as a power of two when it has more than 30 digits (a
     unary encoding over 10^7 items has 2^10000000 outputs, whose digits Python refuses to print)."""

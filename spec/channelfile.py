@@ -75,8 +75,33 @@ keyed by a component label (suWheel's revealed items ``R``; ``null`` when there 
   probabilities in the explicit channel (inputs times atoms and cells, bounded from the breakpoints' text), both
   refused before any number is read.
 
-``channel_file_text`` writes version 1 for a channel without densities and version 2 for a ``PiecewiseChannel``
-with densities; ``parse_channel_file`` reads both, version 2 into a ``PiecewiseChannel``.
+**Format 3: inputs in classes.** ``"format": "ldpspec-channel/3"`` holds a channel over the items ``0 .. d-1``
+whose items come in classes (``spec.structured.ClassedChannel``), so that a deployment of 10^5 items is a file of a
+few lines that the kernel judges a pair of classes at a time:
+
+```json
+{
+ "format": "ldpspec-channel/3",
+ "structure": "unary-classes",
+ "classes": [{"hot": ["1/2", "1/2"], "cold": ["3/4", "1/4"]}, {"hot": ["1/3", "2/3"], "cold": ["2/3", "1/3"]}],
+ "class_sizes": [99000, 1000],
+ "privacy": {"class_budgets": ["1", "2"]}
+}
+```
+
+* ``structure``: ``"unary-classes"`` (``ClassedUnary``: a bit per item, the whole vector released; each class gives
+  the pairs ``hot`` and ``cold``, ``(P[bit = 0], P[bit = 1])`` of an item's own bit and of the others' bits) or
+  ``"column-classes"`` (``ColumnClasses``: one item released, ``P[y|x] = base_y + extra_y [y = x]``; each class
+  gives ``base`` and ``extra``).
+* ``class_sizes`` (the items in order: the first ``class_sizes[0]`` in class 0, and so on) or ``item_classes`` (each
+  item's class): exactly one of them; at most ``MAX_CLASSED_ITEMS`` items.
+* ``privacy``: as in version 1, over the items; ``class_budgets`` (one budget per class, ``null`` for none) stands
+  for ``budgets`` with each item given its class's budget.
+* Its explicit channel, when asked for (``explicit()``), is refused beyond ``max_entries`` probabilities like any.
+
+``channel_file_text`` writes version 1 for a channel without densities, version 2 for a ``PiecewiseChannel``
+with densities, and version 3 for a ``ClassedChannel`` when asked (``classes=True``); ``parse_channel_file`` reads
+all three, version 2 into a ``PiecewiseChannel`` and version 3 into a ``ClassedUnary`` or ``ColumnClasses``.
 """
 
 from __future__ import annotations
@@ -101,13 +126,21 @@ from ldpspec.spec.exact import ONE, ZERO, Exact, rational_text
 from ldpspec.spec.notions import PRIVACY_KEYS
 from ldpspec.spec.numbers import budget, exact
 from ldpspec.spec.parameters import input_budgets, label_from_json
-from ldpspec.spec.structured import StructuredChannel
+from ldpspec.spec.structured import ClassedUnary, ColumnClasses, StructuredChannel
 
 FORMAT = "ldpspec-channel/1"
 """The format of a channel without densities."""
 FORMAT_CONTINUOUS = "ldpspec-channel/2"
 """The format of a channel with densities (``PiecewiseChannel``)."""
-FORMATS = (FORMAT, FORMAT_CONTINUOUS)
+FORMAT_CLASSES = "ldpspec-channel/3"
+"""The format of a channel whose items come in classes (``ClassedUnary``, ``ColumnClasses``)."""
+FORMATS = (FORMAT, FORMAT_CONTINUOUS, FORMAT_CLASSES)
+_CLASSES_KEYS = {"format", "description", "metadata", "structure", "classes", "class_sizes", "item_classes",
+                 "privacy"}
+STRUCTURES = {"unary-classes": ("hot", "cold"), "column-classes": ("base", "extra")}
+"""The structures a version 3 file may hold, with the keys of each class."""
+MAX_CLASSED_ITEMS = 10_000_000
+"""The most items of a version 3 file (the channel keeps one class index per item)."""
 _TOP_LEVEL = {"format", "description", "metadata", "inputs", "outputs", "probabilities", "privacy"}
 _CONTINUOUS_KEYS = {"densities", "cell_outputs", "component_order"}
 DENSITY_KINDS = {"constant": ("input", "label", "kind", "breakpoints", "values"),
@@ -339,8 +372,67 @@ def _continuous(document: dict, max_entries: int | None) -> PiecewiseChannel:
     return channel
 
 
+def _classed(document: dict, max_entries: int | None):
+    """The channel of a version 3 document, and its privacy section with ``class_budgets`` spread over the items."""
+    structure = document.get("structure")
+    if not isinstance(structure, str) or structure not in STRUCTURES:
+        raise InvalidChannel(f"channel file: 'structure' must be one of {sorted(STRUCTURES)}, got "
+                             f"{structure!r}"[:300] + "; a structure this version does not know is refused")
+    keys = STRUCTURES[structure]
+    classes = document.get("classes")
+    if not isinstance(classes, list) or not classes or not all(isinstance(c, dict) for c in classes):
+        raise InvalidChannel(f"channel file: 'classes' must be a non-empty list of objects with the keys {list(keys)}")
+    check_entries(len(classes) * 4, f"the channel file's {len(classes):,} classes", max_entries)
+    number = _Numbers()
+    values = {key: [] for key in keys}
+    for c, entry in enumerate(classes):
+        if set(entry) != set(keys):
+            raise InvalidChannel(f"channel file: classes[{c}] must have exactly the keys {list(keys)}, got "
+                                 f"{sorted(entry)}"[:300])
+        for key in keys:
+            where = f"channel file: classes[{c}].{key}"
+            if structure == "unary-classes":
+                pair = entry[key]
+                if not isinstance(pair, list) or len(pair) != 2:
+                    raise InvalidChannel(f"{where} must be a pair [P[bit = 0], P[bit = 1]]")
+                values[key].append(tuple(number(v, f"{where}[{b}]") for b, v in enumerate(pair)))
+            else:
+                values[key].append(number(entry[key], where))
+    if ("class_sizes" in document) == ("item_classes" in document):
+        raise InvalidChannel("channel file: give exactly one of 'class_sizes' (the items in order, class by class) "
+                             "and 'item_classes' (each item's class)")
+    if "class_sizes" in document:
+        sizes = document["class_sizes"]
+        if not isinstance(sizes, list) or len(sizes) != len(classes) or \
+                not all(type(m) is int and m >= 0 for m in sizes):
+            raise InvalidChannel(f"channel file: 'class_sizes' must give one integer >= 0 per class "
+                                 f"({len(classes)})")
+        if sum(sizes) > MAX_CLASSED_ITEMS:
+            raise InvalidChannel(f"channel file: at most {MAX_CLASSED_ITEMS:,} items, got {sum(sizes):,}")
+        item_classes = [c for c, size in enumerate(sizes) for _ in range(size)]
+    else:
+        item_classes = document["item_classes"]
+        if not isinstance(item_classes, list) or len(item_classes) > MAX_CLASSED_ITEMS:
+            raise InvalidChannel(f"channel file: 'item_classes' must be a list of at most {MAX_CLASSED_ITEMS:,} "
+                                 "class indices")
+    first, second = (values[key] for key in keys)
+    if structure == "unary-classes":
+        channel = ClassedUnary(first, second, item_classes)
+    else:
+        channel = ColumnClasses(first, second, item_classes)
+    section = document.get("privacy", {})
+    if isinstance(section, dict) and "class_budgets" in section:
+        section = dict(section)
+        spread = section.pop("class_budgets")
+        if "budgets" in section or not isinstance(spread, list) or len(spread) != len(classes):
+            raise InvalidChannel(f"channel file: privacy.class_budgets must give one budget (or null) per class "
+                                 f"({len(classes)}), instead of privacy.budgets")
+        section["budgets"] = [spread[c] for c in channel.item_classes]
+    return channel, section
+
+
 def parse_channel_file(text: str, max_entries: int | None = None) -> ChannelFile:
-    """Read a channel file (format 1 or 2) from its JSON text; raise ``SpecError`` naming what is wrong.
+    """Read a channel file (format 1, 2 or 3) from its JSON text; raise ``SpecError`` naming what is wrong.
 
     A file of more than ``max_entries`` probabilities (``spec.channel.MAX_ENTRIES`` by default) is refused before its
     numbers are read; so is a file of version 2 with more than ``max_entries`` numbers, or whose explicit channel
@@ -358,18 +450,27 @@ def parse_channel_file(text: str, max_entries: int | None = None) -> ChannelFile
         raise InvalidChannel("channel file must be a JSON object")
     version = document.get("format", FORMAT)
     if not isinstance(version, str) or version not in FORMATS:
-        raise InvalidChannel(f"channel file format must be {FORMAT!r} or {FORMAT_CONTINUOUS!r}, got "
+        raise InvalidChannel(f"channel file format must be one of {', '.join(map(repr, FORMATS))}, got "
                              f"{version!r}"[:300])
-    allowed = _TOP_LEVEL | (_CONTINUOUS_KEYS if version == FORMAT_CONTINUOUS else set())
+    allowed = (_CLASSES_KEYS if version == FORMAT_CLASSES
+               else _TOP_LEVEL | (_CONTINUOUS_KEYS if version == FORMAT_CONTINUOUS else set()))
     unknown = set(document) - allowed
     if unknown & _CONTINUOUS_KEYS:
         raise InvalidChannel(f"channel file has keys {sorted(unknown & _CONTINUOUS_KEYS)} of format "
                              f"{FORMAT_CONTINUOUS!r}; give \"format\": \"{FORMAT_CONTINUOUS}\"")
+    if unknown & (_CLASSES_KEYS - _TOP_LEVEL):
+        raise InvalidChannel(f"channel file has keys {sorted(unknown & (_CLASSES_KEYS - _TOP_LEVEL))} of format "
+                             f"{FORMAT_CLASSES!r}; give \"format\": \"{FORMAT_CLASSES}\"")
     if unknown:
         raise InvalidChannel(f"channel file has unknown keys {sorted(unknown)}; allowed: {sorted(allowed)}")
-    channel = _continuous(document, max_entries) if version == FORMAT_CONTINUOUS else _discrete(document, max_entries)
-
     section = document.get("privacy", {})
+    if version == FORMAT_CLASSES:
+        channel, section = _classed(document, max_entries)
+    elif version == FORMAT_CONTINUOUS:
+        channel = _continuous(document, max_entries)
+    else:
+        channel = _discrete(document, max_entries)
+
     if not isinstance(section, dict):
         raise InvalidChannel("channel file: 'privacy' must be an object")
     unknown = set(section) - set(PRIVACY_KEYS)
@@ -416,12 +517,17 @@ def _privacy_to_json(channel: Channel, key: str, value):
         return parsed.text()
     if parameter.kind == "input-budgets":  # a mapping {input: budget}, which may compute its values when asked
         if isinstance(value, dict):
-            unknown = [x for x in value if x not in set(channel.inputs)]
+            inputs = set(channel.inputs)
+            unknown = [x for x in value if x not in inputs]
             if unknown:
                 raise InvalidChannel(f"privacy.{key} names unknown inputs {unknown!r}")
-        budgets = [value.get(x) for x in channel.inputs]
-        return [None if b is None else budget(b, f"privacy.{key}[{x!r}]").text()
-                for x, b in zip(channel.inputs, budgets)]
+        texts = {}  # id -> (budget, text): the inputs of one level share one budget object
+
+        def text(x, b):
+            if id(b) not in texts:
+                texts[id(b)] = (b, budget(b, f"privacy.{key}[{x!r}]").text())
+            return texts[id(b)][1]
+        return [None if b is None else text(x, b) for x, b in ((x, value.get(x)) for x in channel.inputs)]
     if parameter.kind in ("budgets", "numbers"):
         return [v.text() for v in parsed]
     if parameter.kind in ("labels", "label-pairs"):
@@ -478,45 +584,82 @@ def _continuous_document(channel: PiecewiseChannel, document: dict, text) -> Non
 
 
 def channel_file_text(channel, *, privacy: dict | None = None, description: str = "",
-                      metadata: dict | None = None) -> str:
+                      metadata: dict | None = None, classes: bool = False) -> str:
     """The JSON text of a channel file for ``channel``, with ``privacy`` keyed as the file's privacy section.
 
     A ``PiecewiseChannel`` with densities is written in version 2 (``FORMAT_CONTINUOUS``), with its breakpoints;
-    any other channel in version 1 (a structured one as its ``explicit()`` channel). Values are given as the code
-    takes them: budgets as numbers or exact strings, ``budgets`` as ``{input: budget}``, labels as lists or tuples.
+    with ``classes``, a ``ClassedUnary`` or ``ColumnClasses`` in version 3 (``FORMAT_CLASSES``); any other channel in
+    version 1 (a structured one as its ``explicit()`` channel). Values are given as the code takes them: budgets as
+    numbers or exact strings, ``budgets`` as ``{input: budget}``, labels as lists or tuples.
     """
     continuous = has_densities(channel)
-    if not continuous and isinstance(channel, StructuredChannel):
+    classed = classes and isinstance(channel, (ClassedUnary, ColumnClasses))
+    if not continuous and not classed and isinstance(channel, StructuredChannel):
         channel = channel.explicit()
-    document = {"format": FORMAT_CONTINUOUS if continuous else FORMAT}
+    document = {"format": FORMAT_CONTINUOUS if continuous else FORMAT_CLASSES if classed else FORMAT}
     if description:
         document["description"] = description
     if metadata:
         document["metadata"] = metadata
-    document["inputs"] = [label_to_json(x) for x in channel.inputs]
     texts = {}  # id -> text: a mechanism's matrix repeats a few exact numbers
 
     def text(number) -> str:
         return texts.get(id(number)) or texts.setdefault(id(number), number.text())
 
-    if continuous:
+    if classed:
+        document.update(_classes_document(channel, text))
+    elif continuous:
+        document["inputs"] = [label_to_json(x) for x in channel.inputs]
         _continuous_document(channel, document, text)
     else:
+        document["inputs"] = [label_to_json(x) for x in channel.inputs]
         document["outputs"] = [label_to_json(y) for y in channel.outputs]
         document["probabilities"] = [[text(p) for p in row] for row in channel.rows]
     section = {key: _privacy_to_json(channel, key, value) for key, value in (privacy or {}).items()
                if value is not None}
+    if classed and "budgets" in section:  # one budget per class when every class has one
+        per_class = {}
+        for item, value in zip(channel.inputs, section["budgets"]):
+            per_class.setdefault(channel.item_classes[item], set()).add(value)
+        if all(len(values) == 1 for values in per_class.values()) and len(per_class) == len(_class_values(channel)):
+            section["class_budgets"] = [per_class[c].pop() for c in range(len(per_class))]
+            del section["budgets"]
     if section:
         document["privacy"] = section
     # One line per key, one line per row and one line per density, so that files stay readable and diffable.
     lines = []
     for key, value in document.items():
-        if key in ("probabilities", "densities"):
+        if key in ("probabilities", "densities", "classes"):
             items = ",\n".join("  " + json.dumps(item) for item in value)
             lines.append(f" {json.dumps(key)}: [\n{items}\n ]" if value else f" {json.dumps(key)}: []")
         else:
             lines.append(f" {json.dumps(key)}: {json.dumps(value)}")
     return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def _class_values(channel) -> tuple:
+    """The classes of a ``ClassedUnary`` or ``ColumnClasses``, each as its pair of parameters."""
+    return tuple(zip(channel.hot, channel.cold) if isinstance(channel, ClassedUnary)
+                 else zip(channel.base, channel.extra))
+
+
+def _classes_document(channel, text) -> dict:
+    """The version 3 keys of a ``ClassedUnary`` or ``ColumnClasses``: its structure, classes and each item's class
+    (as ``class_sizes`` when the classes follow one another)."""
+    if isinstance(channel, ClassedUnary):
+        structure = "unary-classes"
+        classes = [{"hot": [text(v) for v in hot], "cold": [text(v) for v in cold]}
+                   for hot, cold in zip(channel.hot, channel.cold)]
+    else:
+        structure = "column-classes"
+        classes = [{"base": text(base), "extra": text(extra)} for base, extra in zip(channel.base, channel.extra)]
+    items = list(channel.item_classes)
+    document = {"structure": structure, "classes": classes}
+    if items == sorted(items):
+        document["class_sizes"] = [items.count(c) for c in range(len(classes))]
+    else:
+        document["item_classes"] = items
+    return document
 
 
 def write_channel_file(path, channel, **options) -> None:

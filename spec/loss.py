@@ -20,7 +20,7 @@ The pairwise computations take ``inputs^2 x outputs`` steps; they refuse to star
 
 from __future__ import annotations
 
-from ldpspec.spec.channel import Channel, label_to_json
+from ldpspec.spec.channel import Channel, count_text, label_to_json, output_to_json
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ZERO, Exact, Nats
 from ldpspec.spec.numbers import to_decimal_string
@@ -226,17 +226,27 @@ def loss_profile(channel, max_work: int | None = None) -> dict:
     channel = checked_channel(channel)
     explicit = channel if isinstance(channel, Channel) else None
     epsilon = ldp_epsilon(channel, max_work)
+    if isinstance(channel, ClassedChannel):  # one pair per pair of classes: every other pair has its loss
+        pairs = {pair: channel.pair_loss(*pair) for pair in class_pairs(channel)}
+    else:
+        pairs = pairwise_loss(channel, max_work)
+    outputs = len(channel.outputs) if explicit else channel.output_count
     profile = {
         "inputs": len(channel.inputs),
-        "outputs": len(channel.outputs) if explicit else channel.output_count,
+        "outputs": outputs if outputs < 10 ** 30 else count_text(outputs),
         "ldp_epsilon": to_decimal_string(epsilon),
         "ldp_epsilon_exact": epsilon.text(),
         "pairwise_loss": [
             {"input": label_to_json(x), "other_input": label_to_json(x2), "loss": to_decimal_string(loss),
-             "exact": loss.text(), "output": label_to_json(y)}
-            for (x, x2), (loss, y) in pairwise_loss(channel, max_work).items()
+             "exact": loss.text(), "output": output_to_json(y)}
+            for (x, x2), (loss, y) in pairs.items()
         ],
     }
+    if isinstance(channel, ClassedChannel):
+        profile["input_classes"] = [{"first": label_to_json(members[0]), "inputs": len(members)}
+                                    for members in channel.input_classes()]
+        profile["pairwise_loss_note"] = ("one pair of inputs per ordered pair of classes: every pair of the same two "
+                                         "classes has the same loss")
     if explicit:
         profile["output_loss"] = [
             {"output": label_to_json(y), "loss": to_decimal_string(loss), "exact": loss.text(),

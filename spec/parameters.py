@@ -110,9 +110,17 @@ class Parameter:
         items = _list(value, where, self.kind)
         if self.kind == "budgets":
             return tuple(budget(_number(v, f"{where}[{k}]"), f"{where}[{k}]") for k, v in enumerate(items))
-        if self.kind == "input-budgets":
-            return tuple(None if v is None else budget(_number(v, f"{where}[{k}]"), f"{where}[{k}]")
-                         for k, v in enumerate(items))
+        if self.kind == "input-budgets":  # one budget per input: a deployment repeats a few texts 10^5 times
+            read = {}
+
+            def one(k, v):
+                if not isinstance(v, (str, int, float)):  # read as it is, to say what is wrong with it
+                    return budget(_number(v, f"{where}[{k}]"), f"{where}[{k}]")
+                key = (type(v), v)
+                if key not in read:
+                    read[key] = budget(_number(v, f"{where}[{k}]"), f"{where}[{k}]")
+                return read[key]
+            return tuple(None if v is None else one(k, v) for k, v in enumerate(items))
         if self.kind == "levels":
             levels = []
             for k, level in enumerate(items):

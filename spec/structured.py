@@ -208,6 +208,16 @@ class ClassedUnary(ClassedChannel, IndependentBits):
         self.inputs = tuple(range(len(self.item_classes)))
         self.bit_count = len(self.item_classes)
 
+    @property
+    def hot(self) -> tuple:
+        """Each class's ``(P[bit = 0], P[bit = 1])`` of an item's own bit."""
+        return self._hot
+
+    @property
+    def cold(self) -> tuple:
+        """Each class's ``(P[bit = 0], P[bit = 1])`` of the other items' bits."""
+        return self._cold
+
     def input_classes(self) -> tuple[tuple, ...]:
         return _members(self.item_classes)
 
@@ -261,6 +271,35 @@ class ColumnClasses(ClassedChannel):
         if any(total + self._extra[c] != ONE for c in range(len(counts)) if counts[c]):
             raise InvalidChannel("every row must sum to 1: sum_y base_y + extra_x = 1 for every item x")
         self._positive_base = sum(counts[c] for c in range(len(counts)) if self._base[c])
+
+    @classmethod
+    def from_columns(cls, base: Sequence, extra: Sequence) -> ColumnClasses:
+        """From one ``(base, extra)`` per item, the items with equal values (the same object, or equal exactly) in one
+        class."""
+        if len(base) != len(extra):
+            raise InvalidChannel(f"base and extra must give one value per item; got {len(base)} and {len(extra)}")
+        classes, by_object, item_classes = [], {}, []
+        for b, e in zip(base, extra):
+            key = (id(b), id(e))
+            if key not in by_object:
+                b_exact, e_exact = _probability(b, "base"), _probability(e, "extra")
+                index = next((c for c, (b2, e2) in enumerate(classes) if b2 == b_exact and e2 == e_exact), None)
+                if index is None:
+                    classes.append((b_exact, e_exact))
+                    index = len(classes) - 1
+                by_object[key] = (b, e, index)  # holding b and e keeps their ids from reuse
+            item_classes.append(by_object[key][2])
+        return cls([b for b, _ in classes], [e for _, e in classes], item_classes)
+
+    @property
+    def base(self) -> tuple:
+        """Each class's ``base``: the probability of reporting one of its items for anyone."""
+        return self._base
+
+    @property
+    def extra(self) -> tuple:
+        """Each class's ``extra``: what a holder of the item adds to ``base``."""
+        return self._extra
 
     @property
     def output_count(self) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ldpspec.spec.channel import label_to_json
+from ldpspec.spec.channel import label_to_json, output_to_json
 from ldpspec.spec.exact import Nats, Undecided
 from ldpspec.spec.numbers import ctx, to_decimal_string
 
@@ -36,7 +36,7 @@ class Witness:
         data = {
             "condition": self.condition,
             "inputs": [label_to_json(x) for x in self.inputs],
-            "output": label_to_json(self.output),
+            "output": output_to_json(self.output),
             "log_ratio": None if self.log_ratio is None else to_decimal_string(self.log_ratio),
             "bound": None if self.bound is None else to_decimal_string(self.bound),
             "detail": self.detail,

@@ -308,8 +308,8 @@ MECHANISMS = (
     Mechanism(
         name="idue", title="Input-discriminative unary encoding, solved by opt0, opt1 or opt2", home="gu2020",
         source="Gu et al. Sec. V", notion="minid-ldp", parameters=SOLVER_PARAMETERS, build=solved_idue,
-        claims=("gu2020.eq6", "gu2020.theorem3", "gu2020.eq8", "gu2020.opt0-bound", "gu2020.opt0-vs-baselines",
-                "gu2020.opt0-nonconvex", "gu2020.opt1-opt2-convex", "gu2020.table2-toy",
+        claims=("gu2020.eq6", "gu2020.eq6-levels", "gu2020.theorem3", "gu2020.eq8", "gu2020.opt0-bound",
+                "gu2020.opt0-vs-baselines", "gu2020.opt0-nonconvex", "gu2020.opt1-opt2-convex", "gu2020.table2-toy",
                 "gu2020.sec8-avgid.applicable"),
         docs="mechanisms/idue.md", workload=_workload),
 )

@@ -75,7 +75,7 @@ from ldpspec.spec.exact import Undecided
 from ldpspec.spec.loss import MAX_PAIR_WORK, loss_profile
 from ldpspec.spec.numbers import to_decimal_string
 from ldpspec.spec.parameters import Parameter
-from ldpspec.spec.structured import StructuredChannel
+from ldpspec.spec.structured import ClassedUnary, ColumnClasses, StructuredChannel
 
 EXIT = {"holds": 0, "does not hold": 1, "bad input": 2, "bug": 3, "undecided": 4}
 """The exit status of each outcome."""
@@ -137,10 +137,18 @@ def channel_file(arguments) -> str:
     declaration = MECHANISMS[arguments.mechanism]
     options = _given(arguments, declaration.parameters)
     mechanism = declaration.from_options(options)
-    channel = mechanism.channel(max_entries=arguments.max_entries)
+    classes = getattr(arguments, "classes", False)
+    if classes and hasattr(mechanism, "structure"):  # a direct encoding: its columns, grouped into classes
+        structure = mechanism.structure()
+        channel = ColumnClasses.from_columns(structure.base, structure.extra)
+    else:
+        channel = mechanism.channel(max_entries=arguments.max_entries)
+    if classes and not isinstance(channel, (ClassedUnary, ColumnClasses)):
+        raise InvalidParameter(f"--classes: {declaration.name}'s channel has no items in classes (only unary "
+                               "encodings and direct encodings with a constant off-diagonal have); leave it out")
     if isinstance(channel, PiecewiseChannel):  # written with its densities; the limit on its atoms and cells
         channel.cell_masses(max_entries=arguments.max_entries)
-    elif isinstance(channel, StructuredChannel):  # a channel file lists every output of every input
+    elif isinstance(channel, StructuredChannel) and not classes:  # a channel file lists every output of every input
         channel = channel.explicit(max_entries=arguments.max_entries)
     guarantee = mechanism.guarantee()
     metadata = {"mechanism": declaration.name, "notion": guarantee.notion,
@@ -148,7 +156,7 @@ def channel_file(arguments) -> str:
                                if options.get(p.name, p.default) is not None},
                 **getattr(mechanism, "metadata", {})}
     return channel_file_text(channel, privacy=guarantee.privacy_section(), metadata=metadata,
-                             description=f"{declaration.name} written by ldpspec channel")
+                             description=f"{declaration.name} written by ldpspec channel", classes=classes)
 
 
 def idue_solve(arguments) -> dict:
@@ -386,6 +394,9 @@ def build_parser() -> argparse.ArgumentParser:
         if any(parameter.name == "box" for parameter in declaration.parameters):
             _add_no_box_alias(sub)
         sub.add_argument("--output", "-o", help="write the file here instead of standard output")
+        sub.add_argument("--classes", action="store_true",
+                         help="write the channel with its items in classes (format 3: unary encodings and direct "
+                              "encodings with a constant off-diagonal), a few lines at any number of items")
         _add_limits(sub, work=False)
 
     estimator = commands.add_parser(

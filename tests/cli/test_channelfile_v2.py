@@ -325,7 +325,8 @@ A_VALUES = ("densities", 0, "values")
     (_set(("component_order",), ["none"]), r"'component_order' must name every label of 'outputs' and 'densities' "
                                            r"once"),
     (_set(("outputs",), ["[-1, 0)"]), r"output labels must be unique; '\[-1, 0\)' appears twice"),
-    (_set(("format",), "ldpspec-channel/3"), r"format must be 'ldpspec-channel/1' or 'ldpspec-channel/2'"),
+    (_set(("format",), "ldpspec-channel/9"), r"format must be one of 'ldpspec-channel/1', 'ldpspec-channel/2', "
+                                             r"'ldpspec-channel/3'"),
     (_set(("format",), "ldpspec-channel/1"), r"has keys \['cell_outputs', 'densities'\] of format "
                                              r"'ldpspec-channel/2'"),
     (_delete(("format",)), r"of format 'ldpspec-channel/2'"),

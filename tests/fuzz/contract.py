@@ -70,7 +70,7 @@ EXAMPLE_NOTIONS = {"grr3.json": "ldp", "urr.json": "uldp", "minid3.json": "minid
 @cache
 def seed_files() -> dict[str, tuple[str, str]]:
     """Valid channel files to mutate, each with the notion its privacy section is for: the documentation's examples
-    and every registered mechanism's example."""
+    and every registered mechanism's example, also with its items in classes (format 3) where it has them."""
     seeds = {path.name: (path.read_text(encoding="utf-8"), EXAMPLE_NOTIONS[path.name])
              for path in sorted(EXAMPLES.glob("*.json"))}
     for name, declaration in MECHANISMS.items():
@@ -78,4 +78,7 @@ def seed_files() -> dict[str, tuple[str, str]]:
         status, out, err = run(["channel", name, *arguments])
         assert status == 0, err
         seeds[f"{name}.json"] = (out, declaration.notion or "ldp")  # no notion: mutate it for ldp
+        status, out, _ = run(["channel", name, *arguments, "--classes"])  # format 3, where the items have classes
+        if status == 0:
+            seeds[f"{name}-classes.json"] = (out, declaration.notion or "ldp")
     return seeds

@@ -65,6 +65,14 @@ def _shift(document, draw) -> None:
     if isinstance(densities, list) and densities and draw(st.booleans()):
         _shift_density(densities[draw(st.integers(0, len(densities) - 1))], draw)
         return
+    classes = document.get("classes") if isinstance(document, dict) else None
+    if isinstance(classes, list) and classes and isinstance(classes[0], dict):  # format 3: within a class's pair
+        entry = classes[draw(st.integers(0, len(classes) - 1))]
+        pair = entry.get(draw(st.sampled_from(sorted(entry)))) if isinstance(entry, dict) and entry else None
+        if isinstance(pair, list) and len(pair) == 2:
+            amount = draw(st.sampled_from(AMOUNTS))
+            pair[0], pair[1] = f"({pair[0]}) - ({amount})", f"({pair[1]}) + ({amount})"
+        return
     rows = document.get("probabilities") if isinstance(document, dict) else None
     if not isinstance(rows, list) or not rows or not isinstance(rows[0], list) or len(rows[0]) < 2:
         return

@@ -102,6 +102,101 @@ def eq6(settings: AuditSettings):
     return decide(steps, "The worst output is y_i = 1, y_j = 0, so (3) reduces to (6).", "")
 
 
+def _symbolic_levels(item_levels: tuple):
+    """IDUE over the items of ``item_levels`` with symbolic per-level (a_t, b_t), 0 < b_t < a_t < 1."""
+    count = max(item_levels) + 1
+    a, b = [z3.Real(f"a{t}") for t in range(count)], [z3.Real(f"b{t}") for t in range(count)]
+    bits = [UnaryBits(a[t], b[t], 1 - a[t], 1 - b[t]) for t in item_levels]
+    channel = SymbolicChannel(tuple(range(len(item_levels))), tuple(itertools.product((0, 1), repeat=len(item_levels))),
+                              lambda x, y: bit_vector_probability(one_hot_bit_distributions(bits, x), y))
+    return channel, a, b, [z3.And(0 < b[t], b[t] < a[t], a[t] < 1) for t in range(count)]
+
+
+GRID_PARAMETERS = ((Fraction(1, 2), Fraction(1, 4)), (Fraction(3, 4), Fraction(1, 4)), (Fraction(3, 4), Fraction(1, 2)))
+"""(a, b) with a > b on a grid of quarters, for the exhaustive level structures."""
+GRID_BUDGETS = ("log(2)", "1", "2", "21/10")
+
+
+def _level_structures(max_items: int):
+    """Every IDUE on 2 .. max_items items in 1 .. 3 levels: the level sizes (items in order, level by level), the
+    levels' budgets (increasing, from ``GRID_BUDGETS``) and their (a, b) from ``GRID_PARAMETERS``."""
+    for d in range(2, max_items + 1):
+        for count in range(1, min(d, len(GRID_BUDGETS)) + 1):
+            for cuts in itertools.combinations(range(1, d), count - 1):
+                sizes = [end - start for start, end in zip((0, *cuts), (*cuts, d))]
+                for budgets in itertools.combinations(GRID_BUDGETS, count):
+                    for parameters in itertools.product(GRID_PARAMETERS, repeat=count):
+                        yield sizes, budgets, parameters
+
+
+@claim("gu2020.eq6-levels", location="Sec. V-D, before (9)",
+       statement="Items of one privacy level share (a_t, b_t), so the constraints (6) over pairs of items become one "
+                 "constraint per ordered pair of levels (s, t): a_s(1-b_t) <= e^{min{eps_s, eps_t}} b_s(1-a_t) (T^2 "
+                 "constraints); IDUE satisfies E-MinID-LDP over all of its items exactly when they hold.",
+       methods=("z3", "exhaustive"),
+       recorded={"self_pairs=all": "refuted", "self_pairs=multi-item": "verified"},
+       interpretation="The level pairs are level_pairs' under the reading: with 'all' every level is constrained with "
+                      "itself, which (6) over items i != j does not ask of a level of one item. The check also ties "
+                      "the kernel's judgement of IDUE a pair of levels at a time (spec.ClassedUnary, what verify_idue "
+                      "uses at any number of items) to the judgement over every pair of items.",
+       choices=(SELF_PAIRS,))
+def eq6_levels(settings: AuditSettings, *, self_pairs: str):
+    steps = []
+    structures = ((0, 0, 1), (0, 1, 1), (0, 0, 1, 1)) if settings.deep else ((0, 0, 1), (0, 1, 1))
+    for item_levels in structures:  # every pair of items of levels (s, t) has the level pair's worst ratio
+        channel, a, b, assumptions = _symbolic_levels(item_levels)
+        bound, attained = [], []
+        for i, j in itertools.permutations(channel.inputs, 2):
+            s, t = item_levels[i], item_levels[j]
+            worst = a[s] * (1 - b[t]), b[s] * (1 - a[t])  # the level pair's ratio, as numerator and denominator
+            for y in channel.outputs:
+                left, right = channel.probability(i, y) * worst[1], worst[0] * channel.probability(j, y)
+                bound.append(Condition((i, j), y, left <= right))
+                if (y[i], y[j]) == (1, 0):
+                    attained.append(Condition((i, j), y, left == right))
+        steps.append(proof_step(f"items in levels {list(item_levels)}: every pair's ratio is at most its levels' "
+                                "a_s(1-b_t)/(b_s(1-a_t)), attained", prove(bound + attained, assumptions=assumptions)))
+
+    checked, disagreements = 0, []
+    for sizes, budgets, parameters in _level_structures(4 if settings.deep else 3):
+        levels = PrivacyLevels.from_sizes(list(budgets), sizes)
+        a_values, b_values = [p[0] for p in parameters], [p[1] for p in parameters]
+        encoding = idue(levels, a_values, b_values)
+        item_budgets = dict(enumerate(levels.item_budgets()))
+        by_class = min_id_ldp(encoding.channel(), item_budgets)
+        every_pair = min_id_ldp(encoding.channel().explicit(), item_budgets)
+        a_exact, b_exact = [Exact.of(v) for v in a_values], [Exact.of(v) for v in b_values]
+        constraints = all(a_exact[s] * (1 - b_exact[t])
+                          <= min(levels.budgets[s], levels.budgets[t]).exponential() * b_exact[s] * (1 - a_exact[t])
+                          for s, t in level_pairs(levels, self_pairs=self_pairs))
+        checked += 1
+        if _summary(by_class) != _summary(every_pair):  # the outputs may differ: several attain the worst ratio
+            disagreements.append(("kernel by class != every pair", sizes, budgets, parameters))
+        if constraints != every_pair.holds:
+            disagreements.append(("level constraints != MinID-LDP", sizes, budgets, parameters))
+    scope = (f"{checked} IDUEs: 2 to {4 if settings.deep else 3} items in 1 to 3 levels, budgets from "
+             f"{list(GRID_BUDGETS)}, (a, b) from {[[str(a), str(b)] for a, b in GRID_PARAMETERS]}")
+    if disagreements:
+        kind, sizes, budgets, parameters = disagreements[0]
+        steps.append(Step(Evidence("exhaustive", scope, f"{len(disagreements)} disagree; first: {kind}"),
+                          counterexample={"method": "exhaustive", "disagreement": kind, "level_sizes": sizes,
+                                          "level_budgets": list(budgets),
+                                          "a_b": [[str(a), str(b)] for a, b in parameters]}))
+    else:
+        steps.append(Step(Evidence("exhaustive", scope, "the level constraints hold exactly when MinID-LDP holds over "
+                                   "the items; the kernel's verdict by pairs of levels equals its verdict on the "
+                                   "explicit matrix over every pair (margin and witness pair)")))
+    return decide(steps, "A pair of items has its levels' worst ratio, so (6) is one constraint per ordered pair of "
+                         "levels, a level with itself when it has two items.",
+                  "A level of one item has no pair of distinct items: its constraint with itself is not part of (6), "
+                  "and an IDUE can satisfy MinID-LDP while violating it.")
+
+
+def _summary(verdict) -> tuple:
+    """A verdict as its holds, margin, and the witness's pair of inputs and ratio."""
+    return verdict.holds, verdict.margin, verdict.witness.inputs, verdict.witness.log_ratio
+
+
 def idue_channel(bits):
     from ldpspec.reference.shared.unary import UnaryEncoding
 
