@@ -178,9 +178,10 @@ def worst_bit(mine: tuple, theirs: tuple) -> tuple[int, bool]:
 
 class ClassedChannel(StructuredChannel):
     """A structured channel whose inputs come in classes: for two distinct inputs, the loss of the ordered pair
-    depends only on their two classes. The kernel then judges a pairwise notion (LDP, ID-LDP with budgets constant
-    on classes) from one pair per pair of classes, in time independent of the number of inputs in a class
-    (``spec.loss.class_pairs``); ``pair_loss`` of any single pair still gives that pair's own loss and output."""
+    depends only on their two classes. The kernel then judges a pairwise notion (LDP; ID-LDP after splitting each
+    class by the inputs' budgets) from one pair per pair of classes, in time independent of the number of inputs in a
+    class (``spec.loss.class_pairs``); ``pair_loss`` of any single pair still gives that pair's own loss and
+    output."""
 
     @abstractmethod
     def input_classes(self) -> tuple[tuple, ...]:
