@@ -293,6 +293,10 @@ def _released_bits(mechanism, reports) -> dict:
     of one item of ``d`` releases ``log2 d`` bits. Other reports (sets of items, numbers) have no such count."""
     import numpy as np
 
+    from ldpspec.reference.sampling import PackedItems
+
+    if isinstance(reports, PackedItems):  # items packed to the bits they need
+        return {"released_bits": len(reports) * float(np.log2(mechanism.d))}
     if not len(reports) or reports.dtype.kind not in "ui":
         return {}
     first = mechanism.twin.outputs(reports[:1])[0]  # the release as the channel labels it

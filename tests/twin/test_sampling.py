@@ -52,3 +52,29 @@ def test_the_alias_table_draws_the_given_probabilities(k):
 def test_the_alias_table_refuses_what_is_not_a_distribution(bad):
     with pytest.raises(InvalidParameter, match="category probabilities"):
         AliasTable(bad)
+
+
+@pytest.mark.parametrize("bits", [1, 2, 7, 9, 10, 15, 17, 24])
+def test_packed_items_read_back_what_was_put(bits):
+    """Items of ``bits`` bits packed one after another read back exactly, in chunks and whole, across byte and chunk
+    boundaries (a count that is not a multiple of 8 or of the chunk)."""
+    values = np.random.default_rng(bits).integers(0, 2 ** bits, 3 * sampling.ITEMS_PER_CHUNK + 5).astype(np.uint32)
+    packed = sampling.PackedItems.empty(len(values), bits)
+    for start in range(0, len(values), sampling.ITEMS_PER_CHUNK):
+        packed.put(start, values[start:start + sampling.ITEMS_PER_CHUNK])
+    assert packed.nbytes == (len(values) * bits + 7) // 8
+    assert (np.asarray(packed) == values).all() and np.asarray(packed).dtype == packed.dtype
+    assert (np.concatenate(list(packed.chunks(sampling.ITEMS_PER_CHUNK))) == values).all()
+    assert (packed.chunk(8, 24) == values[8:24]).all()
+
+
+def test_grr_reports_are_packed_to_the_bits_an_item_needs():
+    from ldpspec.reference.shared.grr import Grr
+
+    twin = Grr(1, 1000).twin
+    items = np.random.default_rng(0).integers(0, 1000, 20_001)
+    reports = twin.reports(items, np.random.default_rng(1))
+    assert isinstance(reports, sampling.PackedItems) and reports.bits == 10
+    assert reports.nbytes == (20_001 * 10 + 7) // 8
+    assert (twin.counts(reports) == np.bincount(np.asarray(reports), minlength=1000)).all()
+    assert not isinstance(Grr(1, 256).twin.reports(items % 256, np.random.default_rng(1)), sampling.PackedItems)
