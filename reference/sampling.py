@@ -295,6 +295,31 @@ class PackedItems:
         return self.data.nbytes
 
 
+def item_reports(count: int, d: int) -> np.ndarray | PackedItems:
+    """Room for ``count`` reports of one item of ``0 .. d-1`` each: packed to ``ceil(log2 d)`` bits when that is fewer
+    than the smallest integer type holds (10 bits for ``d = 1000``, not 16), else an array of that type."""
+    bits, dtype = item_bits(d), np.min_scalar_type(d - 1)
+    return PackedItems.empty(count, bits) if bits < 8 * dtype.itemsize else np.empty(count, dtype=dtype)
+
+
+def put_items(reports: np.ndarray | PackedItems, start: int, values: np.ndarray) -> None:
+    """Writes ``values`` into ``reports`` (from ``item_reports``) from report ``start`` on (a multiple of 8)."""
+    if isinstance(reports, PackedItems):
+        reports.put(start, values)
+    else:
+        reports[start:start + len(values)] = values
+
+
+def count_items(reports, d: int) -> np.ndarray:
+    """How many reports name each item of ``0 .. d-1``; packed reports are read a chunk at a time."""
+    from ldpspec.reference.validation import item_array  # the validation module builds on this one
+
+    counts = np.zeros(d, dtype=np.int64)
+    for chunk in reports.chunks() if isinstance(reports, PackedItems) else [reports]:
+        counts += np.bincount(item_array(chunk, d, "reports"), minlength=d)
+    return counts
+
+
 def packed_bit_counts(packed: np.ndarray, bits: int) -> np.ndarray:
     """``C_k``: the number of packed reports (rows) with bit ``k`` set."""
     counts = np.zeros(bits, dtype=np.int64)

@@ -278,7 +278,7 @@ class SuGRRTwin:
         """An ``(n, m)`` array: every item through uRR at ``eps / m``, each row sorted."""
         mechanism = self.mechanism
         items = set_array(item_sets, mechanism.d, mechanism.m)
-        outputs = mechanism.item.twin.reports(items.ravel(), rng).reshape(items.shape)
+        outputs = np.asarray(mechanism.item.twin.reports(items.ravel(), rng)).reshape(items.shape)
         return np.sort(outputs, axis=1)
 
     def outputs(self, reports: np.ndarray) -> list[tuple]:

@@ -36,7 +36,7 @@ import numpy as np
 
 from ldpspec.reference import draws
 from ldpspec.reference.mechanism import ITEM_BUDGETS, Guarantee, Mechanism
-from ldpspec.reference.sampling import CHUNK_BITS, AliasTable, ExactBernoulli
+from ldpspec.reference.sampling import ITEMS_PER_CHUNK, AliasTable, ExactBernoulli, count_items, item_reports, put_items
 from ldpspec.reference.shared.direct import ColumnStructure
 from ldpspec.reference.shared.estimators import ItemCountEstimator, count_estimate
 from ldpspec.reference.validation import count_array, item_array, item_budgets, item_index, positive_integer
@@ -172,24 +172,22 @@ class IPRRTwin:
     def reports(self, items, rng: np.random.Generator) -> np.ndarray:
         """One report per user: the true item with probability ``S``, else a sensitive item with ``r_y / R``."""
         items = item_array(items, self.d)
-        reports = np.empty(len(items), dtype=self.dtype)
-        users_per_chunk = CHUNK_BITS // 16
-        for start in range(0, len(items), users_per_chunk):
-            chunk = items[start:start + users_per_chunk]
-            keep = self._keep.draw_columns(len(chunk), rng)[:, 0]
-            out = reports[start:start + len(chunk)]
-            out[:] = chunk
+        reports = item_reports(len(items), self.d)  # packed to ceil(log2 d) bits where that saves memory
+        for start in range(0, len(items), ITEMS_PER_CHUNK):
+            out = items[start:start + ITEMS_PER_CHUNK].astype(self.dtype)
+            keep = self._keep.draw_columns(len(out), rng)[:, 0]
             moved = np.flatnonzero(~keep)  # only the users who do not keep their item draw another (S = 1: none)
             if len(moved):
                 out[moved] = self.sensitive[self._other.draw(len(moved), rng)]
+            put_items(reports, start, out)
         return reports
 
-    def outputs(self, reports: np.ndarray) -> list[int]:
+    def outputs(self, reports) -> list[int]:
         return np.asarray(reports).tolist()
 
-    def counts(self, reports: np.ndarray) -> np.ndarray:
+    def counts(self, reports) -> np.ndarray:
         """``C_y``: the number of reports naming item ``y``."""
-        return np.bincount(item_array(reports, self.d, "reports"), minlength=self.d)
+        return count_items(reports, self.d)
 
     def simulate_counts(self, true_counts, rng: np.random.Generator) -> np.ndarray:
         """The report counts of ``sum(true_counts)`` users, drawn directly in O(d).

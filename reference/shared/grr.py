@@ -15,7 +15,14 @@ import numpy as np
 
 from ldpspec.reference import draws
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, ITEM_BUDGETS, Guarantee, Mechanism
-from ldpspec.reference.sampling import ITEMS_PER_CHUNK, ExactBernoulli, PackedItems, item_bits
+from ldpspec.reference.sampling import (
+    ITEMS_PER_CHUNK,
+    ExactBernoulli,
+    PackedItems,
+    count_items,
+    item_reports,
+    put_items,
+)
 from ldpspec.reference.shared.direct import ColumnStructure
 from ldpspec.reference.shared.estimators import ItemCountEstimator, count_estimate
 from ldpspec.reference.validation import (
@@ -96,39 +103,27 @@ class GrrTwin:
         self.mechanism = mechanism
         self.d = mechanism.d
         self.dtype = np.min_scalar_type(self.d - 1)
-        self.bits = item_bits(self.d)
         self._keep = ExactBernoulli([float(mechanism.p)])
 
     def reports(self, items, rng: np.random.Generator) -> np.ndarray | PackedItems:
-        """One report per user: the true item with probability ``p``, else one of the other items uniformly. The
-        reports are packed to ``ceil(log2 d)`` bits each (``PackedItems``) when that is fewer than the smallest
-        integer type holds (10 bits for ``d = 1000``, not 16); otherwise an array of that type."""
+        """One report per user: the true item with probability ``p``, else one of the other items uniformly; packed
+        to ``ceil(log2 d)`` bits each where that saves memory (``reference.sampling.item_reports``)."""
         items = item_array(items, self.d)
-        packed = self.bits < 8 * self.dtype.itemsize
-        reports = PackedItems.empty(len(items), self.bits) if packed else np.empty(len(items), dtype=self.dtype)
+        reports = item_reports(len(items), self.d)
         for start in range(0, len(items), ITEMS_PER_CHUNK):  # the temporaries stay well below the reports
             chunk = items[start:start + ITEMS_PER_CHUNK].astype(self.dtype)
             other = rng.integers(0, self.d - 1, size=len(chunk), dtype=self.dtype)
             other += other >= chunk  # skip the true item
             keep = self._keep.draw_columns(len(chunk), rng)[:, 0]
-            drawn = np.where(keep, chunk, other)
-            if packed:
-                reports.put(start, drawn)
-            else:
-                reports[start:start + len(chunk)] = drawn
+            put_items(reports, start, np.where(keep, chunk, other))
         return reports
 
     def outputs(self, reports: np.ndarray | PackedItems) -> list[int]:
         return np.asarray(reports).tolist()
 
     def counts(self, reports: np.ndarray | PackedItems) -> np.ndarray:
-        """``C_i``: the number of reports naming item ``i`` (packed reports are read a chunk at a time)."""
-        if isinstance(reports, PackedItems):
-            counts = np.zeros(self.d, dtype=np.int64)
-            for chunk in reports.chunks():
-                counts += np.bincount(item_array(chunk, self.d, "reports"), minlength=self.d)
-            return counts
-        return np.bincount(item_array(reports, self.d, "reports"), minlength=self.d)
+        """``C_i``: the number of reports naming item ``i``."""
+        return count_items(reports, self.d)
 
     def simulate_counts(self, true_counts, rng: np.random.Generator) -> np.ndarray:
         """The report counts of ``sum(true_counts)`` users, drawn directly in O(d).

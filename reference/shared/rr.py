@@ -20,7 +20,7 @@ import numpy as np
 
 from ldpspec.reference import draws
 from ldpspec.reference.mechanism import EPSILON, Guarantee, Mechanism
-from ldpspec.reference.sampling import ExactBernoulli
+from ldpspec.reference.sampling import ITEMS_PER_CHUNK, ExactBernoulli, count_items, item_reports, put_items
 from ldpspec.reference.validation import count_array, positive_integer
 from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidParameter
@@ -100,19 +100,23 @@ class RandomizedResponseTwin:
         self._keep = ExactBernoulli([float(mechanism.p)])
 
     def reports(self, bits, rng: np.random.Generator) -> np.ndarray:
-        """One report per user, as ``uint8``: the true bit with probability ``p``, else the other."""
+        """One report per user: the true bit with probability ``p``, else the other, packed eight to a byte."""
         bits = np.asarray(bits)
         if bits.ndim != 1 or (bits.size and (not np.issubdtype(bits.dtype, np.integer)
                                              or not np.isin(bits, (0, 1)).all())):
             raise InvalidParameter("bits must be a one-dimensional array of 0s and 1s")
-        keep = self._keep.draw_columns(len(bits), rng)[:, 0]
-        return np.where(keep, bits, 1 - bits).astype(np.uint8)
+        reports = item_reports(len(bits), 2)  # one bit each, packed eight to a byte
+        for start in range(0, len(bits), ITEMS_PER_CHUNK):
+            chunk = bits[start:start + ITEMS_PER_CHUNK]
+            keep = self._keep.draw_columns(len(chunk), rng)[:, 0]
+            put_items(reports, start, np.where(keep, chunk, 1 - chunk).astype(np.uint8))
+        return reports
 
-    def outputs(self, reports: np.ndarray) -> list[int]:
+    def outputs(self, reports) -> list[int]:
         return np.asarray(reports).tolist()
 
-    def counts(self, reports: np.ndarray) -> np.ndarray:
-        return np.bincount(np.asarray(reports, dtype=np.int64), minlength=2)
+    def counts(self, reports) -> np.ndarray:
+        return count_items(reports, 2)
 
     def simulate_counts(self, true_counts, rng: np.random.Generator) -> np.ndarray:
         """``[C_0, C_1]`` of users holding ``true_counts = [c_0, c_1]``: each group keeps its bit ``Bin(c, p)``

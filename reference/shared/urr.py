@@ -29,7 +29,7 @@ import numpy as np
 
 from ldpspec.reference import draws
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, ITEM_BUDGETS, Guarantee, Mechanism
-from ldpspec.reference.sampling import CHUNK_BITS, ExactBernoulli
+from ldpspec.reference.sampling import ITEMS_PER_CHUNK, ExactBernoulli, count_items, item_reports, put_items
 from ldpspec.reference.shared.direct import ColumnStructure
 from ldpspec.reference.shared.estimators import ItemCountEstimator, count_estimate
 from ldpspec.reference.validation import (
@@ -160,25 +160,24 @@ class URRTwin:
         """One report per user: the true item with ``c1`` or ``c3``, else another sensitive item uniformly."""
         items = item_array(items, self.d)
         k = len(self.sensitive)
-        reports = np.empty(len(items), dtype=self.dtype)
-        users_per_chunk = CHUNK_BITS // 16
-        for start in range(0, len(items), users_per_chunk):
-            chunk = items[start:start + users_per_chunk]
+        reports = item_reports(len(items), self.d)  # packed to ceil(log2 d) bits where that saves memory
+        for start in range(0, len(items), ITEMS_PER_CHUNK):
+            chunk = items[start:start + ITEMS_PER_CHUNK]
             sensitive = self.is_sensitive[chunk]
             keep = self._keep.draw(np.where(sensitive, 0, 1), rng)
             # a sensitive user draws among the k - 1 other sensitive items, anyone else among all k
             choices = np.where(sensitive, k - 1, k)
             other = rng.integers(0, np.maximum(choices, 1))  # exact uniform choices, no modulo bias
             other += sensitive & (other >= self.rank[chunk])  # skip the true item's rank
-            reports[start:start + len(chunk)] = np.where(keep, chunk, self.sensitive[np.minimum(other, k - 1)])
+            put_items(reports, start, np.where(keep, chunk, self.sensitive[np.minimum(other, k - 1)]))
         return reports
 
-    def outputs(self, reports: np.ndarray) -> list[int]:
+    def outputs(self, reports) -> list[int]:
         return np.asarray(reports).tolist()
 
-    def counts(self, reports: np.ndarray) -> np.ndarray:
+    def counts(self, reports) -> np.ndarray:
         """``C_y``: the number of reports naming item ``y``."""
-        return np.bincount(item_array(reports, self.d, "reports"), minlength=self.d)
+        return count_items(reports, self.d)
 
     def simulate_counts(self, true_counts, rng: np.random.Generator) -> np.ndarray:
         """The report counts of ``sum(true_counts)`` users, drawn directly in O(d).

@@ -295,11 +295,10 @@ def _released_bits(mechanism, reports) -> dict:
 
     from ldpspec.reference.sampling import PackedItems
 
-    if isinstance(reports, PackedItems):  # items packed to the bits they need
-        return {"released_bits": len(reports) * float(np.log2(mechanism.d))}
     if not len(reports) or reports.dtype.kind not in "ui":
         return {}
-    first = mechanism.twin.outputs(reports[:1])[0]  # the release as the channel labels it
+    head = reports.chunk(0, min(8, len(reports))) if isinstance(reports, PackedItems) else reports[:1]
+    first = mechanism.twin.outputs(head)[0]  # the release as the channel labels it
     if isinstance(first, tuple) and first and all(type(bit) is int and bit in (0, 1) for bit in first):
         per_report = len(first)  # a bit vector
     elif type(first) is int:
