@@ -1,4 +1,5 @@
-"""Sampling machinery shared by the NumPy twins: exact Bernoulli bits, and bit vectors packed eight to a byte.
+"""Sampling machinery shared by the NumPy twins: exact Bernoulli bits, bit vectors packed eight to a byte, and
+reported items packed to the bits they need (``PackedItems``).
 
 Every bit is drawn **exactly** Bernoulli(``p``) for the double ``p`` nearest the mechanism's exact probability: a
 uniform random number ``U = 0.U1 U2 ...`` is compared with the binary expansion of ``p`` from its first digit, and the
