@@ -32,13 +32,7 @@ CHUNK_BITS = 1 << 20
 
 def _expansion(p: float) -> np.ndarray:
     """The bytes of the binary expansion of ``p`` in [0, 1): ``p = sum_j bytes[j] 256^-(j+1)`` (exactly)."""
-    fraction, digits = Fraction(p), []
-    while fraction:
-        fraction *= 256
-        digit = int(fraction)
-        digits.append(digit)
-        fraction -= digit
-    return np.array(digits or [0], dtype=np.uint8)
+    return np.packbits(binary_digits(p)) if p else np.zeros(1, dtype=np.uint8)
 
 
 class ExactBernoulli:
@@ -265,7 +259,9 @@ class PackedItems:
         return cls(np.zeros((count * bits + 7) // 8, dtype=np.uint8), bits, count)
 
     def put(self, start: int, values: np.ndarray) -> None:
-        """Writes ``values`` from item ``start`` on; ``start`` is a multiple of 8."""
+        """Writes ``values`` from item ``start`` on; ``start`` is a multiple of 8 (each write starts on a byte)."""
+        if start % 8:
+            raise ValueError(f"packed items are written from a multiple of 8, got {start}")
         wide = values.astype(">u4").view(np.uint8).reshape(-1, 4)  # big-endian: the most significant byte first
         bits = np.unpackbits(wide, axis=1)[:, 32 - self.bits:]  # each item's low `bits` bits, in order
         packed = np.packbits(bits.reshape(-1))
@@ -274,6 +270,8 @@ class PackedItems:
 
     def chunk(self, start: int, stop: int) -> np.ndarray:
         """Items ``start .. stop-1`` unpacked; ``start`` is a multiple of 8."""
+        if start % 8:
+            raise ValueError(f"packed items are read from a multiple of 8, got {start}")
         offset, length = start * self.bits // 8, (stop - start) * self.bits
         bits = np.unpackbits(self.data[offset:offset + (length + 7) // 8], count=length).reshape(-1, self.bits)
         wide = np.zeros((len(bits), 32), dtype=np.uint8)
@@ -288,6 +286,8 @@ class PackedItems:
         return self.count
 
     def __array__(self, dtype=None, copy=None):
+        if copy is False:
+            raise ValueError("packed items are unpacked into a new array: a copy cannot be avoided")
         values = np.concatenate(list(self.chunks())) if self.count else np.zeros(0, dtype=self.dtype)
         return values if dtype is None else values.astype(dtype)
 

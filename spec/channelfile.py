@@ -110,7 +110,7 @@ import json
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from ldpspec.spec.channel import Channel, _sum_text, _unique_labels, check_entries, label_to_json
+from ldpspec.spec.channel import Channel, _sum_text, _unique_labels, check_entries, label_to_json, once_per_object
 from ldpspec.spec.continuous import (
     Density,
     Infinity,
@@ -521,13 +521,8 @@ def _privacy_to_json(channel: Channel, key: str, value):
             unknown = [x for x in value if x not in inputs]
             if unknown:
                 raise InvalidChannel(f"privacy.{key} names unknown inputs {unknown!r}")
-        texts = {}  # id -> (budget, text): the inputs of one level share one budget object
-
-        def text(x, b):
-            if id(b) not in texts:
-                texts[id(b)] = (b, budget(b, f"privacy.{key}[{x!r}]").text())
-            return texts[id(b)][1]
-        return [None if b is None else text(x, b) for x, b in ((x, value.get(x)) for x in channel.inputs)]
+        text = once_per_object(lambda b, x: budget(b, f"privacy.{key}[{x!r}]").text())
+        return [None if b is None else text(b, x) for x, b in ((x, value.get(x)) for x in channel.inputs)]
     if parameter.kind in ("budgets", "numbers"):
         return [v.text() for v in parsed]
     if parameter.kind in ("labels", "label-pairs"):
@@ -601,10 +596,7 @@ def channel_file_text(channel, *, privacy: dict | None = None, description: str 
         document["description"] = description
     if metadata:
         document["metadata"] = metadata
-    texts = {}  # id -> text: a mechanism's matrix repeats a few exact numbers
-
-    def text(number) -> str:
-        return texts.get(id(number)) or texts.setdefault(id(number), number.text())
+    text = once_per_object(lambda number: number.text())  # a mechanism's matrix repeats a few exact numbers
 
     if classed:
         document.update(_classes_document(channel, text))
@@ -621,7 +613,7 @@ def channel_file_text(channel, *, privacy: dict | None = None, description: str 
         per_class = {}
         for item, value in zip(channel.inputs, section["budgets"]):
             per_class.setdefault(channel.item_classes[item], set()).add(value)
-        if all(len(values) == 1 for values in per_class.values()) and len(per_class) == len(_class_values(channel)):
+        if all(len(values) == 1 for values in per_class.values()) and len(per_class) == len(document["classes"]):
             section["class_budgets"] = [per_class[c].pop() for c in range(len(per_class))]
             del section["budgets"]
     if section:
@@ -635,12 +627,6 @@ def channel_file_text(channel, *, privacy: dict | None = None, description: str 
         else:
             lines.append(f" {json.dumps(key)}: {json.dumps(value)}")
     return "{\n" + ",\n".join(lines) + "\n}\n"
-
-
-def _class_values(channel) -> tuple:
-    """The classes of a ``ClassedUnary`` or ``ColumnClasses``, each as its pair of parameters."""
-    return tuple(zip(channel.hot, channel.cold) if isinstance(channel, ClassedUnary)
-                 else zip(channel.base, channel.extra))
 
 
 def _classes_document(channel, text) -> dict:

@@ -39,31 +39,27 @@ def _greater(a: tuple, b: tuple) -> bool:
     return (a[0] * b[1]).compare(b[0] * a[1]) > 0
 
 
-def check_pair_work(channel, max_work: int | None, *, every_pair: bool = True) -> None:
-    """Refuse a pairwise computation larger than ``max_work`` steps, naming the limit and how to raise it.
-    ``every_pair=False``: the computation takes one pair per pair of classes of a ``ClassedChannel``."""
+def check_pair_work(channel, max_work: int | None, *, by_class: bool = False) -> None:
+    """Refuse a pairwise computation larger than ``max_work`` steps, naming the limit and how to raise it;
+    ``by_class``: one pair per ordered pair of the classes of a ``ClassedChannel``, each pair's output built bit by
+    bit."""
     limit = MAX_PAIR_WORK if max_work is None else max_work
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
         raise InvalidParameter(f"max_work must be an integer >= 1, got {max_work!r}")
-    if not every_pair and isinstance(channel, ClassedChannel):
-        classes = len(channel.input_classes())
-        work = classes ** 2 * channel.bit_count  # each pair's output is built bit by bit
-        if work > limit:
-            raise InvalidParameter(
-                f"this check compares every ordered pair of {classes:,} input classes over {channel.bit_count:,} "
-                f"bits: {work:,} steps, more than the limit of {limit:,}; raise the limit (max_work=..., or "
-                "--max-work on the command line) to run it anyway")
-        return
-    if isinstance(channel, StructuredChannel):  # the structure gives a pair's loss in one pass over the bits
-        per_pair, what = channel.bit_count, "bit"
+    if by_class:
+        pairs, what = len(channel.input_classes()), "pair of input classes"
     else:
-        per_pair, what = len(channel.outputs), "output"
-    work = len(channel.inputs) ** 2 * per_pair
+        pairs, what = len(channel.inputs), "pair of inputs"
+    if isinstance(channel, StructuredChannel):  # the structure gives a pair's loss in one pass over the bits
+        per_pair, unit = channel.bit_count, "bit"
+    else:
+        per_pair, unit = len(channel.outputs), "output"
+    work = pairs ** 2 * per_pair
     if work > limit:
         raise InvalidParameter(
-            f"this check compares every ordered pair of inputs over every {what}: {len(channel.inputs):,}^2 x "
-            f"{per_pair:,} = {work:,} steps, more than the limit of {limit:,}; raise the limit "
-            "(max_work=..., or --max-work on the command line) to run it anyway")
+            f"this check compares every ordered {what} over every {unit}: {pairs:,}^2 x {per_pair:,} = {work:,} "
+            f"steps, more than the limit of {limit:,}; raise the limit (max_work=..., or --max-work on the command "
+            "line) to run it anyway")
 
 
 def _pair_loss_of_rows(row, other_row, outputs) -> tuple:
@@ -110,6 +106,17 @@ def class_pairs(channel: ClassedChannel, labels=None) -> list[tuple]:
             else:
                 pairs.append((first[0], second[0]))
     return sorted(pairs, key=lambda pair: (position[pair[0]], position[pair[1]]))
+
+
+def pair_losses(channel, max_work: int | None = None, labels=None) -> dict:
+    """``{(x, x2): (loss, y)}`` as the pairwise notions and ``ldp_epsilon`` read it: for a ``ClassedChannel``, one
+    pair per ordered pair of its classes (refined by ``labels``, as ``class_pairs``), every other pair of the same
+    classes having the same loss; for any other channel, every ordered pair of distinct inputs."""
+    channel = checked_channel(channel)
+    if isinstance(channel, ClassedChannel):
+        check_pair_work(channel, max_work, by_class=True)
+        return {pair: channel.pair_loss(*pair) for pair in class_pairs(channel, labels)}
+    return pairwise_loss(channel, max_work)
 
 
 def pairwise_loss(channel, max_work: int | None = None) -> dict:
@@ -165,11 +172,8 @@ def output_loss(channel: Channel) -> dict:
 def ldp_epsilon(channel, max_work: int | None = None) -> Nats:
     """The tightest ``eps`` such that the channel is ``eps``-LDP (``inf`` if none is)."""
     channel = checked_channel(channel)
-    if isinstance(channel, ClassedChannel):
-        check_pair_work(channel, max_work, every_pair=False)
-        losses = [channel.pair_loss(x, x2)[0] for x, x2 in class_pairs(channel)]
-    elif isinstance(channel, StructuredChannel):
-        losses = [loss for loss, _ in pairwise_loss(channel, max_work).values()]
+    if isinstance(channel, StructuredChannel):
+        losses = [loss for loss, _ in pair_losses(channel, max_work).values()]
     else:
         losses = [loss for loss, _ in output_loss(channel).values()]
     best = Nats.rational(0)
@@ -226,10 +230,7 @@ def loss_profile(channel, max_work: int | None = None) -> dict:
     channel = checked_channel(channel)
     explicit = channel if isinstance(channel, Channel) else None
     epsilon = ldp_epsilon(channel, max_work)
-    if isinstance(channel, ClassedChannel):  # one pair per pair of classes: every other pair has its loss
-        pairs = {pair: channel.pair_loss(*pair) for pair in class_pairs(channel)}
-    else:
-        pairs = pairwise_loss(channel, max_work)
+    pairs = pair_losses(channel, max_work)  # inputs in classes: one pair per pair of classes
     outputs = len(channel.outputs) if explicit else channel.output_count
     profile = {
         "inputs": len(channel.inputs),

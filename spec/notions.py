@@ -30,11 +30,12 @@ from ldpspec.spec.channel import (
     label_to_json,
     map_outputs,
     normalize_label,
+    once_per_object,
     sequence,
 )
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.families import AffineFamily
-from ldpspec.spec.loss import check_pair_work, class_pairs, column_loss, output_loss, pairwise_loss
+from ldpspec.spec.loss import column_loss, output_loss, pair_losses, pairwise_loss
 from ldpspec.spec.numbers import budget, exact
 from ldpspec.spec.parameters import Parameter, input_budgets
 from ldpspec.spec.structured import ClassedChannel, StructuredChannel, checked_channel
@@ -53,26 +54,14 @@ def _explicit(channel) -> Channel:
     return channel.explicit() if isinstance(channel, StructuredChannel) else channel
 
 
-def _once_per_object(function: Callable) -> Callable:
-    """``function`` computed once per distinct object it is given: a mechanism's inputs of one level share one
-    budget object, so a channel of 10^5 items with 3 budgets reads 3 of them, not 10^5."""
-    done: dict = {}
-
-    def call(value, *arguments):
-        if id(value) not in done:
-            done[id(value)] = (value, function(value, *arguments))  # holding the value keeps its id from reuse
-        return done[id(value)][1]
-    return call
-
-
 def _budget_map(labels, budgets: Mapping, name: str, *, complete: bool = True) -> dict:
     mapped = label_map(labels, budgets, name, complete=complete)
-    read = _once_per_object(budget)
+    read = once_per_object(budget)
     return {label: read(value, f"{name}[{label!r}]") for label, value in mapped.items()}
 
 
 def _json_budgets(budgets: Mapping) -> list:
-    text = _once_per_object(lambda value: value.text())
+    text = once_per_object(lambda value: value.text())
     return [[label_to_json(label), text(value)] for label, value in budgets.items()]
 
 
@@ -102,13 +91,8 @@ def ldp(channel, epsilon, max_work: int | None = None) -> Verdict:
     channel = checked_channel(channel)
     eps = budget(epsilon, "epsilon")
     worst = WorstCase("ldp", {"epsilon": eps.text(), **parameters})
-    if isinstance(channel, ClassedChannel):  # one pair per pair of classes: every other pair has its loss
-        check_pair_work(channel, max_work, every_pair=False)
-        for pair in class_pairs(channel):
-            loss, y = channel.pair_loss(*pair)
-            worst.ratio(pair, y, loss, eps)
-    elif isinstance(channel, StructuredChannel):
-        for pair, (loss, y) in pairwise_loss(channel, max_work).items():
+    if isinstance(channel, StructuredChannel):  # inputs in classes: one pair per pair of classes
+        for pair, (loss, y) in pair_losses(channel, max_work).items():
             worst.ratio(pair, y, loss, eps)
     else:
         for y, (loss, pair) in output_loss(channel).items():
@@ -139,13 +123,12 @@ def _pairwise_budget_check(channel, notion: str, input_budgets: dict, r, paramet
     if protected is not None:
         parameters["policy"] = sorted(([x, x2] for x, x2 in protected if repr(x) < repr(x2)), key=repr)
     worst = WorstCase(notion, parameters)
-    if isinstance(channel, ClassedChannel) and protected is None:
-        # one pair per pair of classes refined by budget: every other pair has its loss and its budget
-        check_pair_work(channel, max_work, every_pair=False)
-        losses = ((pair, channel.pair_loss(*pair)) for pair in class_pairs(channel, _budget_labels(input_budgets)))
+    if protected is None:  # inputs in classes: one pair per pair of classes split by budget, with its loss and budget
+        labels = _budget_labels(input_budgets) if isinstance(channel, ClassedChannel) else None
+        losses = pair_losses(channel, max_work, labels)
     else:
-        losses = pairwise_loss(channel, max_work).items()
-    for (x, x2), (loss, y) in losses:
+        losses = pairwise_loss(channel, max_work)
+    for (x, x2), (loss, y) in losses.items():
         if protected is not None and (x, x2) not in protected:
             continue
         bound = budget(function(input_budgets[x], input_budgets[x2]), f"r(eps[{x!r}], eps[{x2!r}])")
@@ -156,19 +139,19 @@ def _pairwise_budget_check(channel, notion: str, input_budgets: dict, r, paramet
 def _budget_labels(input_budgets: dict) -> dict:
     """Each input's budget as a key: equal budgets (compared exactly) share one, so inputs of one class with equal
     budgets stay together."""
-    rational, irrational, labels = {}, [], {}
-    as_rational = _once_per_object(lambda value: value.as_rational())
-    for x, value in input_budgets.items():
-        exact = as_rational(value)
-        if exact is not None:
-            labels[x] = rational.setdefault(exact, ("rational", exact))
-            continue
+    irrational = []
+
+    def label(value):
+        rational = value.as_rational()
+        if rational is not None:
+            return rational
         index = next((k for k, seen in enumerate(irrational) if seen == value), None)
         if index is None:
             irrational.append(value)
             index = len(irrational) - 1
-        labels[x] = ("irrational", index)
-    return labels
+        return ("irrational", index)
+    label = once_per_object(label)
+    return {x: label(value) for x, value in input_budgets.items()}
 
 
 def _id_ldp(channel, budgets: Mapping, r, notion: str, policy=None, max_work=None) -> Verdict:

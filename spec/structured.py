@@ -110,17 +110,8 @@ class IndependentBits(StructuredChannel):
         self.bit_count = lengths.pop()
         self._bits = {}
         for x in self.inputs:
-            row = []
-            for k, pair in enumerate(bit_distributions[x]):
-                if len(pair) != 2:
-                    raise InvalidChannel(f"bit {k} of input {x!r} must be a pair (P[bit = 0], P[bit = 1]), "
-                                         f"got {pair!r}")
-                zero = _probability(pair[0], f"P[bit {k} = 0 | {x!r}]")
-                one = _probability(pair[1], f"P[bit {k} = 1 | {x!r}]")
-                if zero + one != ONE:
-                    raise InvalidChannel(f"P[bit {k} = 0 | {x!r}] + P[bit {k} = 1 | {x!r}] must be 1, got {pair!r}")
-                row.append((zero, one))
-            self._bits[x] = tuple(row)
+            self._bits[x] = tuple(_pair(pair, f"bit {k} of input {x!r}")
+                                  for k, pair in enumerate(bit_distributions[x]))
 
     @classmethod
     def from_one_probabilities(cls, inputs, one_probabilities: Mapping) -> IndependentBits:
@@ -203,21 +194,11 @@ class ClassedUnary(ClassedChannel, IndependentBits):
     def __init__(self, hot: Sequence, cold: Sequence, item_classes: Sequence[int]):
         if len(hot) != len(cold) or not hot:
             raise InvalidChannel(f"hot and cold must give one distribution per class; got {len(hot)} and {len(cold)}")
-        self._hot = tuple(_pair(value, f"hot[{c}]") for c, value in enumerate(hot))
-        self._cold = tuple(_pair(value, f"cold[{c}]") for c, value in enumerate(cold))
-        self.item_classes = _item_classes(item_classes, len(self._hot), "a unary encoding")
+        self.hot = tuple(_pair(value, f"hot[{c}]") for c, value in enumerate(hot))  # an item's own bit, per class
+        self.cold = tuple(_pair(value, f"cold[{c}]") for c, value in enumerate(cold))  # the other items' bits
+        self.item_classes = _item_classes(item_classes, len(self.hot), "a unary encoding")
         self.inputs = tuple(range(len(self.item_classes)))
         self.bit_count = len(self.item_classes)
-
-    @property
-    def hot(self) -> tuple:
-        """Each class's ``(P[bit = 0], P[bit = 1])`` of an item's own bit."""
-        return self._hot
-
-    @property
-    def cold(self) -> tuple:
-        """Each class's ``(P[bit = 0], P[bit = 1])`` of the other items' bits."""
-        return self._cold
 
     def input_classes(self) -> tuple[tuple, ...]:
         return _members(self.item_classes)
@@ -225,15 +206,15 @@ class ClassedUnary(ClassedChannel, IndependentBits):
     def bit_distributions(self, x) -> tuple:
         if x not in range(self.bit_count) or isinstance(x, bool):
             raise InvalidChannel(f"unknown input label {x!r}; the inputs are the items 0 .. {self.bit_count - 1}")
-        return tuple(self._hot[c] if k == x else self._cold[c] for k, c in enumerate(self.item_classes))
+        return tuple(self.hot[c] if k == x else self.cold[c] for k, c in enumerate(self.item_classes))
 
     def pair_loss(self, x, other) -> tuple:
         mine = self.bit_distributions(x)
         self.bit_distributions(other)  # must be an item too
         if x == other:
             return Nats.rational(0), tuple(1 if one else 0 for _, one in mine)
-        changed = {x: (self._hot[self.item_classes[x]], self._cold[self.item_classes[x]]),
-                   other: (self._cold[self.item_classes[other]], self._hot[self.item_classes[other]])}
+        changed = {x: (self.hot[self.item_classes[x]], self.cold[self.item_classes[x]]),
+                   other: (self.cold[self.item_classes[other]], self.hot[self.item_classes[other]])}
         numerator, denominator, infinite = ONE, ONE, False
         worst = {}
         for k in sorted(changed):  # in bit order, as the product over every bit multiplies them
@@ -242,7 +223,7 @@ class ClassedUnary(ClassedChannel, IndependentBits):
             infinite = infinite or impossible
             if not impossible and mine != theirs:
                 numerator, denominator = numerator * mine[worst[k]], denominator * theirs[worst[k]]
-        output = tuple(worst[k] if k in worst else (1 if self._cold[c][1] else 0)
+        output = tuple(worst[k] if k in worst else (1 if self.cold[c][1] else 0)
                        for k, c in enumerate(self.item_classes))
         return (Nats.infinity() if infinite else Nats(numerator / denominator)), output
 
@@ -261,17 +242,17 @@ class ColumnClasses(ClassedChannel):
     def __init__(self, base: Sequence, extra: Sequence, item_classes: Sequence[int]):
         if len(base) != len(extra) or not base:
             raise InvalidChannel(f"base and extra must give one value per class; got {len(base)} and {len(extra)}")
-        self._base = tuple(_probability(value, f"base[{c}]") for c, value in enumerate(base))
-        self._extra = tuple(_probability(value, f"extra[{c}]") for c, value in enumerate(extra))
-        classes = self.item_classes = _item_classes(item_classes, len(self._base), "a direct encoding")
+        self.base = tuple(_probability(value, f"base[{c}]") for c, value in enumerate(base))  # anyone, per class
+        self.extra = tuple(_probability(value, f"extra[{c}]") for c, value in enumerate(extra))  # what a holder adds
+        classes = self.item_classes = _item_classes(item_classes, len(self.base), "a direct encoding")
         self.inputs = tuple(range(len(classes)))
-        counts = [0] * len(self._base)
+        counts = [0] * len(self.base)
         for c in classes:
             counts[c] += 1
-        total = sum(counts[c] * self._base[c] for c in range(len(counts)) if counts[c])
-        if any(total + self._extra[c] != ONE for c in range(len(counts)) if counts[c]):
+        total = sum(counts[c] * self.base[c] for c in range(len(counts)) if counts[c])
+        if any(total + self.extra[c] != ONE for c in range(len(counts)) if counts[c]):
             raise InvalidChannel("every row must sum to 1: sum_y base_y + extra_x = 1 for every item x")
-        self._positive_base = sum(counts[c] for c in range(len(counts)) if self._base[c])
+        self._positive_base = sum(counts[c] for c in range(len(counts)) if self.base[c])
 
     @classmethod
     def from_columns(cls, base: Sequence, extra: Sequence) -> ColumnClasses:
@@ -279,28 +260,10 @@ class ColumnClasses(ClassedChannel):
         class."""
         if len(base) != len(extra):
             raise InvalidChannel(f"base and extra must give one value per item; got {len(base)} and {len(extra)}")
-        classes, by_object, item_classes = [], {}, []
-        for b, e in zip(base, extra):
-            key = (id(b), id(e))
-            if key not in by_object:
-                b_exact, e_exact = _probability(b, "base"), _probability(e, "extra")
-                index = next((c for c, (b2, e2) in enumerate(classes) if b2 == b_exact and e2 == e_exact), None)
-                if index is None:
-                    classes.append((b_exact, e_exact))
-                    index = len(classes) - 1
-                by_object[key] = (b, e, index)  # holding b and e keeps their ids from reuse
-            item_classes.append(by_object[key][2])
+        classes, item_classes = group_equal(
+            list(zip(base, extra)), key=lambda pair: (id(pair[0]), id(pair[1])),
+            read=lambda pair: (_probability(pair[0], "base"), _probability(pair[1], "extra")))
         return cls([b for b, _ in classes], [e for _, e in classes], item_classes)
-
-    @property
-    def base(self) -> tuple:
-        """Each class's ``base``: the probability of reporting one of its items for anyone."""
-        return self._base
-
-    @property
-    def extra(self) -> tuple:
-        """Each class's ``extra``: what a holder of the item adds to ``base``."""
-        return self._extra
 
     @property
     def output_count(self) -> int:
@@ -319,7 +282,7 @@ class ColumnClasses(ClassedChannel):
 
     def probability(self, x, y):
         c = self.item_classes[self._item(y, "output")]
-        return self._base[c] + self._extra[c] if self._item(x) == y else self._base[c]
+        return self.base[c] + self.extra[c] if self._item(x) == y else self.base[c]
 
     def pair_loss(self, x, other) -> tuple:
         x, other = self._item(x), self._item(other)
@@ -327,14 +290,14 @@ class ColumnClasses(ClassedChannel):
             return Nats.rational(0), x
         candidates = []  # (ratio numerator, denominator, output), in output order as the explicit scan meets them
         c, c2 = self.item_classes[x], self.item_classes[other]
-        third = self._positive_base - bool(self._base[c]) - bool(self._base[c2]) > 0
+        third = self._positive_base - bool(self.base[c]) - bool(self.base[c2]) > 0
         if third:
-            y = next(y for y in self.inputs if y not in (x, other) and self._base[self.item_classes[y]])
+            y = next(y for y in self.inputs if y not in (x, other) and self.base[self.item_classes[y]])
             candidates.append((ONE, ONE, y))
-        if self._base[c] + self._extra[c]:
-            candidates.append((self._base[c] + self._extra[c], self._base[c], x))
-        if self._base[c2]:
-            candidates.append((self._base[c2], self._base[c2] + self._extra[c2], other))
+        if self.base[c] + self.extra[c]:
+            candidates.append((self.base[c] + self.extra[c], self.base[c], x))
+        if self.base[c2]:
+            candidates.append((self.base[c2], self.base[c2] + self.extra[c2], other))
         candidates.sort(key=lambda item: item[2])
         best = None
         for numerator, denominator, y in candidates:
@@ -397,13 +360,7 @@ class SampledOneHot(StructuredChannel):
             self._weights[x] = (row, none)
 
     def _distributions(self, pairs, name):
-        result = []
-        for k, pair in enumerate(pairs):
-            zero, one = (_probability(value, f"{name} P[bit {k} = {b}]") for b, value in enumerate(pair))
-            if zero + one != ONE:
-                raise InvalidChannel(f"{name} bit {k}: P[0] + P[1] must be 1, got {pair!r}")
-            result.append((zero, one))
-        return tuple(result)
+        return tuple(_pair(pair, f"{name} bit {k}") for k, pair in enumerate(pairs))
 
     @property
     def output_count(self) -> int:
@@ -488,6 +445,24 @@ class _Ratio:
         return (self.numerator * other.denominator).compare(other.numerator * self.denominator) < 0
 
 
+def group_equal(values: Sequence, key=id, read=lambda value: value) -> tuple[list, list[int]]:
+    """Values into classes of equal ones: ``(classes, index of each value's class)``. Each value is read
+    (``read``, for example to exact numbers) and compared with the classes once per ``key`` (by default the object:
+    a mechanism's items of one level share one), so 10^5 items of 3 levels take 3 comparisons, not 10^5."""
+    classes, seen, indices = [], {}, []
+    for value in values:
+        k = key(value)
+        if k not in seen:
+            exact = read(value)
+            index = next((c for c, known in enumerate(classes) if known == exact), None)
+            if index is None:
+                classes.append(exact)
+                index = len(classes) - 1
+            seen[k] = (value, index)  # holding the value keeps the ids in its key from reuse
+        indices.append(seen[k][1])
+    return classes, indices
+
+
 def _item_classes(item_classes: Sequence[int], count: int, what: str) -> tuple:
     """Each item's class, an integer of ``0 .. count-1``, for at least two items (checked a whole list at a time:
     a channel may have 10^7 items)."""
@@ -509,9 +484,9 @@ def _members(item_classes: Sequence[int]) -> tuple[tuple, ...]:
 
 
 def _pair(value, name: str) -> tuple:
-    """A bit's distribution ``(P[0], P[1])``, exact, summing to 1."""
-    if len(value) != 2:
-        raise InvalidChannel(f"{name} must be a pair (P[bit = 0], P[bit = 1]), got {value!r}")
+    """A bit's distribution ``(P[0], P[1])``, exact, summing to 1; ``InvalidChannel`` naming it otherwise."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != 2:
+        raise InvalidChannel(f"{name} must be a pair (P[bit = 0], P[bit = 1]), got {value!r}"[:300])
     zero, one = _probability(value[0], f"{name} P[bit = 0]"), _probability(value[1], f"{name} P[bit = 1]")
     if zero + one != ONE:
         raise InvalidChannel(f"{name}: P[bit = 0] + P[bit = 1] must be 1, got {value!r}")

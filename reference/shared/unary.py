@@ -36,7 +36,7 @@ from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact, Nats
 from ldpspec.spec.numbers import budget, probability
 from ldpspec.spec.parameters import Parameter
-from ldpspec.spec.structured import ClassedUnary
+from ldpspec.spec.structured import ClassedUnary, group_equal
 
 
 class UnaryBits(NamedTuple):
@@ -135,16 +135,7 @@ class UnaryEncoding:
         of equal ``(a, b)`` (IDUE's levels; one class for plain unary encoding), so that the kernel judges it one
         pair of classes at a time. It holds one pair of distributions per class and one class per item, whatever
         ``d``; ``max_entries`` bounds its explicit matrix, when one is asked for (``explicit``)."""
-        classes: list[UnaryBits] = []
-        by_object: dict[int, int] = {}  # items of one level share one bit object: one lookup per item
-        for bit in self.bits:
-            if id(bit) not in by_object:  # a new object: its class is an equal bit's, or a new one
-                equal = next((c for c, known in enumerate(classes) if known == bit), None)
-                if equal is None:
-                    classes.append(bit)
-                    equal = len(classes) - 1
-                by_object[id(bit)] = equal
-        item_classes = [by_object[id(bit)] for bit in self.bits]
+        classes, item_classes = group_equal(self.bits)
         return ClassedUnary([(bit.not_p, bit.p) for bit in classes], [(bit.not_q, bit.q) for bit in classes],
                             item_classes)
 
