@@ -135,13 +135,16 @@ def pairwise_loss(channel, max_work: int | None = None) -> dict:
 
 
 def _extremes(column) -> tuple[int, int]:
-    """Positions of a largest and a smallest entry (the first of equal ones)."""
+    """Positions of a largest and a smallest entry (the first of equal ones); two positions when the column is
+    constant, so that a witness names two inputs, as the scan over pairs of inputs does."""
     high = low = 0
     for i in range(1, len(column)):
         if column[i].compare(column[high]) > 0:
             high = i
         if column[i].compare(column[low]) < 0:
             low = i
+    if high == low and len(column) > 1:  # every entry equal (high only rises, low only falls, from position 0)
+        low = 1
     return high, low
 
 

@@ -223,7 +223,8 @@ MECHANISMS = (
         name="iprr", title="Item-oriented personalized randomised response (IPRR)", home="ipldp2023",
         source="IPLDP preprint 2023, Definitions 4 and 5", notion="ipldp", parameters=(ITEM_BUDGETS,), build=IPRR,
         claims=("ipldp2023.theorem1", "ipldp2023.theorem2", "ipldp2023.def4-krr", "ipldp2023.def5-urr",
-                "ipldp2023.sec5.1-design.restriction", "ipldp2023.sec5.3-estimator", "ipldp2023.theorem3",
+                "ipldp2023.sec5.1-design.restriction", "ipldp2023.sec5.1-design.column-bound",
+                "ipldp2023.sec5.3-estimator", "ipldp2023.theorem3",
                 "ipldp2023.theorem4"),
         docs="mechanisms/iprr.md", workload=_workload),
 )

@@ -66,6 +66,18 @@ def test_code_and_docs_cite_only_the_papers_and_the_project():
     assert not offending, "references to documents outside the repository:\n" + "\n".join(offending)
 
 
+def test_text_files_hold_no_control_characters():
+    """A TeX command written through a string that was not raw loses its backslash to an escape (``\\text`` becomes a
+    tab and ``ext``, ``\\ne`` a line break and ``e``), and the page shows broken math."""
+    files = [path for top in ("spec", "reference", "verify", "tests", "docs") for path in (ROOT / top).rglob("*")
+             if path.suffix in (".py", ".md", ".yml", ".toml", ".json", ".js") and path.is_file()]
+    control = re.compile(r"[\x00-\x09\x0b-\x1f\x7f]")  # a tab included; a line break is only \n
+    offending = [f"{path.relative_to(ROOT)}:{number}" for path in files
+                 for number, line in enumerate(path.read_text(encoding="utf-8").split("\n"), start=1)
+                 if control.search(line)]
+    assert not offending, "control characters (a lost backslash?) at:\n" + "\n".join(offending)
+
+
 def _nav_pages() -> set:
     class Loader(yaml.SafeLoader):
         pass

@@ -23,8 +23,10 @@ from ldpspec.spec.channel import Channel
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
 from ldpspec.spec.loss import ldp_epsilon, pairwise_loss
-from ldpspec.spec.notions import ipldp, min_id_ldp
+from ldpspec.spec.notions import avg_id_ldp, id_ldp, ipldp, ldp, min_id_ldp
 from ldpspec.spec.numbers import budget, to_decimal_string
+from ldpspec.spec.structured import ColumnClasses
+from ldpspec.verify.common import z3_reals
 from ldpspec.verify.ipldp2023.readings import BUDGET_OWNER, DESIGN_RESTRICTION, HONESTY
 from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide, outcome
 from ldpspec.verify.search import budget_values, find_counterexample, search_step
@@ -452,6 +454,131 @@ def design_restriction(settings: AuditSettings, *, design_restriction: str):
                   "objective plays no part." if design_restriction == "equality" else
                   "With q <= e^eps qbar the numerical optimum is IPRR: its maximal ratio is optimal on the "
                   "restricted structure.", "", "The numerical optimum differs from IPRR.")
+
+
+COLUMN_BASES = (Fraction(0), Fraction(1, 10), Fraction(1, 3), Fraction(1, 2), Fraction(1, 5), Fraction(1, 8))
+"""Each class's off-diagonal value qbar (0: an output only its own item produces, as D_N's), for the exhaustive
+direct encodings; the diagonal is qbar + extra, extra = 1 - the sum of every column's qbar (0 when they sum to 1:
+every ratio is 1, and the witness output is the first an input produces). The default audit takes the first four."""
+COLUMN_BUDGETS = ("log(2)", "1", "21/10")
+
+
+def _column_encodings(max_items: int, bases: tuple):
+    """Every direct encoding over 2 .. max_items items in 1 .. 3 classes of columns (items in order, class by
+    class), each class's qbar from ``bases``, whose rows can sum to 1."""
+    for d in range(2, max_items + 1):
+        for count in range(1, min(d, 3) + 1):
+            for cuts in itertools.combinations(range(1, d), count - 1):
+                sizes = [end - start for start, end in zip((0, *cuts), (*cuts, d))]
+                for qbars in itertools.product(bases, repeat=count):
+                    if sum(size * qbar for size, qbar in zip(sizes, qbars)) <= 1:
+                        yield sizes, qbars
+
+
+def _verdict_summary(verdict) -> tuple:
+    """A verdict as its holds, margin and witness (pair, output and ratio): ColumnClasses names the output the scan
+    over the explicit matrix meets first."""
+    witness = verdict.witness
+    return verdict.holds, verdict.margin, None if witness is None else (witness.inputs, witness.output,
+                                                                        witness.log_ratio)
+
+
+@claim("ipldp2023.sec5.1-design.column-bound", location="Sec. 5.1, before (6)",
+       statement="The privacy budget determines the indistinguishability of each item y in D by controlling the "
+                 "bound of ln[Q(y|x)/Q(y|x')] for any x, x' in D; with every qbar_x identical for all inputs other "
+                 "than x (Q(x|x') = qbar_x for x' != x, Q(x|x) = q_x), that bound is the ratio of q_x and qbar_x, "
+                 "which (6) sets to e^{eps_x}.",
+       methods=("z3", "exhaustive"), recorded="verified",
+       interpretation="A direct encoding whose column y takes q_y on its diagonal and qbar_y off it (IPRR, KRR, uRR). "
+                      "z3 proves, for every such column and every pair of inputs, that the ratio lies between "
+                      "qbar_y/q_y and q_y/qbar_y, both attained. The check also ties the kernel's judgement of such "
+                      "encodings a pair of classes at a time (spec.ColumnClasses: items sharing (qbar, q - qbar) in "
+                      "one class, what `ldpspec channel --classes` writes and `ldpspec check` reads at any number "
+                      "of items) to its judgement over every pair of items: z3 proves that a pair of items x != x' "
+                      "has its worst ratio q_x/qbar_x, at output x, when every qbar is positive; exhaustively, with "
+                      "zero qbar too, LDP, MinID-, ID- (max) and AvgID-LDP and the tightest LDP epsilon agree "
+                      "(verdict, margin and witness: pair, output and ratio) between the classes and the explicit "
+                      "matrix.")
+def design_column_bound(settings: AuditSettings):
+    steps = []
+    d = 3 if not settings.deep else 4
+    q, qbar = z3_reals("q", d), z3_reals("qbar", d)  # one column per output y: q_y on the diagonal, qbar_y off it
+    positive = [v > 0 for v in q + qbar]
+    probability = lambda x, y: q[y] if x == y else qbar[y]  # noqa: E731
+    conditions = []
+    for y in range(d):
+        # with r = q_y/qbar_y, every ratio lies in [min(r, 1/r), max(r, 1/r)]: times q_y qbar_y, the ends are
+        # min and max of q_y^2 and qbar_y^2
+        high = z3.If(q[y] >= qbar[y], q[y] * q[y], qbar[y] * qbar[y])
+        low = z3.If(q[y] >= qbar[y], qbar[y] * qbar[y], q[y] * q[y])
+        for x, x2 in itertools.product(range(d), repeat=2):
+            left, right = probability(x, y) * q[y] * qbar[y], probability(x2, y)
+            conditions.append(Condition((x, x2), y, z3.And(low * right <= left, left <= high * right)))
+        other = (y + 1) % d
+        conditions += [Condition((y, other), y, probability(y, y) * qbar[y] == q[y] * probability(other, y)),
+                       Condition((other, y), y, probability(other, y) * q[y] == qbar[y] * probability(y, y))]
+    steps.append(proof_step(f"|D| = {d}, every column with q_y, qbar_y > 0: every ratio Q(y|x)/Q(y|x') lies "
+                            "between q_y/qbar_y and its inverse, both attained",
+                            prove(conditions, assumptions=positive, description="the column bound")))
+
+    base = z3_reals("base", 3)  # per class: qbar; extra = q - qbar is one value, as every row sums to 1
+    extra = z3.Real("extra")
+    for item_classes in ((0, 0, 1), (0, 1, 2), (0, 0, 1, 2)) if settings.deep else ((0, 0, 1), (0, 1, 2)):
+        rows_sum = z3.Sum(*[base[c] for c in item_classes]) + extra == 1
+        assumptions = [rows_sum, extra >= 0, *[base[c] > 0 for c in set(item_classes)]]
+        conditions = []
+        for x, x2 in itertools.permutations(range(len(item_classes)), 2):
+            c = item_classes[x]
+            worst = base[c] + extra, base[c]  # q_x/qbar_x as numerator and denominator
+            for y, c_y in enumerate(item_classes):
+                p, p2 = base[c_y] + (extra if y == x else 0), base[c_y] + (extra if y == x2 else 0)
+                conditions.append(Condition((x, x2), y, p * worst[1] <= worst[0] * p2))
+                if y == x:
+                    conditions.append(Condition((x, x2), y, p * worst[1] == worst[0] * p2))
+        steps.append(proof_step(f"items in classes {list(item_classes)}, every qbar > 0: a pair of items x != x' "
+                                "has its worst ratio q_x/qbar_x, attained at output x",
+                                prove(conditions, assumptions=assumptions, description="the class pair's ratio")))
+
+    checked, disagreements = 0, []
+    eps_values = [budget(text) for text in COLUMN_BUDGETS]
+    column_bases = COLUMN_BASES if settings.deep else COLUMN_BASES[:4]
+    for sizes, bases in _column_encodings(4 if settings.deep else 3, column_bases):
+        item_classes = [c for c, size in enumerate(sizes) for _ in range(size)]
+        diagonal_extra = 1 - sum(size * b for size, b in zip(sizes, bases))
+        by_class = ColumnClasses(list(bases), [diagonal_extra] * len(bases), item_classes)
+        explicit = by_class.explicit()
+        for eps in eps_values:
+            checked += 1
+            if _verdict_summary(ldp(by_class, eps)) != _verdict_summary(ldp(explicit, eps)):
+                disagreements.append(("LDP", sizes, bases, [str(eps)]))
+        if ldp_epsilon(by_class) != ldp_epsilon(explicit):
+            disagreements.append(("tightest LDP epsilon", sizes, bases, []))
+        low, high = eps_values[:2]
+        if settings.deep:  # every assignment of two budgets to the items
+            assignments = list(itertools.product((low, high), repeat=len(item_classes)))
+        else:  # every item alike, and the two alternations
+            assignments = [(low,) * len(item_classes), *[tuple((low, high)[(k + start) % 2] for k in
+                                                               range(len(item_classes))) for start in (0, 1)]]
+        for item_budgets in assignments:
+            budgets = dict(enumerate(item_budgets))
+            for name, check in (("MinID-LDP", min_id_ldp), ("AvgID-LDP", avg_id_ldp),
+                                ("ID-LDP (max)", lambda channel, b: id_ldp(channel, b, "max"))):
+                checked += 1
+                if _verdict_summary(check(by_class, budgets)) != _verdict_summary(check(explicit, budgets)):
+                    disagreements.append((name, sizes, bases, [str(v) for v in item_budgets]))
+    scope = (f"{checked} verdicts: direct encodings over 2 to {4 if settings.deep else 3} items in 1 to 3 classes, "
+             f"qbar from {[str(b) for b in column_bases]}, budgets from {list(COLUMN_BUDGETS)} (ID notions: "
+             f"{'every assignment of the first two' if settings.deep else 'all alike, and the two alternations'})")
+    if disagreements:
+        notion, sizes, bases, budgets_shown = disagreements[0]
+        steps.append(Step(Evidence("exhaustive", scope, f"{len(disagreements)} disagree; first: {notion}"),
+                          counterexample={"method": "exhaustive", "notion": notion, "class_sizes": sizes,
+                                          "qbar": [str(b) for b in bases], "budgets": budgets_shown}))
+    else:
+        steps.append(Step(Evidence("exhaustive", scope, "the kernel's verdicts by pairs of classes equal its verdicts "
+                                   "on the explicit matrix over every pair (margin and witness)")))
+    return decide(steps, "Each column takes two values, so its ratios over pairs of inputs are bounded by q_y/qbar_y "
+                  "(= e^{eps_y} under (6)), and a pair of items' worst ratio is its first item's.", "")
 
 
 # --- Definitions 4 and 5, Theorems 1 and 2 ------------------------------------------------------
