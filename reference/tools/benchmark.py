@@ -53,7 +53,8 @@ all: ``d`` per user for a bit vector, the released bits for IDUE-PS and its base
 
 The kernel's rows (``--kernel``, sizes ``NxD:kernel``) time the kernel's verdict, MinID-LDP and AvgID-LDP, on IDUE
 over ``D`` items in the workload's three levels (by default 100,000 items): the channel's items come in classes,
-which the kernel judges a pair of classes at a time.
+which the kernel judges a pair of classes at a time. Beside them, ``ldpspec profile`` of an explicit d x d channel
+file with random rational rows, at d = 50 and 100, and the time extrapolated to d = 2000 by its d^3 pairwise work.
 
 Each measurement runs in a fresh subprocess. Time is wall-clock time of the operation alone (data
 and parameters are made first). Peak memory is the growth of the process's resident set during the
@@ -71,6 +72,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from fractions import Fraction
 
 SIZES = ((100_000, 100), (1_000_000, 100), (1_000_000, 1000))
 """(n, d) at which every registered mechanism is measured."""
@@ -259,6 +261,8 @@ def _operation(library: str, name: str, mode: str, n: int, d: int):
         return _estimator_operation(library, name, mode, n, d)
     if mode in KERNEL_NOTIONS:
         return _kernel_operation(mode, d)
+    if mode == EXPLICIT_PROFILE:
+        return _explicit_profile_operation(d)
     if name == HIERA or numeric(MECHANISMS[name]):
         return _numeric_operation(library, name, mode, n)
     if library != "ldpspec" and (mode != "reports" or name not in PEER_MECHANISMS[library]):
@@ -285,6 +289,26 @@ def _kernel_operation(notion: str, d: int):
     solution = solve_levels(PrivacyLevels.from_sizes(levels.budgets, [2] * levels.count), r=KERNEL_NOTIONS[notion])
     return ((lambda: verify_idue(levels, solution.a, solution.b, KERNEL_NOTIONS[notion])),
             {"levels": levels.count}, lambda verdict: {"holds": verdict.holds})
+
+
+def _explicit_profile_operation(d: int):
+    """``ldpspec profile`` of an explicit d x d channel file, in memory: the file is read (every entry exact) and
+    profiled. Its rows are random rationals (weights 1 .. 49 over their sum), so no structure helps."""
+    import numpy as np
+
+    from ldpspec.spec.channel import Channel
+    from ldpspec.spec.channelfile import channel_file_text, parse_channel_file
+    from ldpspec.spec.loss import loss_profile
+
+    weights = np.random.default_rng(1).integers(1, 50, size=(d, d))
+    rows = [[Fraction(int(w), int(row.sum())) for w in row] for row in weights]
+    text = channel_file_text(Channel(tuple(range(d)), tuple(range(d)), rows))
+
+    def profile():
+        channel = parse_channel_file(text, max_entries=d * d).channel
+        return json.dumps(loss_profile(channel, max_work=d ** 3))
+
+    return profile, {}, lambda document: {"json_mb": len(document) / 1e6}
 
 
 def _released_bits(mechanism, reports) -> dict:
@@ -379,6 +403,10 @@ KERNEL_SIZES = ((0, 100_000),)
 """(n, d) of the kernel's rows: IDUE over d items in three levels (n plays no part)."""
 KERNEL_NOTIONS = {"minid-ldp": "min", "avgid-ldp": "avg"}
 """The kernel's rows: each notion of IDUE's channel over all of its items."""
+EXPLICIT_PROFILE = "profile-explicit"
+EXPLICIT_PROFILE_SIZES = (50, 100)
+"""d of the explicit profile rows (``--kernel``): a d x d channel file, read and profiled; the target is stated at
+d = 2000, which these rows extrapolate to by the d^3 pairwise work."""
 
 SIZE_KINDS = {"": "every mechanism", "sets": "the set-valued mechanisms only", "kernel": "the kernel's verdicts",
               "numeric": "the mechanisms for numbers and HierA (D is ignored)",
@@ -609,6 +637,16 @@ def main(argv=None) -> int:
                     _row([notion, f"{d:,}", result["levels"], result["holds"], f"{result['seconds']:.3f}",
                           f"{result['peak_mib']:.1f}"])
         print("\n(target: under 1 s each at 100,000 items)\n")
+        print("`ldpspec profile` of an explicit d x d channel file (random rational rows), read and profiled in "
+              "memory:\n")
+        print("| d | time (s) | peak memory (MiB) | profile JSON (MB) | time at d = 2000 by d^3 (s) |")
+        print("|---|---|---|---|---|")
+        for d in EXPLICIT_PROFILE_SIZES:
+            result = _run("ldpspec", "explicit", EXPLICIT_PROFILE, 0, d)
+            if result is not None:
+                _row([d, f"{result['seconds']:.2f}", f"{result['peak_mib']:.1f}", f"{result['json_mb']:.1f}",
+                      f"{result['seconds'] * (2000 / d) ** 3:,.0f}"])
+        print("\n(target: under 30 s and 2 GiB at d = 2000)\n")
     for n, d in sizes:
         for name in names:
             ours = [r for (m, nn, dd, mode, lib, r) in rows
