@@ -83,6 +83,7 @@ def _nav_pages() -> set:
         pass
 
     Loader.add_multi_constructor("tag:yaml.org,2002:python/name:", lambda loader, suffix, node: None)
+    Loader.add_constructor("!ENV", lambda loader, node: None)  # MkDocs' environment variables (site_url, repo_url)
     configuration = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
     pages = set()
 

@@ -1,0 +1,258 @@
+"""The ledger as pages of the site, made from the audit's ``ledger.json`` when the site is built (docs/hooks/ledger.py).
+
+* ``summary_markdown``: per paper, the counts of each verdict, then the claims refuted under some reading first, each
+  with one line on what fails and its counterexample in brief, then the others;
+* ``claim_markdown``: one claim: its statement and location, the readings it was checked under, the evidence (method,
+  scope, result), the counterexample as tables, printed against computed values, and links to the check's code and
+  to the test that pins its verdict;
+* ``table_markdown``: every claim in one table, with filters by paper, notion, verdict and method
+  (docs/javascripts/ledger-table.js);
+* ``paper_markdown``: one paper's claims, for the end of its page.
+
+Claim pages live at ``ledger/<claim id>.md``; every link here is relative to the page it is written on.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+from ldpspec.verify.ledger import DEPENDS, VERDICTS, reading_key
+
+CLAIM_FOLDER = "ledger"
+
+
+def claim_page(claim_id: str) -> str:
+    """The claim's page, relative to ``docs/``."""
+    return f"{CLAIM_FOLDER}/{claim_id}.md"
+
+
+def _cell(text) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def _counts(claims: list) -> dict:
+    return {verdict: sum(entry["verdict"] == verdict for entry in claims) for verdict in (*VERDICTS, DEPENDS)}
+
+
+def counts_text(counts: dict) -> str:
+    text = f"{counts['verified']} verified, {counts['refuted']} refuted, {counts['open']} open"
+    return text + (f", {counts[DEPENDS]} depending on the reading" if counts.get(DEPENDS) else "")
+
+
+def refuted_readings(entry: dict) -> list[dict]:
+    """The readings under which the claim is refuted (all of them for a claim refuted outright)."""
+    return [result for result in entry["verdicts_by_reading"] if result["verdict"] == "refuted"]
+
+
+# --- counterexamples as tables -------------------------------------------------------------------------------------
+
+def _scalar(value) -> bool:
+    return value is None or isinstance(value, (str, int, float, bool))
+
+
+def _plain(value) -> str:
+    """A value for a table cell: scalars as they are, flat lists joined, anything deeper as compact JSON."""
+    if _scalar(value):
+        return "—" if value is None else str(value)
+    if isinstance(value, list) and all(_scalar(item) for item in value):
+        return "(" + ", ".join(_plain(item) for item in value) + ")" if value else "(none)"
+    return "`" + json.dumps(value, default=str).replace("`", "'") + "`"
+
+
+def _matrix(counterexample: dict) -> list[str] | None:
+    """A channel's rows (``rows``: a list of rows of equal length) as a table: one row per input, one column per
+    output, labelled by ``inputs`` / ``sets`` and ``outputs`` when the counterexample gives them."""
+    rows = counterexample.get("rows")
+    if not (isinstance(rows, list) and rows and all(isinstance(row, list) for row in rows)
+            and len({len(row) for row in rows}) == 1):
+        return None
+    outputs = counterexample.get("outputs")
+    inputs = counterexample.get("inputs", counterexample.get("sets"))
+    columns = [_plain(y) for y in outputs] if isinstance(outputs, list) and len(outputs) == len(rows[0]) else [
+        f"output {j}" for j in range(len(rows[0]))]
+    labels = [_plain(x) for x in inputs] if isinstance(inputs, list) and len(inputs) == len(rows) else [
+        f"input {i}" for i in range(len(rows))]
+    lines = ["| input \\ output | " + " | ".join(_cell(c) for c in columns) + " |",
+             "|---|" + "---|" * len(columns)]
+    lines += [f"| {_cell(label)} | " + " | ".join(_cell(_plain(p)) for p in row) + " |"
+              for label, row in zip(labels, rows)]
+    return lines
+
+
+def counterexample_markdown(counterexample: dict) -> list[str]:
+    """The counterexample as tables: its plain fields in one, the channel's rows as a matrix, each nested mapping
+    and each list of mappings as a table of its own."""
+    lines, fields, rest = [], [], []
+    matrix = _matrix(counterexample)
+    shown_in_matrix = {"rows", "outputs", "inputs", "sets"} if matrix else set()
+    for key, value in counterexample.items():
+        if key in shown_in_matrix:
+            continue
+        nested = isinstance(value, dict) or (isinstance(value, list) and value
+                                             and all(isinstance(item, dict) for item in value))
+        (rest if nested else fields).append((key, value))
+    if fields:
+        lines += ["| field | value |", "|---|---|"]
+        lines += [f"| {_cell(key)} | {_cell(_plain(value))} |" for key, value in fields]
+    if matrix:
+        lines += ["", "The channel's rows, \\(P[y \\mid x]\\):", "", *matrix]
+    for key, value in rest:
+        lines += ["", f"*{key}:*", ""]
+        if isinstance(value, dict):
+            lines += ["| key | value |", "|---|---|"]
+            lines += [f"| {_cell(k)} | {_cell(_plain(v))} |" for k, v in value.items()]
+        else:
+            keys = list(dict.fromkeys(k for item in value for k in item))
+            lines += ["| " + " | ".join(_cell(k) for k in keys) + " |", "|" + "---|" * len(keys)]
+            lines += ["| " + " | ".join(_cell(_plain(item.get(k))) for k in keys) + " |" for item in value]
+    return lines
+
+
+def counterexample_brief(counterexample: dict, limit: int = 180) -> str:
+    """The counterexample in one line: its plain fields, shortened."""
+    parts = [f"{key} = {_plain(value)}" for key, value in counterexample.items()
+             if key not in ("method", "scope") and (_scalar(value) or isinstance(value, list))]
+    text = "; ".join(parts)
+    return text if len(text) <= limit else text[:limit - 1].rsplit(" ", 1)[0] + " …"
+
+
+# --- the pages -----------------------------------------------------------------------------------------------------
+
+def _verdict_badge(verdict: str) -> str:
+    return f'<span class="ledger-verdict ledger-{verdict}">{verdict}</span>'
+
+
+def summary_markdown(document: dict) -> str:
+    """The audit summary: the counts, then per paper its refuted claims first, each in one line, then the others."""
+    claims = document["claims"]
+    lines = ["# Claims ledger", "",
+             f"{len(claims)} claims of {len(document['papers'])} papers: {counts_text(document['counts'])}. Audit "
+             f"depth: {document['depth']}."
+             + ("" if document["complete"] else " **Partial run: not every registered claim was checked.**"), "",
+             "Each claim has its page (follow its id); [the ledger table](ledger-table.md) lists them all, with "
+             "filters. A claim refuted under some reading is refuted as the paper states it under that reading: "
+             "the counterexample is on its page.", "",
+             "| paper | claims | verified | refuted | open | depends on the reading |", "|---|---|---|---|---|---|"]
+    for key, citation in document["papers"].items():
+        mine = [entry for entry in claims if entry["paper"] == key]
+        counts = _counts(mine)
+        lines.append(f"| [{_cell(citation)}](#{key}) | {len(mine)} | {counts['verified']} | {counts['refuted']} | "
+                     f"{counts['open']} | {counts[DEPENDS]} |")
+    for key, citation in document["papers"].items():
+        mine = [entry for entry in claims if entry["paper"] == key]
+        refuted = [entry for entry in mine if refuted_readings(entry)]
+        lines += ["", f"## {citation} {{#{key}}}", "", f"{len(mine)} claims: {counts_text(_counts(mine))}.", ""]
+        if refuted:
+            lines += ["**Refuted, under every reading or under some:**", ""]
+            for entry in refuted:
+                readings = refuted_readings(entry)
+                first = readings[0]
+                where = "" if entry["verdict"] == "refuted" else (
+                    f" (under {'; '.join(reading_key(r['reading']) for r in readings)})")
+                brief = counterexample_brief(first["counterexample"]) if first["counterexample"] else ""
+                lines.append(f"- [{entry['id']}]({claim_page(entry['id'])}){where}: {first['summary']}"
+                             + (f" Counterexample: {brief}" if brief else ""))
+            lines.append("")
+        others = [entry for entry in mine if entry not in refuted]
+        if others:
+            lines += ["| claim | location | verdict |", "|---|---|---|"]
+            lines += [f"| [{entry['id']}]({claim_page(entry['id'])}) | {_cell(entry['location'])} | "
+                      f"{entry['verdict']} |" for entry in others]
+    return "\n".join(lines) + "\n"
+
+
+def claim_markdown(document: dict, entry: dict, *, code: str | None, test: str) -> str:
+    """One claim's page. ``code``: a link to the function that checks it (``None``: unknown); ``test``: what pins
+    its verdict (the audit's test of this claim)."""
+    up = "../"
+    lines = [f"# {entry['id']}", "",
+             f"{_verdict_badge(entry['verdict'])} recorded: {entry['recorded']}", "",
+             f"**Paper:** [{_cell(document['papers'][entry['paper']])}]({up}papers/{entry['paper']}.md), "
+             f"{entry['location']}.", "",
+             f"**Statement (as the paper makes it):** {entry['statement']}", ""]
+    if entry["interpretation"]:
+        lines += [f"**Interpretation:** {entry['interpretation']}", ""]
+    lines += [f"**Methods:** {', '.join(entry['methods'])}.", "", f"**Verdict:** {entry['summary']}", ""]
+    several = len(entry["verdicts_by_reading"]) > 1
+    if several:
+        lines += [f"Checked under every reading of {', '.join(f'`{c}`' for c in entry['choices'])} (what each "
+                  f"means: [the paper's page]({up}papers/{entry['paper']}.md)):", "",
+                  "| reading | verdict | summary |", "|---|---|---|"]
+        lines += [f"| {_cell(reading_key(r['reading']))} | {r['verdict']} | {_cell(r['summary'])} |"
+                  for r in entry["verdicts_by_reading"]]
+    for result in entry["verdicts_by_reading"]:
+        if several:
+            lines += ["", f"## Reading {reading_key(result['reading'])}: {result['verdict']}"]
+        lines += ["", "| method | scope | result |", "|---|---|---|"]
+        lines += [f"| {_cell(e['method'])} | {_cell(e['scope'])} | {_cell(e['result'])} |" for e in result["evidence"]]
+        if result["printed_vs_computed"]:
+            lines += ["", "Printed in the paper against computed here:", "",
+                      "| quantity | printed | computed |", "|---|---|---|"]
+            lines += [f"| {_cell(row['quantity'])} | {_cell(row['printed'])} | {_cell(row['computed'])} |"
+                      for row in result["printed_vs_computed"]]
+        if result["counterexample"]:
+            lines += ["", "**Counterexample:**", "", *counterexample_markdown(result["counterexample"])]
+    lines += ["", "## Where it is checked", ""]
+    lines.append(f"- The check: {code}." if code else "- The check: registered under this id in `verify/`.")
+    lines.append(f"- The test that pins the recorded verdict: {test}.")
+    lines.append("- The audit's machine-readable record: `build/ledger/ledger.json` after `pytest verify`.")
+    return "\n".join(lines) + "\n"
+
+
+NOTION_WORDS = (("ID-LDP", r"\b(?:Min|Avg)?ID-LDP\b"), ("SULDP", r"\bSULDP\b"), ("ULDP", r"\bULDP\b"),
+                ("IPLDP", r"\bIPLDP\b"), ("graded LDP", r"\bgraded\b"), ("LDP", r"(?<![A-Za-z-])LDP\b"))
+"""The notion families a claim is filed under in the table: those its statement names (a filter, not a verdict)."""
+
+
+def claim_notions(entry: dict) -> list[str]:
+    text = entry["statement"]
+    found = [name for name, pattern in NOTION_WORDS if re.search(pattern, text, re.IGNORECASE if name ==
+                                                                   "graded LDP" else 0)]
+    return found or ["none named"]
+
+
+def table_markdown(document: dict) -> str:
+    """Every claim in one table with filters (the filtering is docs/javascripts/ledger-table.js; without scripts the
+    whole table shows)."""
+    claims = document["claims"]
+    notions = sorted({notion for entry in claims for notion in claim_notions(entry)})
+    methods = sorted({method for entry in claims for method in entry["methods"]})
+    verdicts = [*VERDICTS, DEPENDS]
+
+    def select(name: str, values) -> str:
+        options = "".join(f'<option value="{html.escape(v)}">{html.escape(v)}</option>' for v in values)
+        return (f'<label>{name} <select data-ledger-filter="{name}"><option value="">any</option>{options}'
+                f"</select></label>")
+
+    papers = list(document["papers"])
+    rows = []
+    for entry in claims:
+        attributes = {"paper": entry["paper"], "notion": "|".join(claim_notions(entry)),
+                      "verdict": entry["verdict"], "method": "|".join(entry["methods"])}
+        data = " ".join(f'data-{key}="{html.escape(value)}"' for key, value in attributes.items())
+        rows.append(f'<tr {data}><td><a href="../{CLAIM_FOLDER}/{entry["id"]}/">{html.escape(entry["id"])}</a></td>'
+                    f'<td>{html.escape(entry["paper"])}</td><td>{html.escape(", ".join(claim_notions(entry)))}</td>'
+                    f'<td>{_verdict_badge(entry["verdict"])}</td><td>{html.escape(", ".join(entry["methods"]))}</td>'
+                    f'<td>{html.escape(entry["location"])}</td></tr>')
+    return "\n".join([
+        "# Ledger table", "",
+        f"All {len(claims)} claims. Filter by paper, by the notions a claim's statement names, by verdict and by "
+        "method; each id opens the claim's page. The [summary](../ledger.md) gives the counts per paper.", "",
+        '<div class="ledger-filters">' + select("paper", papers) + select("notion", notions)
+        + select("verdict", verdicts) + select("method", methods) + '<span data-ledger-count></span></div>', "",
+        '<table class="ledger-table"><thead><tr><th>claim</th><th>paper</th><th>notions named</th><th>verdict</th>'
+        "<th>methods</th><th>location</th></tr></thead><tbody>", *rows, "</tbody></table>", ""])
+
+
+def paper_markdown(document: dict, paper: str) -> str:
+    """One paper's claims, each linked to its page, for the end of the paper's page."""
+    claims = [entry for entry in document["claims"] if entry["paper"] == paper]
+    lines = ["## Ledger entries", "",
+             f"{len(claims)} claims: {counts_text(_counts(claims))} (audit depth: {document['depth']}). Each id "
+             "opens the claim's page: its evidence, readings and counterexample.", "",
+             "| claim | location | verdict | summary |", "|---|---|---|---|"]
+    lines += [f"| [{entry['id']}](../{claim_page(entry['id'])}) | {_cell(entry['location'])} | {entry['verdict']} | "
+              f"{_cell(entry['summary'])} |" for entry in claims]
+    return "\n".join(lines) + "\n"
