@@ -405,10 +405,11 @@ KERNEL_NOTIONS = {"minid-ldp": "min", "avgid-ldp": "avg"}
 """The kernel's rows: each notion of IDUE's channel over all of its items."""
 EXPLICIT_PROFILE = "profile-explicit"
 EXPLICIT_PROFILE_SIZES = (50, 100)
-"""d of the explicit profile rows (``--kernel``): a d x d channel file, read and profiled; the target is stated at
-d = 2000, which these rows extrapolate to by the d^3 pairwise work."""
+"""d of the explicit profile rows (``--kernel``, sizes ``0xD:profile``): a d x d channel file, read and profiled; the
+target is stated at d = 2000, which these rows extrapolate to by the d^3 pairwise work."""
 
 SIZE_KINDS = {"": "every mechanism", "sets": "the set-valued mechanisms only", "kernel": "the kernel's verdicts",
+              "profile": "ldpspec profile of an explicit D x D channel file (N is ignored)",
               "numeric": "the mechanisms for numbers and HierA (D is ignored)",
               "ipldp": "the mechanisms with per-item budgets, beside the peers' GRR clients",
               "estimators": "the estimators of a direct encoding"}
@@ -534,7 +535,8 @@ def main(argv=None) -> int:
     parser.add_argument("--one", nargs=5, metavar=("LIBRARY", "MECHANISM", "MODE", "N", "D"), help=argparse.SUPPRESS)
     default_sizes = ([f"{n}x{d}" for n, d in SIZES] + [f"{n}x{d}:sets" for n, d in SET_SIZES]
                      + [f"{n}x{d}:ipldp" for n, d in IPLDP_SIZES] + [f"{n}x{d}:estimators" for n, d in ESTIMATOR_SIZES]
-                     + [f"{n}x0:numeric" for n in NUMERIC_SIZES] + [f"{n}x{d}:kernel" for n, d in KERNEL_SIZES])
+                     + [f"{n}x0:numeric" for n in NUMERIC_SIZES] + [f"{n}x{d}:kernel" for n, d in KERNEL_SIZES]
+                     + [f"0x{d}:profile" for d in EXPLICIT_PROFILE_SIZES])
     parser.add_argument("--sizes", type=_sizes, default=",".join(default_sizes),
                         help="comma-separated NxD (every mechanism) or NxD:KIND, KIND one of "
                              + "; ".join(f"{kind} ({meaning})" for kind, meaning in SIZE_KINDS.items() if kind)
@@ -549,7 +551,8 @@ def main(argv=None) -> int:
     only.add_argument("--numeric", action="store_true",
                       help="only the rows of the mechanisms for numbers and of HierA (sizes NxD:numeric)")
     only.add_argument("--kernel", action="store_true",
-                      help="only the kernel's rows: MinID-LDP and AvgID-LDP of IDUE over D items (sizes NxD:kernel)")
+                      help="only the kernel's rows: MinID-LDP and AvgID-LDP of IDUE over D items (sizes NxD:kernel), "
+                           "and profiles of explicit D x D channel files (sizes 0xD:profile)")
     parser.add_argument("--libraries", default=",".join(LIBRARIES),
                         help="comma-separated, from " + ", ".join(LIBRARIES))
     parser.add_argument("--mechanisms", default=",".join(MECHANISMS),
@@ -562,12 +565,13 @@ def main(argv=None) -> int:
 
     def chosen(kind: str) -> list:
         selected = {"sets": arguments.set_valued, "ipldp": arguments.ipldp, "estimators": arguments.ipldp,
-                    "numeric": arguments.numeric, "kernel": arguments.kernel}
+                    "numeric": arguments.numeric, "kernel": arguments.kernel, "profile": arguments.kernel}
         if any(selected.values()) and not selected.get(kind):
             return []
         return [(n, d) for n, d, size_kind in arguments.sizes if size_kind == kind]
 
     sizes, set_sizes, numeric_sizes, kernel_sizes = chosen(""), chosen("sets"), chosen("numeric"), chosen("kernel")
+    profile_sizes = chosen("profile")
     ipldp_sizes, estimator_sizes = chosen("ipldp"), chosen("estimators")
     if arguments.set_valued and not set_sizes:
         parser.error("--set-valued needs a set-valued size (NxD:sets) among --sizes")
@@ -637,11 +641,13 @@ def main(argv=None) -> int:
                     _row([notion, f"{d:,}", result["levels"], result["holds"], f"{result['seconds']:.3f}",
                           f"{result['peak_mib']:.1f}"])
         print("\n(target: under 1 s each at 100,000 items)\n")
+
+    if profile_sizes and "ldpspec" in libraries:
         print("`ldpspec profile` of an explicit d x d channel file (random rational rows), read and profiled in "
               "memory:\n")
         print("| d | time (s) | peak memory (MiB) | profile JSON (MB) | time at d = 2000 by d^3 (s) |")
         print("|---|---|---|---|---|")
-        for d in EXPLICIT_PROFILE_SIZES:
+        for _, d in profile_sizes:
             result = _run("ldpspec", "explicit", EXPLICIT_PROFILE, 0, d)
             if result is not None:
                 _row([d, f"{result['seconds']:.2f}", f"{result['peak_mib']:.1f}", f"{result['json_mb']:.1f}",

@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from ldpspec.reference.registry import MECHANISMS
 from ldpspec.reference.tools.benchmark import numeric
@@ -29,11 +30,15 @@ def test_the_benchmark_script_prints_its_table():
 
 def test_the_benchmark_script_prints_the_kernels_rows():
     result = subprocess.run([sys.executable, "-m", "ldpspec.reference.tools.benchmark", "--kernel", "--sizes",
-                             "0x200:kernel"], capture_output=True, text=True, check=True)
+                             "0x200:kernel,0x12:profile"], capture_output=True, text=True, check=True)
     rows = [[cell.strip() for cell in line.split("|")[1:-1]] for line in result.stdout.splitlines()
-            if line.startswith("| ") and "200" in line]
-    assert [(row[0], row[1], row[2], row[3]) for row in rows] == [
+            if line.startswith("| ") and "time (s)" not in line]  # the data rows, not the headers
+    assert [(row[0], row[1], row[2], row[3]) for row in rows[:2]] == [
         ("minid-ldp", "200", "3", "True"), ("avgid-ldp", "200", "3", "True")]
+    (profile,) = rows[2:]  # the explicit 12 x 12 file: its time, memory, JSON size and the time scaled to 2000
+    assert profile[0] == "12" and float(profile[1]) > 0 and float(profile[3]) >= 0
+    scale = (2000 / 12) ** 3  # the time is printed to 0.005 s
+    assert float(profile[4].replace(",", "")) == pytest.approx(float(profile[1]) * scale, abs=0.005 * scale + 1)
 
 
 def test_the_benchmark_script_prints_its_numeric_table():
