@@ -57,7 +57,10 @@ def _check_location(claim_id: str) -> tuple[str, int] | None:
         return None
     function = inspect.unwrap(claim.check)
     _, line = inspect.getsourcelines(function)
-    return Path(inspect.getsourcefile(function)).resolve().relative_to(ROOT).as_posix(), line
+    path = Path(inspect.getsourcefile(function)).resolve()
+    if not path.is_relative_to(ROOT):  # installed from a wheel: no file of this repository to link to
+        return None
+    return path.relative_to(ROOT).as_posix(), line
 
 
 def _claim_page(document: dict, entry: dict, config) -> str:
