@@ -239,7 +239,7 @@ def table_markdown(document: dict) -> str:
     return "\n".join([
         "# Ledger table", "",
         f"All {len(claims)} claims. Filter by paper, by the notions a claim's statement names, by verdict and by "
-        "method; each id opens the claim's page. The [summary](../ledger.md) gives the counts per paper.", "",
+        "method; each id opens the claim's page. The [summary](ledger.md) gives the counts per paper.", "",
         '<div class="ledger-filters">' + select("paper", papers) + select("notion", notions)
         + select("verdict", verdicts) + select("method", methods) + '<span data-ledger-count></span></div>', "",
         '<table class="ledger-table"><thead><tr><th>claim</th><th>paper</th><th>notions named</th><th>verdict</th>'
