@@ -52,11 +52,16 @@ def _scalar(value) -> bool:
     return value is None or isinstance(value, (str, int, float, bool))
 
 
+def _holds_mapping(value) -> bool:
+    return isinstance(value, dict) or (isinstance(value, list) and any(_holds_mapping(item) for item in value))
+
+
 def _plain(value) -> str:
-    """A value for a table cell: scalars as they are, flat lists joined, anything deeper as compact JSON."""
+    """A value for a table cell: scalars as they are, lists (of lists, at any depth) as tuples, a mapping inside a
+    list as compact JSON."""
     if _scalar(value):
         return "—" if value is None else str(value)
-    if isinstance(value, list) and all(_scalar(item) for item in value):
+    if isinstance(value, list) and not _holds_mapping(value):
         return "(" + ", ".join(_plain(item) for item in value) + ")" if value else "(none)"
     return "`" + json.dumps(value, default=str).replace("`", "'") + "`"
 
@@ -81,31 +86,33 @@ def _matrix(counterexample: dict) -> list[str] | None:
     return lines
 
 
-def counterexample_markdown(counterexample: dict) -> list[str]:
-    """The counterexample as tables: its plain fields in one, the channel's rows as a matrix, each nested mapping
-    and each list of mappings as a table of its own."""
-    lines, fields, rest = [], [], []
+def counterexample_markdown(counterexample: dict, path: str = "") -> list[str]:
+    """The counterexample as tables: its plain fields in one, the channel's rows as a matrix, each nested mapping (at
+    any depth: a verdict, its witness, the witness's exact values) as a table of its own, labelled by where it sits
+    (``verdict › witness``), and each list of mappings as a table with one row per mapping."""
+    lines, fields, nested = [], [], []
     matrix = _matrix(counterexample)
     shown_in_matrix = {"rows", "outputs", "inputs", "sets"} if matrix else set()
     for key, value in counterexample.items():
         if key in shown_in_matrix:
             continue
-        nested = isinstance(value, dict) or (isinstance(value, list) and value
+        deeper = isinstance(value, dict) or (isinstance(value, list) and value
                                              and all(isinstance(item, dict) for item in value))
-        (rest if nested else fields).append((key, value))
+        (nested if deeper else fields).append((key, value))
+    if path and (fields or matrix):
+        lines += ["", f"*{path}:*", ""]
     if fields:
         lines += ["| field | value |", "|---|---|"]
         lines += [f"| {_cell(key)} | {_cell(_plain(value))} |" for key, value in fields]
     if matrix:
         lines += ["", "The channel's rows, \\(P[y \\mid x]\\):", "", *matrix]
-    for key, value in rest:
-        lines += ["", f"*{key}:*", ""]
+    for key, value in nested:
+        where = f"{path} › {key}" if path else str(key)
         if isinstance(value, dict):
-            lines += ["| key | value |", "|---|---|"]
-            lines += [f"| {_cell(k)} | {_cell(_plain(v))} |" for k, v in value.items()]
+            lines += counterexample_markdown(value, where)
         else:
             keys = list(dict.fromkeys(k for item in value for k in item))
-            lines += ["| " + " | ".join(_cell(k) for k in keys) + " |", "|" + "---|" * len(keys)]
+            lines += ["", f"*{where}:*", "", "| " + " | ".join(_cell(k) for k in keys) + " |", "|" + "---|" * len(keys)]
             lines += ["| " + " | ".join(_cell(_plain(item.get(k))) for k in keys) + " |" for item in value]
     return lines
 

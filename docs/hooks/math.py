@@ -3,8 +3,9 @@ script and no network (every current browser renders MathML Core).
 
 ``pymdownx.arithmatex`` (generic mode) leaves each formula as ``<span class="arithmatex">\\(...\\)</span>`` or
 ``<div class="arithmatex">\\[...\\]</div>``; this hook replaces each with the ``<math>`` element latex2mathml makes of
-it. A command latex2mathml does not know would come out as its own name in the page: the build fails on it, naming
-the page and the formula, instead of showing raw TeX.
+it, and does the same for the formulas in headings as the table of contents shows them. Whatever latex2mathml does not
+understand would come out as text in the page (a command's name, a row spacing like ``[1mm]``): the build fails on any
+backslash left in the rendered text, naming the page and the formula, instead of showing raw TeX.
 """
 
 import html
@@ -15,29 +16,49 @@ from mkdocs.exceptions import PluginError
 
 FORMULA = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.DOTALL)
 DELIMITERS = {"\\(": "\\)", "\\[": "\\]"}
-SPELLINGS = {"\\lVert": "\\|", "\\rVert": "\\|", "\\arg": "\\operatorname{arg}"}
-"""Commands latex2mathml lacks, written the way it knows (same rendering)."""
-UNKNOWN = re.compile(r"\\[A-Za-z]+")
+HEADING_FORMULA = re.compile(r"\\\((.*?)\\\)")
+"""A formula in a heading's title as the table of contents holds it: the text of the arithmatex span."""
+SPELLINGS = [
+    # latex2mathml renders these wrongly or not at all; each is rewritten to something it renders the same way.
+    (re.compile(r"(\\[bB]igg?[lr]?)\s*\\(?:lVert|rVert|\|)"), "\\1‖"),  # a sized double bar: the sizing keeps it
+    (re.compile(r"\\[lr]Vert(?![A-Za-z])"), "\\\\|"),
+    (re.compile(r"\\arg(?![A-Za-z])"), "\\\\operatorname{arg}"),
+    (re.compile(r"\\\\\s*\[[^\]]*\]"), "\\\\\\\\"),  # a row break's extra spacing (\\[1mm]): the plain row break
+]
 
 
-def _mathml(match: re.Match, where: str) -> str:
+def _render(tex: str, display: str, where: str) -> str:
+    for pattern, spelling in SPELLINGS:
+        tex = pattern.sub(spelling, tex)
+    try:
+        mathml = convert(tex, display=display)
+    except Exception as error:  # latex2mathml raises its own exception types for malformed TeX
+        raise PluginError(f"{where}: cannot render {tex[:80]!r}: {error}") from error
+    text = html.unescape(re.sub(r"<[^>]+>", " ", mathml))
+    if "\\" in text:
+        left = " ".join(sorted(set(re.findall(r"\\\S*", text))))
+        raise PluginError(f"{where}: {left} left as text in {tex[:80]!r}; add a spelling to docs/hooks/math.py")
+    return mathml
+
+
+def _formula(match: re.Match, where: str) -> str:
     element, body = match.group(1), html.unescape(match.group(2)).strip()
     opening = body[:2]
     if opening not in DELIMITERS or not body.endswith(DELIMITERS[opening]):
         raise PluginError(f"{where}: a formula without its delimiters: {body[:80]!r}")
-    tex = body[2:-2]
-    for command, spelling in SPELLINGS.items():
-        tex = re.sub(re.escape(command) + r"(?![A-Za-z])", spelling.replace("\\", "\\\\"), tex)
-    try:
-        mathml = convert(tex, display="block" if element == "div" else "inline")
-    except Exception as error:  # latex2mathml raises its own exception types for malformed TeX
-        raise PluginError(f"{where}: cannot render {tex[:80]!r}: {error}") from error
-    left = UNKNOWN.findall(html.unescape(re.sub(r"<[^>]+>", " ", mathml)))
-    if left:
-        raise PluginError(f"{where}: {', '.join(sorted(set(left)))} not rendered in {tex[:80]!r}; add a spelling "
-                          "to docs/hooks/math.py")
-    return mathml if element == "span" else f'<div class="math-display">{mathml}</div>'
+    if element == "span":
+        return _render(body[2:-2], "inline", where)
+    return f'<div class="math-display">{_render(body[2:-2], "block", where)}</div>'
+
+
+def _render_titles(items, where: str) -> None:
+    for item in items:
+        item.title = HEADING_FORMULA.sub(
+            lambda match: _render(html.unescape(match.group(1)), "inline", where), item.title)
+        _render_titles(item.children, where)
 
 
 def on_page_content(content, page, config, files):
-    return FORMULA.sub(lambda match: _mathml(match, page.file.src_uri), content)
+    where = page.file.src_uri
+    _render_titles(page.toc, f"{where} (table of contents)")
+    return FORMULA.sub(lambda match: _formula(match, where), content)

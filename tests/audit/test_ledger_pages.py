@@ -61,6 +61,20 @@ def test_a_counterexample_shows_the_channel_rows_as_a_matrix_and_nested_fields_a
     assert "| epsilon | 1 |" in lines and "*witness:*" in lines and "| ratio | inf |" in lines
 
 
+def test_a_counterexample_nested_at_any_depth_is_tables_not_json():
+    witness = {"inputs": ["-1", "1"], "output": [1, -1], "log_ratio": "1.386", "exact": {"log_ratio": "log(4)"}}
+    verdict = {"method": "exact", "outputs": [["a", [2]], [None, [0, 1]]],
+               "verdict": {"notion": "graded-ldp", "holds": False, "witness": witness,
+                           "parameters": {"budgets": ["log(2)", "log(2)"]}}}
+    lines = counterexample_markdown(verdict)
+    assert "| outputs | ((a, (2)), (—, (0, 1))) |" in lines  # lists of lists as tuples
+    assert "*verdict:*" in lines and "| holds | False |" in lines
+    assert "*verdict › witness:*" in lines and "| inputs | (-1, 1) |" in lines and "| log_ratio | 1.386 |" in lines
+    assert "*verdict › witness › exact:*" in lines and "| log_ratio | log(4) |" in lines
+    assert "*verdict › parameters:*" in lines and "| budgets | (log(2), log(2)) |" in lines
+    assert not any("{" in line for line in lines), "a mapping left as JSON"
+
+
 def test_a_claim_page_gives_every_reading_its_evidence_and_links_to_its_check():
     entry = DOCUMENT["claims"][2]
     text = claim_markdown(DOCUMENT, entry, code="[the check](x.py)", test="`the test`")

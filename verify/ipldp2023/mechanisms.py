@@ -460,7 +460,8 @@ def design_restriction(settings: AuditSettings, *, design_restriction: str):
     tolerance = 1e-5
     result = (f"largest relative difference of qbar from IPRR's: {worst:.2e}" if design_restriction == "equality"
               else f"largest relative improvement of the numerical optimum over IPRR's loss: {worst:.2e}")
-    steps.append(Step(Evidence("numerical optimisation (SLSQP, 8 starts: 4 random, 4 feasible)",
+    starts = "8 random starts" if design_restriction == "equality" else "8 starts: 4 random, 4 feasible"
+    steps.append(Step(Evidence(f"numerical optimisation (SLSQP, {starts})",
                                f"{cases} random instances, |D| = 2 .. 4, p from a flat Dirichlet",
                                result + f" (tolerance {tolerance:g})"), inconclusive=worst > tolerance))
     return decide(steps, "With q = e^eps qbar the feasible set is one point, IPRR (Sherman-Morrison's solution): the "

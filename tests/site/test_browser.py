@@ -1,0 +1,242 @@
+"""The documentation site as a reader meets it: built, served on the loopback address, opened in headless Chromium.
+
+Every page of the built site is opened, and each must
+* show its math rendered: no raw ``\\(``, ``\\[`` or ``$$`` in its visible text (the table of contents included), and
+  every ``<math>`` element laid out by the browser's MathML engine;
+* log no console error;
+* load nothing from outside the site (the browser also cannot resolve any other host, so such a load fails loudly);
+* link only to pages and anchors that exist.
+The site search must find each mechanism's page by the mechanism's name, and screenshots of the home page, a
+mechanism's page and a refuted claim's page are saved for a person to look at (``LDPSPEC_SCREENSHOTS``, by default
+``build/screenshots``).
+
+Needs the docs extra (selenium), the audit's ledger (``pytest verify``; the ledger pages are built from it) and
+Chromium with its driver (Debian's ``chromium`` and ``chromium-driver``, or ``LDPSPEC_CHROMIUM`` and
+``LDPSPEC_CHROMEDRIVER``). Where one is missing the tests skip and say which, unless ``LDPSPEC_REQUIRE_BROWSER=1``
+(CI's ``.ci/browser``), which makes a missing piece a failure.
+"""
+
+import contextlib
+import fcntl
+import functools
+import html.parser
+import http.server
+import json
+import os
+import subprocess
+import sys
+import threading
+import urllib.parse
+from pathlib import Path
+
+import pytest
+
+from tests.support import ROOT
+
+pytestmark = pytest.mark.slow
+
+LEDGER = ROOT / "build" / "ledger" / "ledger.json"
+CHROMIUM = Path(os.environ.get("LDPSPEC_CHROMIUM", "/usr/bin/chromium"))
+CHROMEDRIVER = Path(os.environ.get("LDPSPEC_CHROMEDRIVER", "/usr/bin/chromedriver"))
+SCREENSHOTS = Path(os.environ.get("LDPSPEC_SCREENSHOTS", ROOT / "build" / "screenshots"))
+VERSION = "dev"
+"""The site is served as mike publishes it: each version in its own folder, beside ``versions.json``."""
+MECHANISM_NAMES = {  # a name a reader would type into the search box -> the page it must find
+    "IDUE-PS": "mechanisms/idue-ps/",
+    "uRR": "mechanisms/urr/",
+    "suWheel": "mechanisms/wheel/",
+    "IPRR": "mechanisms/iprr/",
+    "Harmony": "mechanisms/harmony/",
+    "Piecewise": "mechanisms/pm/",
+}
+
+
+def _missing(reason: str):
+    if os.environ.get("LDPSPEC_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"{reason} (LDPSPEC_REQUIRE_BROWSER=1: the browser test must run)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def site_root(tmp_path_factory) -> Path:
+    """The built site (``<root>/dev/``), built once however many test workers ask for it."""
+    if not LEDGER.exists():
+        _missing(f"the site's ledger pages come from the audit: run `pytest verify` first (no {LEDGER})")
+    try:
+        import latex2mathml  # noqa: F401  (docs/hooks/math.py)
+        import mkdocs  # noqa: F401
+    except ImportError:
+        _missing("the site is built with the docs extra: pip install -e '.[docs]'")
+    shared = tmp_path_factory.getbasetemp().parent  # one folder for all xdist workers of this run
+    root = shared / "site"
+    with open(shared / "site.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (root / "versions.json").exists():
+            build = subprocess.run(
+                [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(root / VERSION)],
+                cwd=ROOT, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+            assert build.returncode == 0, f"mkdocs build --strict failed:\n{build.stdout}\n{build.stderr}"
+            (root / "versions.json").write_text(json.dumps([{"version": VERSION, "title": VERSION, "aliases": []}]))
+    return root
+
+
+@pytest.fixture(scope="session")
+def base_url(site_root) -> str:
+    handler = functools.partial(_QuietHandler, directory=str(site_root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/{VERSION}/"
+    server.shutdown()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def browser():
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        _missing("the browser test drives Chromium with selenium: pip install -e '.[docs]'")
+    for path, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
+        if not path.exists():
+            _missing(f"no {path}: install Debian's {package} (apt-get install chromium chromium-driver), or name "
+                     "another with LDPSPEC_CHROMIUM / LDPSPEC_CHROMEDRIVER")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1400,1000",
+                     # Any host but the loopback address is unresolvable: a load from outside the site fails, and
+                     # the failure is a console error, besides showing in the resource timings checked below.
+                     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"):
+        options.add_argument(argument)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
+    driver.set_page_load_timeout(60)
+    yield driver
+    driver.quit()
+
+
+def _pages(site_root: Path) -> list[str]:
+    """Every page of the site, as a path relative to the version's root ('' for the home page)."""
+    pages = []
+    for page in sorted((site_root / VERSION).rglob("index.html")):
+        relative = page.parent.relative_to(site_root / VERSION).as_posix()
+        pages.append("" if relative == "." else relative + "/")
+    return pages
+
+
+SNAPSHOT = """
+const visible = document.body.innerText;
+const maths = Array.from(document.querySelectorAll('math'));
+return {
+  text: visible,
+  math: maths.length,
+  // MathML the browser lays out has a display of 'math' or 'block math', and a width wherever it is shown
+  unrendered: maths.filter(m => !getComputedStyle(m).display.includes('math')
+                                || (m.checkVisibility() && m.getBoundingClientRect().width === 0)).length,
+  resources: performance.getEntriesByType('resource').map(entry => entry.name).concat([document.URL]),
+  links: Array.from(document.querySelectorAll('a[href]')).map(a => a.href),
+};
+"""
+RAW_TEX = ("\\(", "\\[", "$$")
+
+
+def test_every_page_renders_offline_with_math_and_no_console_error(site_root, base_url, browser):
+    pages = _pages(site_root)
+    assert len(pages) > 100, f"the built site has {len(pages)} pages: the ledger's claim pages are missing"
+    origin = base_url.split(f"/{VERSION}/")[0] + "/"
+    problems, links, pages_with_math = [], {}, 0
+    for page in pages:
+        browser.get(base_url + page)
+        snapshot = browser.execute_script(SNAPSHOT)
+        errors = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+        raw = [token for token in RAW_TEX if token in snapshot["text"]]
+        outside = [url for url in snapshot["resources"] if not url.startswith(origin)]
+        if raw:
+            problems.append(f"{page or '(home)'}: raw TeX ({', '.join(raw)}) in the visible text")
+        if snapshot["unrendered"]:
+            problems.append(f"{page or '(home)'}: {snapshot['unrendered']} <math> elements not laid out as math")
+        problems += [f"{page or '(home)'}: console error: {message}" for message in errors]
+        problems += [f"{page or '(home)'}: loads from outside the site: {url}" for url in outside]
+        pages_with_math += snapshot["math"] > 0
+        for link in snapshot["links"]:
+            links.setdefault(link, page)
+    assert pages_with_math >= 20, f"only {pages_with_math} pages show math: is the math hook running?"
+    problems += _broken_links(site_root, base_url, links)
+    assert not problems, f"{len(problems)} problems on {len(pages)} pages:\n" + "\n".join(problems)
+
+
+class _Ids(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.ids = set()
+
+    def handle_starttag(self, tag, attributes):
+        self.ids.update(value for name, value in attributes if name in ("id", "name") and value)
+
+
+@functools.cache
+def _ids(path: Path) -> frozenset:
+    parser = _Ids()
+    parser.feed(path.read_text(encoding="utf-8"))
+    return frozenset(parser.ids)
+
+
+def _broken_links(site_root: Path, base_url: str, links: dict[str, str]) -> list[str]:
+    """Every link into the site must name a file of it, and an anchor that file has."""
+    broken = []
+    for link, page in sorted(links.items()):
+        if not link.startswith(base_url):
+            continue  # the repository, the papers: outside the site, not followed
+        url = urllib.parse.urlsplit(link)
+        path = site_root / urllib.parse.unquote(url.path).lstrip("/")
+        if url.path.endswith("/"):
+            path = path / "index.html"
+        if not path.is_file():
+            broken.append(f"{page or '(home)'}: links to {link}, which does not exist")
+        elif url.fragment and path.suffix == ".html" and urllib.parse.unquote(url.fragment) not in _ids(path):
+            broken.append(f"{page or '(home)'}: links to {link}, whose page has no anchor #{url.fragment}")
+    return broken
+
+
+@pytest.mark.parametrize("name", sorted(MECHANISM_NAMES))
+def test_the_search_finds_a_mechanism_by_its_name(name, base_url, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get(base_url)
+    box = browser.find_element(By.CSS_SELECTOR, "input.md-search__input")  # in the header at this window width
+    box.click()
+    box.send_keys(name)
+
+    def results(driver):
+        found = driver.find_elements(By.CSS_SELECTOR, ".md-search-result__item a")
+        return [a.get_attribute("href") for a in found] or None
+
+    hrefs = WebDriverWait(browser, 30).until(results, f"no search results for {name!r}")
+    wanted = base_url + MECHANISM_NAMES[name]
+    assert any(href.split("#")[0] == wanted for href in hrefs[:5]), \
+        f"searching {name!r} does not list {wanted} among its first results: {hrefs[:5]}"
+
+
+def test_screenshots_of_the_home_page_a_mechanism_and_a_refuted_claim(base_url, browser):
+    refuted = [claim for claim in json.loads(LEDGER.read_text(encoding="utf-8"))["claims"]
+               if claim["verdict"] == "refuted"]
+    assert refuted, "the ledger has no refuted claim to show"
+    # a refuted privacy claim where there is one: its page shows the witness, the pair and the ratio over the budget
+    refuted.sort(key=lambda claim: ("witness" not in json.dumps(claim["verdicts_by_reading"]), claim["id"]))
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    pages = {"home": "", "mechanism-idue": "mechanisms/idue/", "refuted-claim": f"ledger/{refuted[0]['id']}/"}
+    for name, page in pages.items():
+        browser.get(base_url + page)
+        assert "404" not in browser.title, f"{page} is missing"
+        with contextlib.suppress(Exception):  # the full page where Chromium can measure it; the window otherwise
+            height = browser.execute_script("return document.documentElement.scrollHeight")
+            browser.set_window_size(1400, min(height, 6000))
+        path = SCREENSHOTS / f"{name}.png"
+        assert browser.save_screenshot(str(path)) and path.stat().st_size > 10_000, f"no screenshot of {page}"
+        browser.set_window_size(1400, 1000)
