@@ -6,7 +6,8 @@ Every page of the built site is opened, and each must
 * log no console error;
 * load nothing from outside the site (the browser also cannot resolve any other host, so such a load fails loudly);
 * link only to pages and anchors that exist.
-The site search must find each mechanism's page by the mechanism's name, and screenshots of the home page, a
+The audit summary's counts must be the ledger's, with every claim's page one click away; the site search must find
+each mechanism's page by the mechanism's name; and screenshots of the home page, a
 mechanism's page and a refuted claim's page are saved for a person to look at (``LDPSPEC_SCREENSHOTS``, by default
 ``build/screenshots``).
 
@@ -201,6 +202,24 @@ def _broken_links(site_root: Path, base_url: str, links: dict[str, str]) -> list
         elif url.fragment and path.suffix == ".html" and urllib.parse.unquote(url.fragment) not in _ids(path):
             broken.append(f"{page or '(home)'}: links to {link}, whose page has no anchor #{url.fragment}")
     return broken
+
+
+def test_the_summary_counts_are_the_ledgers_and_every_claim_is_one_click_away(base_url, browser):
+    document = json.loads(LEDGER.read_text(encoding="utf-8"))
+    browser.get(base_url + "ledger/")
+    rows = browser.execute_script(
+        "return Array.from(document.querySelector('article table').tBodies[0].rows)"
+        ".map(row => Array.from(row.cells).map(cell => cell.innerText.trim()));")
+    columns = ("verified", "refuted", "open", "depends-on-reading")
+    shown = [[int(cell) for cell in row[1:]] for row in rows]
+    expected = [[sum(claim["paper"] == paper for claim in document["claims"])]
+                + [sum(claim["paper"] == paper and claim["verdict"] == verdict for claim in document["claims"])
+                   for verdict in columns] for paper in document["papers"]]
+    assert shown == expected, f"the summary's counts per paper {shown} are not the ledger's {expected}"
+    assert [sum(column) for column in zip(*shown)][1:] == [document["counts"][verdict] for verdict in columns]
+    links = set(browser.execute_script("return Array.from(document.querySelectorAll('article a')).map(a => a.href)"))
+    unlinked = [claim["id"] for claim in document["claims"] if f"{base_url}ledger/{claim['id']}/" not in links]
+    assert not unlinked, f"claims without a link from the summary: {unlinked}"
 
 
 @pytest.mark.parametrize("name", sorted(MECHANISM_NAMES))
