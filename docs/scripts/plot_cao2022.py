@@ -2,8 +2,9 @@
 
     python docs/scripts/plot_cao2022.py
 
-Writes docs/figures/cao2022-mse.png. The curves are exact expected MSEs (no sampling): ``verify.cao2022.experiments``
-(n = 100,000 users holding uniform sets of m items, a quarter of the d items sensitive; the MSE summed over items).
+Writes build/figures/cao2022-mse.png (the site's build runs it: docs/hooks/figures.py). The curves are exact
+expected MSEs (no sampling): ``verify.cao2022.experiments`` (n = 100,000 users holding uniform sets of m items, a
+quarter of the d items sensitive; the MSE summed over items).
 """
 
 from fractions import Fraction
@@ -24,11 +25,11 @@ from ldpspec.verify.cao2022.experiments import (  # noqa: E402
 from ldpspec.verify.cao2022.orders import SU_MECHANISMS  # noqa: E402
 from ldpspec.verify.cao2022.readings import EPS_BUDGETS  # noqa: E402
 
-OUTPUT = Path(__file__).resolve().parents[1] / "figures" / "cao2022-mse.png"
+FIGURES = Path(__file__).resolve().parents[2] / "build" / "figures"
 MARKERS = dict(zip(SU_MECHANISMS, "osD^v"))
 
 
-def main() -> None:
+def main(folder: Path = FIGURES) -> list[Path]:
     budgets = EPS_BUDGETS["wide"]
     panels = [
         ("Fig. 1: MSE against eps (d = 256, m = 8)", "eps", [float(Fraction(e)) for e in budgets],
@@ -51,10 +52,13 @@ def main() -> None:
     figure.suptitle("Cao et al. on the simulated data set: exact expected MSE (n = 100,000, uniform sets, "
                     "a quarter of the items sensitive)")
     figure.tight_layout()
-    OUTPUT.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(OUTPUT, dpi=110)
-    print(f"wrote {OUTPUT.name}")
+    path = folder / "cao2022-mse.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return [path]
 
 
 if __name__ == "__main__":
-    main()
+    for written in main():
+        print(f"wrote {written}")

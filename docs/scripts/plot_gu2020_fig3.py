@@ -2,8 +2,8 @@
 
     python docs/scripts/plot_gu2020_fig3.py
 
-Writes docs/figures/gu2020-fig3.png. Data, budgets and curves are those of
-``verify.gu2020.experiments`` (the paper's settings, n = 100,000, 10 runs).
+Writes build/figures/gu2020-fig3.png (the site's build runs it: docs/hooks/figures.py). Data, budgets and curves
+are those of ``verify.gu2020.experiments`` (the paper's settings, n = 100,000, 10 runs).
 """
 
 from pathlib import Path
@@ -15,11 +15,11 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 from ldpspec.verify.gu2020.experiments import EPSILON_GRID, MECHANISMS, fig3  # noqa: E402
 
-OUTPUT = Path(__file__).resolve().parents[1] / "figures" / "gu2020-fig3.png"
+FIGURES = Path(__file__).resolve().parents[2] / "build" / "figures"
 COLOURS = dict(zip(MECHANISMS, ("tab:blue", "tab:orange", "tab:green", "tab:red", "tab:purple")))
 
 
-def main() -> None:
+def main(folder: Path = FIGURES) -> list[Path]:
     figure, axes = plt.subplots(1, 2, figsize=(11, 4.2))
     for axis, dataset, title in zip(axes, ("power-law", "uniform"), ("Power-law (m = 100)", "Uniform (m = 1000)")):
         data = fig3(dataset, runs=10)
@@ -35,10 +35,13 @@ def main() -> None:
     axes[0].legend()
     figure.suptitle("Gu et al. Fig. 3: dashed = theoretical, solid = empirical (n = 100,000, 10 runs)")
     figure.tight_layout()
-    OUTPUT.parent.mkdir(parents=True, exist_ok=True)
-    figure.savefig(OUTPUT, dpi=110)
-    print(f"wrote {OUTPUT.relative_to(Path.cwd()) if OUTPUT.is_relative_to(Path.cwd()) else OUTPUT.name}")
+    path = folder / "gu2020-fig3.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    figure.savefig(path, dpi=110)
+    plt.close(figure)
+    return [path]
 
 
 if __name__ == "__main__":
-    main()
+    for written in main():
+        print(f"wrote {written}")

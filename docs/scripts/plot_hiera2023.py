@@ -2,7 +2,8 @@
 
     python docs/scripts/plot_hiera2023.py
 
-Writes docs/figures/hiera2023-fig1.png, hiera2023-fig2.png and hiera2023-fig3.png from ``verify.hiera2023``:
+Writes build/figures/hiera2023-fig1.png, hiera2023-fig2.png and hiera2023-fig3.png (the site's build runs it:
+docs/hooks/figures.py) from ``verify.hiera2023``:
 
 * Fig. 1: the mean squared error of HierA's estimate against mu = 1..5 on the age-like stand-in at eps_0 = 1, reading
   A of step 5 with |V*| all its data: exact without clipping, simulated (3000 runs) with the printed clipping;
@@ -25,11 +26,11 @@ import numpy as np  # noqa: E402
 from ldpspec.verify.hiera2023 import experiments as ex  # noqa: E402
 from ldpspec.verify.hiera2023 import sgd  # noqa: E402
 
-FIGURES = Path(__file__).resolve().parents[1] / "figures"
+FIGURES = Path(__file__).resolve().parents[2] / "build" / "figures"
 COLOURS = {"HierA": "C0", "HierA (clipped)": "C0", "graded-laplace": "C1", "harmony": "C2", "pm": "C3"}
 
 
-def figure1() -> None:
+def figure1(folder: Path) -> Path:
     mus = (1, 2, 3, 4, 5)
     exact = [ex.hiera_unclipped_variance("age-like", 1.0, mu, "A") for mu in mus]
     simulated = ex.hiera_simulated_errors("age-like", 1.0, mus, "A", "all", True, runs=3000, seed=1)
@@ -43,10 +44,13 @@ def figure1() -> None:
     axis.set_title("Fig. 1 recomputed: age-like stand-in, eps_0 = 1")
     axis.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(FIGURES / "hiera2023-fig1.png", dpi=120)
+    path = folder / "hiera2023-fig1.png"
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
 
 
-def figure2() -> None:
+def figure2(folder: Path) -> Path:
     fig, axes = plt.subplots(1, 3, figsize=(13, 3.8), sharey=False)
     for axis, data in zip(axes, ex.DATA_SETS):
         counts = ex.data_set(data)
@@ -65,10 +69,13 @@ def figure2() -> None:
     axes[0].legend(fontsize=7)
     fig.suptitle("Fig. 2 recomputed: synthetic stand-ins, 10^6 users, the paper's five levels")
     fig.tight_layout()
-    fig.savefig(FIGURES / "hiera2023-fig2.png", dpi=120)
+    path = folder / "hiera2023-fig2.png"
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
 
 
-def figure3() -> None:
+def figure3(folder: Path) -> Path:
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     for axis, reading in zip(axes, ("full", "split")):
         errors = sgd.model_errors(reading)  # HierA as printed: A, |V*| all, clipped
@@ -82,10 +89,17 @@ def figure3() -> None:
     fig.suptitle(f"Fig. 3 recomputed: linear-regression stand-in, eps_0 = {sgd.EPS0}, {sgd.RUNS} runs, HierA as "
                  "printed")
     fig.tight_layout()
-    fig.savefig(FIGURES / "hiera2023-fig3.png", dpi=120)
+    path = folder / "hiera2023-fig3.png"
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def main(folder: Path = FIGURES) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    return [figure1(folder), figure2(folder), figure3(folder)]
 
 
 if __name__ == "__main__":
-    figure1()
-    figure2()
-    figure3()
+    for written in main():
+        print(f"wrote {written}")

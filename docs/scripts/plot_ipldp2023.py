@@ -2,7 +2,8 @@
 
     python docs/scripts/plot_ipldp2023.py
 
-Writes docs/figures/ipldp2023-fig2.png, ipldp2023-fig3.png and ipldp2023-fig4.png: MSE (in frequencies) and RE
+Writes build/figures/ipldp2023-fig2.png, ipldp2023-fig3.png and ipldp2023-fig4.png (the site's build runs it:
+docs/hooks/figures.py): MSE (in frequencies) and RE
 against the sample ratio SR (Fig. 3: against NR), per mechanism, NS solid and MLE dashed, each point the mean of the
 audit's repetitions (``verify.ipldp2023.experiments``; n = SR times the 100,000 users, the reading
 ``sample_count=users``). IDUE's MLE is not run. Kosarak is not in the repository.
@@ -18,7 +19,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 from ldpspec.verify.ipldp2023.experiments import reps_for, run  # noqa: E402
 from ldpspec.verify.ledger import AuditSettings  # noqa: E402
 
-FIGURES = Path(__file__).resolve().parents[1] / "figures"
+FIGURES = Path(__file__).resolve().parents[2] / "build" / "figures"
 READING = "users"
 COLOURS = {"IPRR": "C0", "KRR": "C1", "URR": "C2", "IDUE-opt0": "C3", "IDUE-opt1": "C4", "IDUE-opt2": "C5"}
 MARKERS = {"IPRR": "o", "KRR": "s", "URR": "^", "IDUE-opt0": "D", "IDUE-opt1": "v", "IDUE-opt2": "x"}
@@ -41,7 +42,7 @@ def panel(axis, data, metric: str) -> None:
     axis.grid(True, which="both", alpha=0.3)
 
 
-def figure(numbers, name: str, title: str) -> None:
+def figure(numbers, name: str, title: str, folder: Path) -> Path:
     reps = reps_for(AuditSettings())
     shape = (2, len(numbers))
     fig, axes = plt.subplots(*shape, figsize=(5 * len(numbers), 7.5), squeeze=False)
@@ -52,18 +53,19 @@ def figure(numbers, name: str, title: str) -> None:
     axes[0][0].legend(fontsize=7)
     fig.suptitle(f"{title} on Zipf (100,000 users, 20 items, alpha = 2): n = SR x users, mean of {reps} repetitions")
     fig.tight_layout()
-    path = FIGURES / f"ipldp2023-{name}.png"
+    path = folder / f"ipldp2023-{name}.png"
     path.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(path, dpi=100)
     plt.close(fig)
-    print(f"wrote {path.name}")
+    return path
 
 
-def main() -> None:
-    figure((1, 2, 3), "fig2", "Fig. 2: IPRR, KRR, URR")
-    figure((4,), "fig3", "Fig. 3: IPRR and URR against NR")
-    figure((5,), "fig4", "Fig. 4: IPRR and IDUE (opt0, opt1, opt2)")
+def main(folder: Path = FIGURES) -> list[Path]:
+    return [figure((1, 2, 3), "fig2", "Fig. 2: IPRR, KRR, URR", folder),
+            figure((4,), "fig3", "Fig. 3: IPRR and URR against NR", folder),
+            figure((5,), "fig4", "Fig. 4: IPRR and IDUE (opt0, opt1, opt2)", folder)]
 
 
 if __name__ == "__main__":
-    main()
+    for written in main():
+        print(f"wrote {written}")

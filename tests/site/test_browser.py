@@ -5,7 +5,7 @@ Every page of the built site is opened, and each must
   every ``<math>`` element laid out by the browser's MathML engine;
 * log no console error;
 * load nothing from outside the site (the browser also cannot resolve any other host, so such a load fails loudly);
-* link only to pages and anchors that exist.
+* link only to pages and anchors that exist, and show every image it has (the papers' figures, made by the build).
 The audit summary's counts must be the ledger's, with every claim's page one click away; the site search must find
 each mechanism's page by the mechanism's name; and screenshots of the home page, a
 mechanism's page and a refuted claim's page are saved for a person to look at (``LDPSPEC_SCREENSHOTS``, by default
@@ -141,6 +141,9 @@ return {
                                 || (m.checkVisibility() && m.getBoundingClientRect().width === 0)).length,
   resources: performance.getEntriesByType('resource').map(entry => entry.name).concat([document.URL]),
   links: Array.from(document.querySelectorAll('a[href]')).map(a => a.href),
+  images: Array.from(document.images).length,
+  broken_images: Array.from(document.images).filter(image => !image.complete || image.naturalWidth === 0)
+                                            .map(image => image.src),
 };
 """
 RAW_TEX = ("\\(", "\\[", "$$")
@@ -150,7 +153,7 @@ def test_every_page_renders_offline_with_math_and_no_console_error(site_root, ba
     pages = _pages(site_root)
     assert len(pages) > 100, f"the built site has {len(pages)} pages: the ledger's claim pages are missing"
     origin = base_url.split(f"/{VERSION}/")[0] + "/"
-    problems, links, pages_with_math = [], {}, 0
+    problems, links, pages_with_math, images = [], {}, 0, 0
     for page in pages:
         browser.get(base_url + page)
         snapshot = browser.execute_script(SNAPSHOT)
@@ -163,10 +166,13 @@ def test_every_page_renders_offline_with_math_and_no_console_error(site_root, ba
             problems.append(f"{page or '(home)'}: {snapshot['unrendered']} <math> elements not laid out as math")
         problems += [f"{page or '(home)'}: console error: {message}" for message in errors]
         problems += [f"{page or '(home)'}: loads from outside the site: {url}" for url in outside]
+        problems += [f"{page or '(home)'}: an image that does not load: {url}" for url in snapshot["broken_images"]]
+        images += snapshot["images"]
         pages_with_math += snapshot["math"] > 0
         for link in snapshot["links"]:
             links.setdefault(link, page)
     assert pages_with_math >= 20, f"only {pages_with_math} pages show math: is the math hook running?"
+    assert images >= 8, f"only {images} images on the site: the papers' figures are missing"
     problems += _broken_links(site_root, base_url, links)
     assert not problems, f"{len(problems)} problems on {len(pages)} pages:\n" + "\n".join(problems)
 
