@@ -81,13 +81,22 @@ def site_root(tmp_path_factory) -> Path:
     return root
 
 
-@pytest.fixture(scope="session")
-def base_url(site_root) -> str:
-    handler = functools.partial(_QuietHandler, directory=str(site_root))
+@contextlib.contextmanager
+def _served(root: Path):
+    """``root`` served on the loopback address; yields the address of its version folder."""
+    handler = functools.partial(_QuietHandler, directory=str(root))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/{VERSION}/"
-    server.shutdown()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/{VERSION}/"
+    finally:
+        server.shutdown()
+
+
+@pytest.fixture(scope="session")
+def base_url(site_root) -> str:
+    with _served(site_root) as url:
+        yield url
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -149,24 +158,31 @@ return {
 RAW_TEX = ("\\(", "\\[", "$$")
 
 
+def _page_problems(browser, base_url: str, page: str) -> tuple[list[str], dict]:
+    """What is wrong with one page as the browser shows it, and the page's snapshot (its links, math, images)."""
+    origin = base_url.split(f"/{VERSION}/")[0] + "/"
+    browser.get(base_url + page)
+    snapshot = browser.execute_script(SNAPSHOT)
+    errors = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
+    raw = [token for token in RAW_TEX if token in snapshot["text"]]
+    name = page or "(home)"
+    problems = [f"{name}: raw TeX ({', '.join(raw)}) in the visible text"] if raw else []
+    if snapshot["unrendered"]:
+        problems.append(f"{name}: {snapshot['unrendered']} <math> elements not laid out as math")
+    problems += [f"{name}: console error: {message}" for message in errors]
+    problems += [f"{name}: loads from outside the site: {url}" for url in snapshot["resources"]
+                 if not url.startswith(origin)]
+    problems += [f"{name}: an image that does not load: {url}" for url in snapshot["broken_images"]]
+    return problems, snapshot
+
+
 def test_every_page_renders_offline_with_math_and_no_console_error(site_root, base_url, browser):
     pages = _pages(site_root)
     assert len(pages) > 100, f"the built site has {len(pages)} pages: the ledger's claim pages are missing"
-    origin = base_url.split(f"/{VERSION}/")[0] + "/"
     problems, links, pages_with_math, images = [], {}, 0, 0
     for page in pages:
-        browser.get(base_url + page)
-        snapshot = browser.execute_script(SNAPSHOT)
-        errors = [entry["message"] for entry in browser.get_log("browser") if entry["level"] == "SEVERE"]
-        raw = [token for token in RAW_TEX if token in snapshot["text"]]
-        outside = [url for url in snapshot["resources"] if not url.startswith(origin)]
-        if raw:
-            problems.append(f"{page or '(home)'}: raw TeX ({', '.join(raw)}) in the visible text")
-        if snapshot["unrendered"]:
-            problems.append(f"{page or '(home)'}: {snapshot['unrendered']} <math> elements not laid out as math")
-        problems += [f"{page or '(home)'}: console error: {message}" for message in errors]
-        problems += [f"{page or '(home)'}: loads from outside the site: {url}" for url in outside]
-        problems += [f"{page or '(home)'}: an image that does not load: {url}" for url in snapshot["broken_images"]]
+        found, snapshot = _page_problems(browser, base_url, page)
+        problems += found
         images += snapshot["images"]
         pages_with_math += snapshot["math"] > 0
         for link in snapshot["links"]:
@@ -175,6 +191,33 @@ def test_every_page_renders_offline_with_math_and_no_console_error(site_root, ba
     assert images >= 8, f"only {images} images on the site: the papers' figures are missing"
     problems += _broken_links(site_root, base_url, links)
     assert not problems, f"{len(problems)} problems on {len(pages)} pages:\n" + "\n".join(problems)
+
+
+BAD_PAGE = """<!doctype html><html><head><title>bad</title>
+<script src="https://cdn.example.com/mathjax.js"></script></head><body>
+<p>The budget \\(\\varepsilon\\) left as TeX.</p>
+<p><math style="display: inline-block"><mi>x</mi></math></p>
+<img src="figures/missing.png" alt="a figure the build did not make">
+<a href="good/">fine</a> <a href="good/#here">fine</a> <a href="good/#nowhere">no anchor</a> <a href="gone/">gone</a>
+</body></html>"""
+
+
+def test_the_checks_find_each_kind_of_fault_on_a_page_made_to_have_them(tmp_path, browser):
+    """The sweep's checks can fail: a page with raw TeX, math the browser does not lay out as math, a script from a
+    CDN, a missing image, a link to a missing page and one to a missing anchor is reported for each."""
+    (tmp_path / VERSION / "good").mkdir(parents=True)
+    (tmp_path / VERSION / "index.html").write_text(BAD_PAGE, encoding="utf-8")
+    (tmp_path / VERSION / "good" / "index.html").write_text('<html><body><h1 id="here">x</h1></body></html>')
+    with _served(tmp_path) as url:
+        problems, snapshot = _page_problems(browser, url, "")
+        problems += _broken_links(tmp_path, url, dict.fromkeys(snapshot["links"], ""))
+    report = "\n".join(problems)
+    for expected in ("raw TeX (\\()", "1 <math> elements not laid out as math",
+                     "loads from outside the site: https://cdn.example.com/mathjax.js",
+                     "console error", "an image that does not load", "whose page has no anchor #nowhere",
+                     "gone/, which does not exist"):
+        assert expected in report, f"{expected!r} not reported:\n{report}"
+    assert len(problems) == 6 + sum("console error" in problem for problem in problems), report
 
 
 class _Ids(html.parser.HTMLParser):
