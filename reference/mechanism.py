@@ -94,8 +94,9 @@ class Mechanism:
         """Option values that give a small channel: ``{parameter name: value as typed}``."""
         return {parameter.name: parameter.example for parameter in self.parameters if parameter.example is not None}
 
-    def from_options(self, options: Mapping):
-        """The plain reference from option values as typed (``{parameter name: text}``); defaults fill the rest."""
+    def from_options(self, options: Mapping, **given):
+        """The plain reference from option values as typed (``{parameter name: text}``); defaults fill the rest.
+        ``given`` goes to the build function as it is (IDUE's recorded solver output: ``solution``)."""
         known = {parameter.name for parameter in self.parameters}
         unknown = sorted(set(options) - known)
         if unknown:
@@ -109,7 +110,7 @@ class Mechanism:
                     raise InvalidParameter(f"mechanism {self.name} needs {parameter.option} ({parameter.help})")
                 continue
             values[parameter.keyword] = parameter.parse(text)
-        return self.build(**values)
+        return self.build(**values, **given)
 
     def to_json(self) -> dict:
         return {"name": self.name, "title": self.title, "paper": self.home, "source": self.source,

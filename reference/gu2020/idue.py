@@ -23,7 +23,7 @@ model for the given levels and builds IDUE from the solution.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cmp_to_key
 
@@ -283,13 +283,36 @@ def solve_levels(levels: PrivacyLevels, model: str = "opt0", r: str = "min", sel
     return solve(levels, model, r, **options)
 
 
+def recorded_levels(levels: PrivacyLevels, solution: Mapping) -> tuple[list, list]:
+    """Per-level ``(a_t, b_t)`` from a solver's output recorded per item (``{"a": [...], "b": [...]}``, exact texts,
+    one per item in item order, as ``ldpspec idue solve`` prints them under ``items``)."""
+    a, b = (sequence(solution.get(key), f"solution.{key}") for key in ("a", "b"))
+    if len(a) != len(levels.item_levels) or len(b) != len(levels.item_levels):
+        raise InvalidParameter(f"the recorded solution must give one a and one b per item ({len(levels.item_levels)}),"
+                               f" got {len(a)} and {len(b)}")
+    per_level = {}
+    for item, level in enumerate(levels.item_levels):
+        if per_level.setdefault(level, (a[item], b[item])) != (a[item], b[item]):
+            raise InvalidParameter(f"the recorded solution gives item {item} other parameters than its level's")
+    return ([exact(per_level[t][0], f"solution.a (level {t})") for t in range(levels.count)],
+            [exact(per_level[t][1], f"solution.b (level {t})") for t in range(levels.count)])
+
+
 def solved_idue(budgets: Sequence | None = None, levels: Sequence | None = None, model: str = "opt0", r: str = "min",
-                self_pairs: str = "all", box: str = "authors", starts: int = 8, seed: int = 0) -> UnaryEncoding:
-    """IDUE with the parameters a model finds for the given levels (the mechanism ``idue``)."""
+                self_pairs: str = "all", box: str = "authors", starts: int = 8, seed: int = 0,
+                solution: Mapping | None = None) -> UnaryEncoding:
+    """IDUE with the parameters a model finds for the given levels (the mechanism ``idue``).
+
+    ``solution``: the solver's output as recorded per item (``recorded_levels``), taken instead of solving. The
+    porting vectors use it, so that their exact channels do not depend on the SciPy of the machine that regenerates
+    them (two SciPy releases have put opt0's optimum a few parts in 10^8 apart)."""
     privacy_levels = levels_of(budgets, levels)
-    solution = solve_levels(privacy_levels, model, r, self_pairs, box, starts, seed)
-    return idue(privacy_levels, solution.a, solution.b, r,
-                metadata={"a": [a.text() for a in solution.a], "b": [b.text() for b in solution.b]})
+    if solution is None:
+        found = solve_levels(privacy_levels, model, r, self_pairs, box, starts, seed)
+        a, b = found.a, found.b
+    else:
+        a, b = recorded_levels(privacy_levels, solution)
+    return idue(privacy_levels, a, b, r, metadata={"a": [v.text() for v in a], "b": [v.text() for v in b]})
 
 
 def benchmark_levels(d: int) -> PrivacyLevels:

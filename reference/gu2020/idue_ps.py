@@ -38,6 +38,7 @@ from ldpspec.reference.gu2020.idue import (
     benchmark_levels,
     idue,
     levels_of,
+    recorded_levels,
     solve_levels,
     with_dummies,
 )
@@ -262,18 +263,24 @@ def rappor_ps(epsilon, m: int, padding: int, release: str = "all") -> IduePs:
 
 def solved_idue_ps(budgets: Sequence | None = None, levels: Sequence | None = None, model: str = "opt0",
                    r: str = "min", self_pairs: str = "all", box: str = "authors", starts: int = 8, seed: int = 0, *,
-                   padding: int, dummy_level: int = 0, release: str = "all") -> IduePs:
+                   padding: int, dummy_level: int = 0, release: str = "all", solution: Mapping | None = None
+                   ) -> IduePs:
     """IDUE-PS with the parameters a model finds for the items' levels (the mechanism ``idue-ps``).
 
     As Gu et al. Sec. VI-B, the objective counts the original items, and the constraints are those of the extended
     domain, (17): the dummies join level ``dummy_level``. With ``self_pairs="all"`` they add no constraint; with
-    ``"multi-item"`` they add one when they join a level of one item.
+    ``"multi-item"`` they add one when they join a level of one item. ``solution``: the solver's output recorded
+    per real item, taken instead of solving (as for ``solved_idue``).
     """
     privacy_levels = levels_of(budgets, levels)
-    solution = solve_levels(privacy_levels, model, r, self_pairs, box, starts, seed,
-                            extended=with_dummies(privacy_levels, padding_length(padding), dummy_level))
-    return idue_ps(privacy_levels, solution.a, solution.b, padding, dummy_level=dummy_level, release=release, r=r,
-                   metadata={"a": [a.text() for a in solution.a], "b": [b.text() for b in solution.b]})
+    if solution is None:
+        found = solve_levels(privacy_levels, model, r, self_pairs, box, starts, seed,
+                             extended=with_dummies(privacy_levels, padding_length(padding), dummy_level))
+        a, b = found.a, found.b
+    else:
+        a, b = recorded_levels(privacy_levels, solution)
+    return idue_ps(privacy_levels, a, b, padding, dummy_level=dummy_level, release=release, r=r,
+                   metadata={"a": [v.text() for v in a], "b": [v.text() for v in b]})
 
 
 # --- Declarations ----------------------------------------------------------------------------------------------

@@ -43,7 +43,7 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
-from ldpspec.reference.porting.vectors import VECTORS
+from ldpspec.reference.porting.vectors import VECTORS, build
 from ldpspec.reference.registry import MECHANISMS
 from ldpspec.spec.channel import label_to_json, normalize_label
 from ldpspec.spec.continuous import output_distribution
@@ -279,7 +279,7 @@ def sample_report(answer: dict, index: int, alpha: float) -> dict:
     options = answer.get("options", MECHANISMS[name].example())
     if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
         raise InvalidParameter(f"{where}.options must map parameter names to their text")
-    built = MECHANISMS[name].from_options(options)
+    built = build(name, options)  # IDUE: from the solver output the vectors record for these options
     channel = built.channel()
     x = normalize_label(answer.get("input"), f"{where}.input")
     if x not in channel.inputs:

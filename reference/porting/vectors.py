@@ -12,6 +12,7 @@ generation (exit 1 when one differs). A kind is added by registering its generat
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from collections.abc import Callable
@@ -32,6 +33,60 @@ from ldpspec.spec.structured import StructuredChannel
 HERE = Path(__file__).resolve().parent
 VECTORS, SCHEMAS = HERE / "vectors", HERE / "schemas"
 FORMAT = 1
+
+
+# --- the solvers' output ---------------------------------------------------------------------------------
+
+SOLVED = ("idue", "idue-ps")
+"""The mechanisms whose parameters a numerical solver finds (SciPy's SLSQP). Their tests record what the solver
+found, per item, as ``solution`` (``{"a": [...], "b": [...]}``, the exact texts ``ldpspec idue solve`` prints under
+``items``), and every later generation builds the mechanism from that record instead of solving again: the solver's
+optimum moves in its last digits from one SciPy release to the next, and the vectors must not. A port takes the
+``solution`` as given, as it would take a solver's output in a deployment. Whether a recorded solution is still the
+optimum the solver finds is a test of its own (tests/porting/test_vectors.py)."""
+
+
+def _solution_key(name: str, options: dict) -> str:
+    return json.dumps([name, options], sort_keys=True)
+
+
+@functools.cache
+def recorded_solutions() -> dict[str, dict]:
+    """Every solution the committed vectors record: ``{(mechanism, options) as a key: solution}``."""
+    found = {}
+    for path in sorted(VECTORS.rglob("*.json")):
+        document = json.loads(path.read_text(encoding="utf-8"))
+        for test in document.get("tests", []):
+            if "solution" in test:
+                name = test.get("mechanism", document.get("mechanism"))
+                found.setdefault(_solution_key(name, test["options"]), test["solution"])
+    return found
+
+
+def build(name: str, options: dict):
+    """The reference mechanism a vector is made from: a solved mechanism from its recorded solution where the
+    vectors hold one for these options, solved afresh where they do not (a parameter set new to the vectors)."""
+    solution = recorded_solutions().get(_solution_key(name, options)) if name in SOLVED else None
+    return MECHANISMS[name].from_options(options, **({} if solution is None else {"solution": solution}))
+
+
+def solution_of(built) -> dict:
+    """A solved mechanism's per-item ``(a_i, b_i)`` (IDUE-PS: of its real items) as exact texts."""
+    encoding = getattr(built, "encoding", built)
+    items = encoding.bits[:getattr(built, "m", len(encoding.bits))]
+    return {"a": [bit.p.text() for bit in items], "b": [bit.q.text() for bit in items]}
+
+
+def _with_solution(name: str, test: dict, built) -> dict:
+    """``test`` with the solver's output right after its options, for a solved mechanism."""
+    if name not in SOLVED:
+        return test
+    ordered = {}
+    for key, value in test.items():
+        ordered[key] = value
+        if key == "options":
+            ordered["solution"] = solution_of(built)
+    return ordered
 
 
 # --- the papers' defects ---------------------------------------------------------------------------------
@@ -244,7 +299,7 @@ def parameter_vectors(name: str) -> dict:
     tests, defects = [], defect_notes("parameters")
     for options, flags in _variants(mechanism):
         try:
-            built = mechanism.from_options(options)
+            built = build(name, options)
             channel = built.channel()
         except InvalidParameter as error:
             tests.append({"options": options, "result": "invalid", "reason": str(error), "flags": flags + ["invalid"]})
@@ -254,8 +309,8 @@ def parameter_vectors(name: str) -> dict:
             continue
         flags = flags + (["p-q-swapped"] if name in SWAP_SENSITIVE else []) + (
             ["itemset-budget-plain-mean"] if name == "idue-ps" else []) + defect_flags("parameters", name, defects)
-        tests.append({"options": options, "result": "valid", "flags": flags,
-                      "channel": _channel_document(channel, built.guarantee())})
+        tests.append(_with_solution(name, {"options": options, "result": "valid", "flags": flags,
+                                           "channel": _channel_document(channel, built.guarantee())}, built))
     for parameter in mechanism.parameters:
         for value in _invalid_values(parameter):
             options = {**mechanism.example(), parameter.name: value}
@@ -274,7 +329,9 @@ def parameter_vectors(name: str) -> dict:
                        "channel-file format with the privacy section of the notion it claims (as ldpspec channel "
                        f"writes it), and each probability to {DECIMAL_DIGITS} significant digits ('decimal', for a "
                        "discrete channel); for an invalid set, the reference's reason. A port computes the same "
-                       "probabilities from the same parameters and refuses the same sets.",
+                       "probabilities from the same parameters and refuses the same sets."
+                       + (" The solver's output each valid set was made from is given as 'solution' (per item: a "
+                          "and b), for the port to take as it is." if name in SOLVED else ""),
         "notes": {**PARAMETER_NOTES, **{flag: note for flag, note in defects.items()
                                         if any(flag in test["flags"] for test in tests)}},
         "tests": [{"id": k, **test} for k, test in enumerate(tests, 1)],
@@ -318,7 +375,7 @@ def estimator_test(name: str, variant: dict | None = None) -> dict:
     Norm-Sub and the MLE."""
     mechanism = MECHANISMS[name]
     options = {**mechanism.example(), **(variant or {})}
-    built = mechanism.from_options(options)
+    built = build(name, options)
     population = [x for k, x in enumerate(built.channel().inputs, 1) for _ in range(k)]
     n = len(population)
     flags = ["estimate", "moments"] + (["x-ell-on-larger-sets"] if variant == PADDING_VARIANT else [])
@@ -331,9 +388,10 @@ def estimator_test(name: str, variant: dict | None = None) -> dict:
         counts = built.counts([built.perturb(x, stream) for x in population])
         counts_json = [int(c) for c in counts]
     means, variances = built.estimate_moments(population)
-    test = {"id": 1, "options": options, "population": [label_to_json(x) for x in population], "n": n,
-            "counts": counts_json, "estimate": _numbers(built.estimate(counts, n)),
-            "mean": _numbers(means), "variance": _numbers(variances), "flags": flags}
+    test = _with_solution(name, {
+        "id": 1, "options": options, "population": [label_to_json(x) for x in population], "n": n,
+        "counts": counts_json, "estimate": _numbers(built.estimate(counts, n)), "mean": _numbers(means),
+        "variance": _numbers(variances), "flags": flags}, built)
     if hasattr(built, "structure"):
         structure = built.structure()
         frequencies = empirical(structure, counts)
@@ -405,7 +463,7 @@ def sampling_vectors() -> dict:
     tests = []
     for name in sorted(MECHANISMS):
         mechanism = MECHANISMS[name]
-        built = mechanism.from_options(mechanism.example())
+        built = build(name, mechanism.example())
         for x in built.channel().inputs:
             seed = f"sampling {name} {json.dumps(label_to_json(x))}".encode()
             stream = Stream(seed)
@@ -413,9 +471,9 @@ def sampling_vectors() -> dict:
             continuous = has_densities(built.channel())
             flags = ["draw-order", "exact-coins"] + (["grr-true-item-among-others"] if name == "grr" else []) + (
                 ["continuous-cells"] if continuous else [])
-            tests.append({"id": len(tests) + 1, "mechanism": name, "options": mechanism.example(),
-                          "input": label_to_json(x), "seed": seed.hex(), "releases": releases,
-                          "bits_read": stream.bits_read, "flags": flags})
+            tests.append(_with_solution(name, {
+                "id": len(tests) + 1, "mechanism": name, "options": mechanism.example(), "input": label_to_json(x),
+                "seed": seed.hex(), "releases": releases, "bits_read": stream.bits_read, "flags": flags}, built))
     return {
         "kind": "sampling",
         "format": FORMAT,

@@ -47,33 +47,22 @@ SLIPS = {  # PORT_SLIP -> where the port goes wrong (the flag a failure must car
 }
 
 
-@pytest.fixture(scope="module")
-def solutions(tmp_path_factory) -> Path:
-    """What ``ldpspec idue solve`` prints for IDUE's parameter sets, as the port's solve.js gathers it."""
-    path = tmp_path_factory.mktemp("port") / "idue-solutions.json"
-    run = subprocess.run([NODE, str(PORT / "solve.js"), *CLI], capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr
-    path.write_text(run.stdout, encoding="utf-8")
-    return path
-
-
-def conform_port(solutions: Path, slip: str | None) -> tuple[int, dict]:
+def conform_port(folder: Path, slip: str | None) -> tuple[int, dict]:
     """The port's answers (with ``slip`` planted) and ``ldpspec conform``'s exit status and report on them."""
     environment = {key: value for key, value in os.environ.items() if key != "PORT_SLIP"}
     if slip:
         environment["PORT_SLIP"] = slip
-    run = subprocess.run([NODE, str(PORT / "run.js"), str(solutions)], capture_output=True, text=True, timeout=300,
-                         env=environment)
+    run = subprocess.run([NODE, str(PORT / "run.js")], capture_output=True, text=True, timeout=300, env=environment)
     assert run.returncode == 0, run.stderr
-    answers = solutions.parent / f"answers-{slip or 'correct'}.json"
+    answers = folder / f"answers-{slip or 'correct'}.json"
     answers.write_text(run.stdout, encoding="utf-8")
     check = subprocess.run([*CLI, "conform", str(answers)], capture_output=True, text=True, timeout=300)
     assert check.returncode in (0, 1), check.stderr
     return check.returncode, json.loads(check.stdout)
 
 
-def test_the_example_port_conforms(solutions):
-    status, report = conform_port(solutions, None)
+def test_the_example_port_conforms(tmp_path):
+    status, report = conform_port(tmp_path, None)
     assert status == 0 and report["conforms"], json.dumps(report)[:2000]
     assert report["mechanisms"] == MECHANISMS
     assert report["unanswered"] == {}
@@ -91,8 +80,8 @@ def test_the_example_port_conforms(solutions):
 
 
 @pytest.mark.parametrize("slip", sorted(SLIPS))
-def test_each_flagged_slip_planted_in_the_port_fails_conform_with_its_flag(solutions, slip):
-    status, report = conform_port(solutions, slip)
+def test_each_flagged_slip_planted_in_the_port_fails_conform_with_its_flag(tmp_path, slip):
+    status, report = conform_port(tmp_path, slip)
     assert status == 1 and not report["conforms"], f"{slip} ({SLIPS[slip]}) is not caught"
     flags = {flag for kind in ("stream", "parameters", "estimators", "sampling") if kind in report
              for failure in report[kind]["failures"] for flag in failure["flags"]}

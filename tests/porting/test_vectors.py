@@ -287,3 +287,49 @@ def test_a_port_of_grrs_sampling_reproduces_the_sampling_vectors_unless_it_slips
                 releases.append(other + (other >= x))
         mismatches += releases != test["releases"] or stream.bits_read != test["bits_read"]
     assert (mismatches == 0) == (slip is None)
+
+
+# --- the solvers' recorded output ------------------------------------------------------------------------------------
+
+SOLVER_AGREEMENT = 1e-6
+"""How far (relative, per parameter) a recorded solution may sit from the optimum the solver finds on this machine.
+Two SciPy releases have put opt0's optimum a few parts in 10^8 apart (1.17 against the release the vectors were
+first made with); a parameter that moved by more than 1e-6 is a change of the solver or of its problem, not of
+rounding."""
+
+
+def test_the_vectors_never_solve_where_they_record_the_solvers_output(monkeypatch):
+    """With the solver made to fail, the vectors of the solved mechanisms regenerate byte for byte: they depend on
+    the recorded solutions only, never on the SciPy of the machine that regenerates them."""
+    import ldpspec.reference.gu2020.solvers as solvers
+
+    def no_solver(*args, **kwargs):
+        raise AssertionError("the vectors called the numerical solver")
+
+    monkeypatch.setattr(solvers, "minimize", no_solver)
+    documents = {f"parameters/{name}.json": vectors.parameter_vectors(name) for name in vectors.SOLVED}
+    documents |= {"estimators.json": vectors.estimator_vectors(), "sampling.json": vectors.sampling_vectors()}
+    for path, document in documents.items():
+        assert vectors.text(document) == (VECTORS / path).read_text(encoding="utf-8"), path
+
+
+def test_every_solved_test_records_its_solution_and_only_those():
+    for kind in ("parameters", "estimators", "sampling"):
+        for document in documents(kind):
+            for test in document["tests"]:
+                name = test.get("mechanism", document.get("mechanism"))
+                solved = name in vectors.SOLVED and test.get("result", "valid") == "valid"
+                assert ("solution" in test) == solved, (kind, name, test["id"])
+
+
+def test_each_recorded_solution_is_the_optimum_the_solver_finds_here():
+    worst = 0.0
+    for key, recorded in vectors.recorded_solutions().items():
+        name, options = json.loads(key)
+        fresh = vectors.solution_of(MECHANISMS[name].from_options(options))
+        for parameter in ("a", "b"):
+            assert len(fresh[parameter]) == len(recorded[parameter]), (name, options)
+            for mine, theirs in zip(fresh[parameter], recorded[parameter]):
+                mine, theirs = Exact.of(mine).approximation(), Exact.of(theirs).approximation()
+                worst = max(worst, float(abs(mine - theirs) / abs(theirs)) if theirs else float(abs(mine)))
+    assert worst <= SOLVER_AGREEMENT, f"a recorded solution is {worst:.2e} (relative) from this machine's optimum"

@@ -220,8 +220,9 @@ const oue = {
   },
 };
 
-// IDUE: the per-item (a_i, b_i) come from a solver (`ldpspec idue solve`, which prints them as "items"); a port
-// validates the levels and takes the solution. `solutions` maps a parameter set to what the solver printed.
+// IDUE: the per-item (a_i, b_i) come from a solver (`ldpspec idue solve` prints them under "items"); a port validates
+// the levels and takes the solution. The vectors give, for each parameter set the solver solved, its output as
+// `solution` ({a: [...], b: [...]}, per item); a set without one is a set the solver refused.
 const IDUE_CHOICES = { model: ['opt0', 'opt1', 'opt2'], notion: ['min', 'avg'], 'self-pairs': ['all', 'multi-item'],
   box: ['authors', 'none'] };
 
@@ -247,11 +248,7 @@ function idueBudgets(options) {
   return pairs.flatMap(([eps, size]) => Array(size).fill(eps));
 }
 
-function idueKey(options) {  // how a parameter set names its solution
-  return JSON.stringify(Object.keys(options).sort().map((name) => [name, options[name]]));
-}
-
-function validateIdue(options) {  // what the port checks before it asks the solver; the item budgets
+function validateIdue(options) {  // what the port checks before it takes a solution; the item budgets
   known(options, ['budgets', 'levels', 'model', 'notion', 'self-pairs', 'box', 'starts', 'seed']);
   const budgets = idueBudgets(options);
   for (const [name, choices] of Object.entries(IDUE_CHOICES)) oneOf(options[name], `--${name}`, choices, choices[0]);
@@ -260,20 +257,19 @@ function validateIdue(options) {  // what the port checks before it asks the sol
   return budgets;
 }
 
-function makeIdue(solutions) {
-  return {
-    ...unary,
-    parse(options) {
-      const budgets = validateIdue(options);
-      const solution = solutions[idueKey(options)];
-      if (solution === undefined) throw new Error(`no solver output for ${idueKey(options)}: run solve.js first`);
-      if (solution.refused) throw new InvalidParameter(`the solver refused: ${solution.refused}`);
-      const a = solution.items.map((item) => Number(item.a));
-      const b = solution.items.map((item) => Number(item.b));
-      return { a: SLIP === 'p-q-swapped' ? b : a, b: SLIP === 'p-q-swapped' ? a : b, privacy: { budgets } };
-    },
-  };
-}
+const idue = {
+  ...unary,
+  parse(options, solution) {
+    const budgets = validateIdue(options);
+    if (solution === undefined) throw new InvalidParameter('the solver gave no solution for these parameters');
+    if (solution.a.length !== budgets.length || solution.b.length !== budgets.length) {
+      throw new Error(`the solution gives ${solution.a.length} items, the budgets ${budgets.length}`);
+    }
+    const a = solution.a.map(Number);
+    const b = solution.b.map(Number);
+    return { a: SLIP === 'p-q-swapped' ? b : a, b: SLIP === 'p-q-swapped' ? a : b, privacy: { budgets } };
+  },
+};
 
 // --- IPRR (the IPLDP preprint, Definitions 4 and 5, in the form of Sec. 5.3) ---------------------------------------
 // r_x = 1 / (e^eps_x - 1) for a sensitive item, 0 otherwise; S = 1 / (1 + sum r);  Q(y|x) = S ([y = x] + r_y).
@@ -419,8 +415,8 @@ const sugrrSample = {
   },
 };
 
-function mechanisms(solutions) {
-  return { grr, oue, idue: makeIdue(solutions), iprr, 'sugrr-sample': sugrrSample };
+function mechanisms() {
+  return { grr, oue, idue, iprr, 'sugrr-sample': sugrrSample };
 }
 
-module.exports = { mechanisms, empirical, normSub, mle, idueKey, validateIdue, InvalidParameter };
+module.exports = { mechanisms, empirical, normSub, mle, validateIdue, InvalidParameter };

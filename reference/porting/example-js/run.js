@@ -2,10 +2,10 @@
 // Answers every vector of the five mechanisms this port implements, and draws samples with its own generator, as
 // an answers file for `ldpspec conform`:
 //
-//   node run.js idue-solutions.json > answers.json && ldpspec conform answers.json
+//   node run.js > answers.json && ldpspec conform answers.json
 //
-// It reads from the vectors only what a port is given (options, inputs, seeds, counts, populations), never the
-// expected results.
+// It reads from the vectors only what a port is given (options, IDUE's solver output, inputs, seeds, counts,
+// populations), never the expected results.
 
 const fs = require('fs');
 const path = require('path');
@@ -16,11 +16,7 @@ const VECTORS = path.join(__dirname, '..', 'vectors');
 const SAMPLES = 3000;  // releases per mechanism drawn with the port's own generator
 
 const read = (name) => JSON.parse(fs.readFileSync(path.join(VECTORS, name), 'utf8'));
-if (process.argv.length !== 3) {
-  process.stderr.write('usage: node run.js IDUE-SOLUTIONS.json (printed by solve.js)\n');
-  process.exit(2);
-}
-const MECHANISMS = mechanisms(JSON.parse(fs.readFileSync(process.argv[2], 'utf8')));
+const MECHANISMS = mechanisms();
 const ours = (test) => Object.prototype.hasOwnProperty.call(MECHANISMS, test.mechanism);
 
 // the stream: its first 64 bytes, then the script of draws from a fresh stream
@@ -43,7 +39,7 @@ for (const name of Object.keys(MECHANISMS)) {
   for (const test of read(path.join('parameters', `${name}.json`)).tests) {
     const answer = { mechanism: name, id: test.id };
     try {
-      const channel = MECHANISMS[name].channel(MECHANISMS[name].parse(test.options));
+      const channel = MECHANISMS[name].channel(MECHANISMS[name].parse(test.options, test.solution));
       Object.assign(answer, { result: 'valid', probabilities: channel.rows, privacy: channel.privacy });
     } catch (error) {
       if (!(error instanceof InvalidParameter)) throw error;
@@ -57,7 +53,7 @@ for (const name of Object.keys(MECHANISMS)) {
 // estimates of the distribution
 const estimators = read('estimators.json').tests.filter(ours).map((test) => {
   const mechanism = MECHANISMS[test.mechanism];
-  const params = mechanism.parse(test.options);
+  const params = mechanism.parse(test.options, test.solution);
   const answer = { id: test.id, estimate: mechanism.estimate(params, test.counts, test.n),
     variance: mechanism.variance(params, test.population) };
   if (mechanism.structure) {
@@ -71,7 +67,7 @@ const estimators = read('estimators.json').tests.filter(ours).map((test) => {
 // sampling: 16 releases from the stream of the test's seed, one after another
 const sampling = read('sampling.json').tests.filter(ours).map((test) => {
   const mechanism = MECHANISMS[test.mechanism];
-  const params = mechanism.parse(test.options);
+  const params = mechanism.parse(test.options, test.solution);
   const source = new Stream(test.seed);
   const releases = Array.from({ length: test.releases.length }, () => mechanism.perturb(params, test.input, source));
   return { id: test.id, releases, bits_read: source.bitsRead };
@@ -81,7 +77,7 @@ const sampling = read('sampling.json').tests.filter(ours).map((test) => {
 const samples = Object.keys(MECHANISMS).map((name, k) => {
   const example = read(path.join('parameters', `${name}.json`)).tests.find((test) => test.flags.includes('example'));
   const mechanism = MECHANISMS[name];
-  const params = mechanism.parse(example.options);
+  const params = mechanism.parse(example.options, example.solution);
   const input = mechanism.channel(params).inputs[0];
   const source = new Sfc32(20261124 + k);
   const releases = Array.from({ length: SAMPLES }, () => mechanism.perturb(params, input, source));
