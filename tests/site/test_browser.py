@@ -2,7 +2,8 @@
 
 Every page of the built site is opened, and each must
 * show its math rendered: no raw ``\\(``, ``\\[`` or ``$$`` in its visible text outside code (the table of contents
-  included), and every ``<math>`` element laid out by the browser's MathML engine;
+  included), every ``<math>`` element laid out by the browser's MathML engine, and no display formula taller than
+  its box;
 * log no console error;
 * load nothing from outside the site (the browser also cannot resolve any other host, so such a load fails loudly);
 * link only to pages and anchors that exist, and show every image it has (the papers' figures, made by the build).
@@ -157,6 +158,9 @@ return {
   // MathML the browser lays out has a display of 'math' or 'block math', and a width wherever it is shown
   unrendered: maths.filter(m => !getComputedStyle(m).display.includes('math')
                                 || (m.checkVisibility() && m.getBoundingClientRect().width === 0)).length,
+  // a display formula taller than its box scrolls (or is cut off) vertically
+  cramped: Array.from(document.querySelectorAll('.math-display'))
+    .filter(box => box.checkVisibility() && box.scrollHeight > box.clientHeight + 1).length,
   resources: performance.getEntriesByType('resource').map(entry => entry.name).concat([document.URL]),
   links: Array.from(document.querySelectorAll('a[href]')).map(a => a.href),
   images: Array.from(document.images).length,
@@ -178,6 +182,8 @@ def _page_problems(browser, base_url: str, page: str) -> tuple[list[str], dict]:
     problems = [f"{name}: raw TeX ({', '.join(raw)}) in the visible text"] if raw else []
     if snapshot["unrendered"]:
         problems.append(f"{name}: {snapshot['unrendered']} <math> elements not laid out as math")
+    if snapshot["cramped"]:
+        problems.append(f"{name}: {snapshot['cramped']} display formulas taller than their box (a vertical scroll bar)")
     problems += [f"{name}: console error: {message}" for message in errors]
     problems += [f"{name}: loads from outside the site: {url}" for url in snapshot["resources"]
                  if not url.startswith(origin)]
@@ -206,14 +212,17 @@ BAD_PAGE = """<!doctype html><html><head><title>bad</title>
 <script src="https://cdn.example.com/mathjax.js"></script></head><body>
 <p>The budget \\(\\varepsilon\\) left as TeX.</p> <p><code>\\[ TeX shown as code is no fault \\]</code></p>
 <p><math style="display: inline-block"><mi>x</mi></math></p>
+<div class="math-display" style="height: 4px; overflow-x: auto">
+  <math display="block"><mfrac><mi>a</mi><mi>b</mi></mfrac></math></div>
 <img src="figures/missing.png" alt="a figure the build did not make">
 <a href="good/">fine</a> <a href="good/#here">fine</a> <a href="good/#nowhere">no anchor</a> <a href="gone/">gone</a>
 </body></html>"""
 
 
 def test_the_checks_find_each_kind_of_fault_on_a_page_made_to_have_them(tmp_path, browser):
-    """The sweep's checks can fail: a page with raw TeX, math the browser does not lay out as math, a script from a
-    CDN, a missing image, a link to a missing page and one to a missing anchor is reported for each."""
+    """The sweep's checks can fail: a page with raw TeX, math the browser does not lay out as math, a display
+    formula cut off by its box, a script from a CDN, a missing image, a link to a missing page and one to a missing
+    anchor is reported for each."""
     (tmp_path / VERSION / "good").mkdir(parents=True)
     (tmp_path / VERSION / "index.html").write_text(BAD_PAGE, encoding="utf-8")
     (tmp_path / VERSION / "good" / "index.html").write_text('<html><body><h1 id="here">x</h1></body></html>')
@@ -223,10 +232,11 @@ def test_the_checks_find_each_kind_of_fault_on_a_page_made_to_have_them(tmp_path
     report = "\n".join(problems)
     for expected in ("raw TeX (\\() in", "1 <math> elements not laid out as math",
                      "loads from outside the site: https://cdn.example.com/mathjax.js",
-                     "console error", "an image that does not load", "whose page has no anchor #nowhere",
+                     "1 display formulas taller than their box", "console error", "an image that does not load",
+                     "whose page has no anchor #nowhere",
                      "gone/, which does not exist"):
         assert expected in report, f"{expected!r} not reported:\n{report}"
-    assert len(problems) == 6 + sum("console error" in problem for problem in problems), report
+    assert len(problems) == 7 + sum("console error" in problem for problem in problems), report
 
 
 class _Ids(html.parser.HTMLParser):
