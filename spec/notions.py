@@ -77,6 +77,14 @@ def _resolve_pair_function(r) -> tuple[str, Callable]:
 
 # --- LDP and ID-LDP -------------------------------------------------------------------------
 
+def _outputs_of(channel):
+    """The matrix whose entries make a ratio witness's ratio, for the witness to carry them; ``None`` for a channel
+    given by its structure: a density's witness names a piece, not an output of positive probability, and a
+    structured channel's entries are products over every item (10^5 exact factors for IDUE over 10^5 items) while
+    the ratio depends on two of them."""
+    return channel if isinstance(channel, Channel) else None
+
+
 def ldp(channel, epsilon, max_work: int | None = None) -> Verdict:
     """``eps``-LDP: ``P[y|x] <= e^eps P[y|x']`` for all inputs ``x, x'`` and outputs ``y``.
 
@@ -98,7 +106,7 @@ def ldp(channel, epsilon, max_work: int | None = None) -> Verdict:
         for y, (loss, pair) in output_loss(channel).items():
             if pair is not None:
                 worst.ratio(pair, y, loss, eps)
-    return worst.verdict()
+    return worst.verdict(_outputs_of(channel))
 
 
 def _policy_pairs(channel, policy) -> frozenset | None:
@@ -133,7 +141,7 @@ def _pairwise_budget_check(channel, notion: str, input_budgets: dict, r, paramet
             continue
         bound = budget(function(input_budgets[x], input_budgets[x2]), f"r(eps[{x!r}], eps[{x2!r}])")
         worst.ratio((x, x2), y, loss, bound)
-    return worst.verdict()
+    return worst.verdict(_outputs_of(channel))
 
 
 def _budget_labels(input_budgets: dict) -> dict:
@@ -220,7 +228,7 @@ def uldp(channel, sensitive_inputs: Iterable, protected_outputs: Iterable, epsil
     for y, (loss, pair) in output_loss(channel).items():
         if y in protected and pair is not None:
             worst.ratio(pair, y, loss, eps)
-    return worst.verdict()
+    return worst.verdict(_outputs_of(channel))
 
 
 # --- SULDP -------------------------------------------------------------------------------------
@@ -433,7 +441,7 @@ def ipldp(channel, budgets: Mapping) -> Verdict:
                 "non-sensitive item", tuple(producers), x,
                 f"non-sensitive item {x!r} must be output by itself only, with probability > 0; "
                 f"it is output by {producers!r}")
-    return worst.verdict()
+    return worst.verdict(_outputs_of(channel))
 
 
 # --- graded LDP --------------------------------------------------------------------------------

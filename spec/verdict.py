@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ldpspec.spec.channel import label_to_json, output_to_json
-from ldpspec.spec.exact import Nats, Undecided
+from ldpspec.spec.exact import Exact, Nats, Undecided
 from ldpspec.spec.numbers import ctx, to_decimal_string
 
 
@@ -23,6 +23,10 @@ class Witness:
         bound: the budget the log-ratio is compared with, ``None`` for a
             structural condition; exact (``Nats``).
         detail: a sentence saying what was checked and what was found.
+        probabilities: ``(P[y|x], P[y|x'])``, the two entries of the channel the ratio is made of, exact, for a
+            ratio condition on a channel given as a matrix (``spec.Channel``); ``None`` for a channel given by its
+            structure (densities, classes of inputs), and for SULDP, whose conditions are over the protected part of
+            an output, not one output.
     """
 
     condition: str
@@ -31,6 +35,7 @@ class Witness:
     log_ratio: Nats | None = None
     bound: Nats | None = None
     detail: str = ""
+    probabilities: tuple | None = None
 
     def to_json(self) -> dict:
         data = {
@@ -41,8 +46,12 @@ class Witness:
             "bound": None if self.bound is None else to_decimal_string(self.bound),
             "detail": self.detail,
         }
+        if self.probabilities is not None:
+            data["probabilities"] = [to_decimal_string(p) for p in self.probabilities]
         if self.log_ratio is not None:
             data["exact"] = {"log_ratio": self.log_ratio.text(), "bound": self.bound.text()}
+            if self.probabilities is not None:
+                data["exact"]["probabilities"] = [Exact.of(p).text() for p in self.probabilities]
         return data
 
 
@@ -140,7 +149,13 @@ class WorstCase:
             self.margin = -ctx.inf
             self.witness = structural_witness(condition, inputs, output, detail)
 
-    def verdict(self) -> Verdict:
+    def verdict(self, channel=None) -> Verdict:
+        """The verdict; given the ``channel`` whose outputs the ratio conditions were over, the witness of a ratio
+        condition also carries the two probabilities its ratio is made of."""
+        if channel is not None and self.witness is not None and self.witness.log_ratio is not None:
+            x, x2 = self.witness.inputs
+            y = self.witness.output
+            self.witness = replace(self.witness, probabilities=(channel.probability(x, y), channel.probability(x2, y)))
         if self._structural_failure or self._failed:
             return Verdict(self.notion, False, self.margin, self.witness, self.parameters)
         if self._undecided:

@@ -7,6 +7,7 @@ user would (exact verdicts, clear errors with exit status 2, limits instead of h
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -49,7 +50,10 @@ def test_a_budget_cut_short_is_exceeded(tmp_path, epsilon, status):
     verdict = json.loads(out)
     assert verdict["holds"] is (status == 0)
     if epsilon == "log(3)":
-        assert verdict["margin"] == "0" and verdict["witness"]["exact"] == {"log_ratio": "log(3)", "bound": "log(3)"}
+        exact = verdict["witness"]["exact"]
+        assert verdict["margin"] == "0" and (exact["log_ratio"], exact["bound"]) == ("log(3)", "log(3)")
+        p, q = (Fraction(text) for text in exact["probabilities"])  # the two entries whose ratio it is
+        assert p / q == 3
 
 
 @pytest.mark.parametrize("rows", [

@@ -61,7 +61,7 @@ def test_pairwise_notions_judged_by_class_equal_every_pair(case, choices):
     per_item = {x: choices[x] for x in range(d)}  # refining the classes
     for budgets in (by_class, per_item):
         for r in ("min", "avg", "max"):
-            assert spec.id_ldp(classed, budgets, r).to_json() == spec.id_ldp(explicit, budgets, r).to_json()
+            assert spec.id_ldp(classed, budgets, r).to_json() == _without_entries(spec.id_ldp(explicit, budgets, r))
     for epsilon in ("0", "1", "log(3)"):
         assert spec.ldp(classed, epsilon).to_json() == spec.ldp(explicit, epsilon).to_json()
     assert spec.ldp_epsilon(classed) == spec.ldp_epsilon(explicit)
@@ -88,6 +88,15 @@ def column_pair(case):
     return classed, explicit
 
 
+def _without_entries(verdict) -> dict:
+    """A verdict's JSON without its witness's two channel entries, which only a matrix's witness carries."""
+    data = verdict.to_json()
+    if data["witness"] is not None:
+        data["witness"].pop("probabilities", None)
+        data["witness"].get("exact", {}).pop("probabilities", None)
+    return data
+
+
 @settings(max_examples=examples(300), deadline=None)
 @given(column_classes, budget_choices)
 def test_column_classes_equal_the_explicit_matrix(case, choices):
@@ -97,7 +106,7 @@ def test_column_classes_equal_the_explicit_matrix(case, choices):
         assert classed.pair_loss(x, x2) == spec.pair_loss(explicit, x, x2)
     budgets = {x: choices[x] for x in classed.inputs}
     for r in ("min", "avg"):
-        assert spec.id_ldp(classed, budgets, r).to_json() == spec.id_ldp(explicit, budgets, r).to_json()
+        assert spec.id_ldp(classed, budgets, r).to_json() == _without_entries(spec.id_ldp(explicit, budgets, r))
     # LDP of an explicit matrix is judged output by output (its witness is a column's extremes): the same verdict
     for epsilon in ("0", "1"):
         by_class, by_output = spec.ldp(classed, epsilon), spec.ldp(explicit, epsilon)

@@ -239,3 +239,37 @@ def test_an_invertible_output_may_carry_more_than_the_items_it_reveals():
     assert verdict.holds and verdict.witness.log_ratio == Nats.log(6)
     unprotected = spec.suldp_joint(channel, ["a"], ["u"], [(0, 0)], "log(6)")
     assert not unprotected and unprotected.witness.condition == "output space"  # (1, 0) reveals nothing
+
+
+def _probabilities_make_the_ratio(verdict, channel):
+    """The witness's two probabilities are the channel's entries at its pair and output, and their ratio is its."""
+    witness = verdict.witness
+    (x, x2), y = witness.inputs, witness.output
+    p, q = witness.probabilities
+    assert (p, q) == (channel.probability(x, y), channel.probability(x2, y))
+    assert witness.log_ratio.compare(Nats.log(Exact.of(p) / Exact.of(q))) == 0
+    assert witness.to_json()["exact"]["probabilities"] == [Exact.of(p).text(), Exact.of(q).text()]
+
+
+def test_a_ratio_witness_carries_the_two_probabilities_of_its_ratio():
+    explicit = spec.Channel([0, 1, 2], ["a", "b"], [["3/4", "1/4"], ["1/4", "3/4"], ["1/2", "1/2"]])
+    for verdict in (spec.ldp(explicit, 1), spec.min_id_ldp(explicit, {0: 1, 1: 2, 2: 2}),
+                    spec.uldp(explicit, [0, 1], ["a", "b"], 1)):
+        _probabilities_make_the_ratio(verdict, explicit)
+    grr = Grr(1, 3).channel()
+    _probabilities_make_the_ratio(spec.ipldp(grr, {0: 1, 1: 1, 2: 1}), grr)
+    # given by its structure, a channel's entries are products over every item: its witness names the pair only
+    classed = spec.ClassedUnary([("1/4", "3/4"), ("1/3", "2/3")], [("3/4", "1/4"), ("2/3", "1/3")], [0, 0, 0, 1, 1])
+    assert spec.ldp(classed, 1).witness.probabilities is None
+    _probabilities_make_the_ratio(spec.ldp(classed.explicit(), 1), classed.explicit())
+
+
+def test_a_suldp_witness_carries_no_probabilities():
+    """SULDP's conditions are over the protected part of an output (a marginal, or the unrevealed outputs): no two
+    entries of the channel make their ratio."""
+    channel = spec.Channel([("a", "u"), ("b", "u"), ("a", "b")], [("s", ()), ("s", ("u",))],
+                           [["0.6", "0.4"], ["0.9", "0.1"], ["1", "0"]])
+    for predicate in (spec.suldp_marginal, spec.suldp_joint_unrevealed, spec.suldp_joint):
+        verdict = predicate(channel, ["a", "b"], ["u"], ["s"], 1)
+        assert verdict.witness is not None and verdict.witness.probabilities is None
+        assert "probabilities" not in verdict.witness.to_json()
