@@ -298,6 +298,16 @@ def recorded_levels(levels: PrivacyLevels, solution: Mapping) -> tuple[list, lis
             [exact(per_level[t][1], f"solution.b (level {t})") for t in range(levels.count)])
 
 
+def level_parameters(levels: PrivacyLevels, solution: Mapping | None, *solver_options,
+                     extended: PrivacyLevels | None = None) -> tuple:
+    """Per-level ``(a_t, b_t)``: the recorded ``solution``'s when one is given, else the solver's (``solve_levels``
+    with these options)."""
+    if solution is not None:
+        return recorded_levels(levels, solution)
+    found = solve_levels(levels, *solver_options, extended=extended)
+    return found.a, found.b
+
+
 def solved_idue(budgets: Sequence | None = None, levels: Sequence | None = None, model: str = "opt0", r: str = "min",
                 self_pairs: str = "all", box: str = "authors", starts: int = 8, seed: int = 0,
                 solution: Mapping | None = None) -> UnaryEncoding:
@@ -307,11 +317,7 @@ def solved_idue(budgets: Sequence | None = None, levels: Sequence | None = None,
     porting vectors use it, so that their exact channels do not depend on the SciPy of the machine that regenerates
     them (two SciPy releases have put opt0's optimum a few parts in 10^8 apart)."""
     privacy_levels = levels_of(budgets, levels)
-    if solution is None:
-        found = solve_levels(privacy_levels, model, r, self_pairs, box, starts, seed)
-        a, b = found.a, found.b
-    else:
-        a, b = recorded_levels(privacy_levels, solution)
+    a, b = level_parameters(privacy_levels, solution, model, r, self_pairs, box, starts, seed)
     return idue(privacy_levels, a, b, r, metadata={"a": [v.text() for v in a], "b": [v.text() for v in b]})
 
 

@@ -37,8 +37,8 @@ from ldpspec.reference.gu2020.idue import (
     PrivacyLevels,
     benchmark_levels,
     idue,
+    level_parameters,
     levels_of,
-    recorded_levels,
     solve_levels,
     with_dummies,
 )
@@ -273,12 +273,8 @@ def solved_idue_ps(budgets: Sequence | None = None, levels: Sequence | None = No
     per real item, taken instead of solving (as for ``solved_idue``).
     """
     privacy_levels = levels_of(budgets, levels)
-    if solution is None:
-        found = solve_levels(privacy_levels, model, r, self_pairs, box, starts, seed,
-                             extended=with_dummies(privacy_levels, padding_length(padding), dummy_level))
-        a, b = found.a, found.b
-    else:
-        a, b = recorded_levels(privacy_levels, solution)
+    a, b = level_parameters(privacy_levels, solution, model, r, self_pairs, box, starts, seed,
+                            extended=with_dummies(privacy_levels, padding_length(padding), dummy_level))
     return idue_ps(privacy_levels, a, b, padding, dummy_level=dummy_level, release=release, r=r,
                    metadata={"a": [v.text() for v in a], "b": [v.text() for v in b]})
 

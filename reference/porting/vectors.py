@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import inspect
 import json
 import sys
 from collections.abc import Callable
@@ -37,8 +38,10 @@ FORMAT = 1
 
 # --- the solvers' output ---------------------------------------------------------------------------------
 
-SOLVED = ("idue", "idue-ps")
-"""The mechanisms whose parameters a numerical solver finds (SciPy's SLSQP). Their tests record what the solver
+SOLVED = tuple(sorted(name for name, mechanism in MECHANISMS.items()
+                     if "solution" in inspect.signature(mechanism.build).parameters))
+"""The mechanisms whose parameters a numerical solver finds (SciPy's SLSQP): those whose build function takes the
+solver's recorded output (``solution``), IDUE and IDUE-PS. Their tests record what the solver
 found, per item, as ``solution`` (``{"a": [...], "b": [...]}``, the exact texts ``ldpspec idue solve`` prints under
 ``items``), and every later generation builds the mechanism from that record instead of solving again: the solver's
 optimum moves in its last digits from one SciPy release to the next, and the vectors must not. A port takes the
