@@ -14,7 +14,7 @@ from ldpspec.spec.channelfile import (
 )
 from ldpspec.spec.continuous import Density, PiecewiseChannel
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter, SpecError
-from ldpspec.spec.exact import Exact, Nats, Undecided
+from ldpspec.spec.exact import Exact, Undecided
 from ldpspec.spec.families import AffineFamily
 from ldpspec.spec.loss import (
     invertible_outputs,
@@ -25,6 +25,7 @@ from ldpspec.spec.loss import (
     pairwise_loss,
     posterior_leakage_range,
 )
+from ldpspec.spec.nats import Nats
 from ldpspec.spec.notions import (
     NOTIONS,
     PAIR_FUNCTIONS,

@@ -40,7 +40,8 @@ from functools import cmp_to_key
 
 from ldpspec.spec.channel import Channel, _unique_labels, check_entries, normalize_label
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
-from ldpspec.spec.exact import ONE, ZERO, Exact, Nats
+from ldpspec.spec.exact import ONE, ZERO, Exact
+from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import exact
 from ldpspec.spec.structured import StructuredChannel
 

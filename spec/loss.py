@@ -22,7 +22,8 @@ from __future__ import annotations
 
 from ldpspec.spec.channel import Channel, count_text, label_to_json, output_to_json
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import ZERO, Exact, Nats
+from ldpspec.spec.exact import ZERO, Exact
+from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import to_decimal_string
 from ldpspec.spec.structured import ClassedChannel, StructuredChannel, checked_channel
 

@@ -25,7 +25,9 @@ from fractions import Fraction
 from mpmath.ctx_mp import MPContext
 
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import APPROXIMATION_DIGITS, Exact, Nats, Undecided, parse
+from ldpspec.spec.exact import APPROXIMATION_DIGITS, Exact, Undecided
+from ldpspec.spec.nats import Nats
+from ldpspec.spec.parse import parse
 
 DISPLAY_DIGITS = 50
 """Significant digits used when the kernel shows an approximation as a decimal string."""

@@ -31,7 +31,8 @@ from functools import cmp_to_key
 
 from ldpspec.spec.channel import Channel, _unique_labels, check_entries, count_text
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
-from ldpspec.spec.exact import ONE, ZERO, Exact, Nats
+from ldpspec.spec.exact import ONE, ZERO, Exact
+from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import exact, probability
 
 

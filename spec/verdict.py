@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ldpspec.spec.channel import label_to_json, output_to_json
-from ldpspec.spec.exact import Exact, Nats, Undecided
+from ldpspec.spec.exact import Exact, Undecided
+from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import ctx, to_decimal_string
 
 

@@ -6,8 +6,8 @@ import z3
 from hypothesis import strategies as st
 
 from ldpspec.spec.continuous import output_distribution
-from ldpspec.spec.exact import Nats
 from ldpspec.spec.loss import pairwise_loss
+from ldpspec.spec.nats import Nats
 from ldpspec.verify.ledger import AuditSettings
 from ldpspec.verify.search import budget_increments, random_channels
 from ldpspec.verify.symbolic import Condition, prove

@@ -23,7 +23,8 @@ from fractions import Fraction
 
 import z3
 
-from ldpspec.spec.exact import Exact, Nats
+from ldpspec.spec.exact import Exact
+from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import exact, to_decimal_string
 
 

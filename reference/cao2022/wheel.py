@@ -57,9 +57,10 @@ from ldpspec.reference.validation import domain_size, positive_integer
 from ldpspec.spec.channel import check_entries, label_list
 from ldpspec.spec.continuous import Density, PiecewiseChannel, cell_text, sorted_unique
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import ONE, ZERO, Exact, parse
+from ldpspec.spec.exact import ONE, ZERO, Exact
 from ldpspec.spec.numbers import budget, exact
 from ldpspec.spec.parameters import Parameter
+from ldpspec.spec.parse import parse
 
 SUWHEEL_NOTION = "suldp-marginal"
 """The notion suWheel holds with its parameters: SULDP under reading A of (11)."""

@@ -50,7 +50,8 @@ from ldpspec.reference.shared.unary import UnaryEncoding, oue_probabilities, sue
 from ldpspec.reference.validation import MAX_DOMAIN, choice, item_set, positive_integer, user_count
 from ldpspec.spec.channel import check_entries, sequence
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import Exact, Nats
+from ldpspec.spec.exact import Exact
+from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import budget, exact
 from ldpspec.spec.parameters import Parameter
 from ldpspec.spec.structured import SampledOneHot

@@ -33,7 +33,8 @@ from ldpspec.reference.shared.estimators import count_estimate, variance_terms
 from ldpspec.reference.validation import count_array, domain_size, item_array, item_index, positive_integer
 from ldpspec.spec.channel import sequence
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import Exact, Nats
+from ldpspec.spec.exact import Exact
+from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import budget, probability
 from ldpspec.spec.parameters import Parameter
 from ldpspec.spec.structured import ClassedUnary, group_equal

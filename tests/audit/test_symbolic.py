@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from ldpspec import spec
 from ldpspec.reference.shared.grr import grr_rows
 from ldpspec.reference.shared.unary import oue, oue_probabilities, sue, sue_probabilities
-from ldpspec.spec.exact import Exact, Nats
+from ldpspec.spec.exact import Exact
+from ldpspec.spec.nats import Nats
 from ldpspec.verify.gu2020.baselines import _symbolic_unary
 from ldpspec.verify.search import random_channels
 from ldpspec.verify.symbolic import SymbolicBudget, SymbolicChannel, id_ldp_conditions, ldp_conditions, prove

@@ -17,8 +17,8 @@ from ldpspec.reference.registry import MECHANISMS, NOTIONS
 from ldpspec.reference.tools.cli import main
 from ldpspec.spec.channelfile import FORMAT, FORMAT_CONTINUOUS, has_densities
 from ldpspec.spec.continuous import Density, PiecewiseChannel
-from ldpspec.spec.exact import Nats
 from ldpspec.spec.loss import loss_profile
+from ldpspec.spec.nats import Nats
 from tests.support import DOCS, EXAMPLES
 
 

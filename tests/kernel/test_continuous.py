@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from ldpspec import spec
 from ldpspec.spec.continuous import Density, PiecewiseChannel
-from ldpspec.spec.exact import Exact, Nats
+from ldpspec.spec.exact import Exact
+from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import exact
 from tests.support import brute, examples
 

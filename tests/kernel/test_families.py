@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 
 from ldpspec.spec.channel import Channel
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
-from ldpspec.spec.exact import Exact, Nats
+from ldpspec.spec.exact import Exact
 from ldpspec.spec.families import AffineFamily
 from ldpspec.spec.loss import ldp_epsilon
+from ldpspec.spec.nats import Nats
 from ldpspec.spec.notions import graded_ldp, ldp
 
 

@@ -9,7 +9,8 @@ import pytest
 
 from ldpspec import spec
 from ldpspec.reference.shared.grr import Grr
-from ldpspec.spec.exact import Exact, Nats
+from ldpspec.spec.exact import Exact
+from ldpspec.spec.nats import Nats
 
 
 def test_tie_at_the_budget_holds_and_a_relative_excess_of_1e30_fails():

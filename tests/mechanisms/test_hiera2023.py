@@ -20,7 +20,7 @@ from ldpspec.reference.hiera2023.hiera import HierA, merge_plan, plc_keep_probab
 from ldpspec.reference.hiera2023.levels import PAPER_BOUNDARIES, Levels
 from ldpspec.reference.hiera2023.lhp import LHP, lhp_probability
 from ldpspec.reference.hiera2023.sgd import PrivateLinearRegression, mse
-from ldpspec.spec.exact import Nats
+from ldpspec.spec.nats import Nats
 from tests.support.fit import assert_fits
 
 TWO_LEVELS = (["-1", "0", "1"], ["log(3)", "log(2)"])  # e^eps = 3, 2: p = 3/4, 2/3

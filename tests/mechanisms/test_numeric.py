@@ -19,7 +19,8 @@ from ldpspec import spec
 from ldpspec.reference.shared.harmony import Harmony, harmony_probability
 from ldpspec.reference.shared.laplace import Laplace
 from ldpspec.reference.shared.pm import PiecewiseMechanism, pm_centre, pm_constants
-from ldpspec.spec.exact import Exact, Nats
+from ldpspec.spec.exact import Exact
+from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import budget
 from tests.support.fit import ALPHA
 

@@ -14,7 +14,8 @@ from ldpspec.reference.shared.ps import padding_and_sampling, padding_and_sampli
 from ldpspec.reference.shared.rr import RandomizedResponse
 from ldpspec.reference.shared.unary import oue, sue, ue
 from ldpspec.reference.shared.urr import URR
-from ldpspec.spec.exact import Exact, Nats
+from ldpspec.spec.exact import Exact
+from ldpspec.spec.nats import Nats
 from tests.support import EXAMPLES
 from tests.support.fit import SAMPLES, assert_fits
 

@@ -19,8 +19,8 @@ from ldpspec.reference.shared.unary import (
     sue_probabilities,
     ue,
 )
-from ldpspec.spec.exact import Nats
 from ldpspec.spec.loss import ldp_epsilon
+from ldpspec.spec.nats import Nats
 from ldpspec.spec.notions import ldp
 from ldpspec.spec.numbers import budget, ctx, to_decimal_string
 from ldpspec.spec.structured import bit_vector_probability

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from ldpspec.reference.gu2020.idue import PrivacyLevels, level_pairs, solve_levels, with_dummies
 from ldpspec.reference.gu2020.idue_ps import IduePs, itemset_budget
 from ldpspec.reference.shared.unary import UnaryBits, UnaryEncoding
-from ldpspec.spec.exact import Nats
 from ldpspec.spec.loss import pairwise_loss
+from ldpspec.spec.nats import Nats
 from ldpspec.spec.notions import id_ldp
 from ldpspec.spec.numbers import to_decimal_string
 from ldpspec.verify.common import channel_row, exact_moments

@@ -15,8 +15,9 @@ import z3
 from hypothesis import strategies as st
 
 from ldpspec.spec.channel import Channel, compose
-from ldpspec.spec.exact import Exact, Nats
+from ldpspec.spec.exact import Exact
 from ldpspec.spec.loss import ldp_epsilon, pairwise_loss, posterior_leakage_range
+from ldpspec.spec.nats import Nats
 from ldpspec.spec.notions import ldp, min_id_ldp
 from ldpspec.spec.numbers import to_decimal_string
 from ldpspec.verify.common import (

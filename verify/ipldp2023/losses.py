@@ -26,7 +26,8 @@ from ldpspec.reference.shared.direct import empirical, empirical_moments, invers
 from ldpspec.reference.shared.grr import Grr
 from ldpspec.reference.shared.urr import URR
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import ZERO, Exact, Nats
+from ldpspec.spec.exact import ZERO, Exact
+from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import budget, to_decimal_string
 from ldpspec.verify.common import prove_identity
 from ldpspec.verify.ipldp2023.mechanisms import item_budget_lists, log_budget_lists, shown
