@@ -2,7 +2,8 @@
 
 A channel is the object every privacy notion is judged on. It holds the
 probabilities as exact numbers (``spec.exact``), rows indexed by inputs and
-columns by outputs, and it is immutable.
+columns by outputs, and it is immutable. It answers the channel protocol
+(``spec.protocol``) from its rows and columns.
 
 Labels name inputs and outputs. A label is a string, an integer, a finite
 float or Decimal (a number read from a channel file keeps its exact value),
@@ -15,13 +16,14 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from functools import reduce
 
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact, Undecided
 from ldpspec.spec.numbers import exact
+from ldpspec.spec.protocol import ChannelProtocol, column_loss, row_pair_loss
 
 MAX_ENTRIES = 1_000_000
 """The most probabilities a mechanism builds a channel with, unless told otherwise (``max_entries=``, or
@@ -122,7 +124,7 @@ def _probability_entry(value, x, y) -> Exact:
     return p
 
 
-class Channel:
+class Channel(ChannelProtocol):
     """An exact channel ``P[y|x]`` (rows are inputs, columns are outputs).
 
     Args:
@@ -169,12 +171,6 @@ class Channel:
         self._input_index = {x: i for i, x in enumerate(self.inputs)}
         self._output_index = {y: j for j, y in enumerate(self.outputs)}
 
-    @classmethod
-    def from_function(cls, inputs: Iterable, outputs: Iterable, probability: Callable) -> Channel:
-        """Build a channel from ``probability(x, y)``."""
-        inputs, outputs = tuple(inputs), tuple(outputs)
-        return cls(inputs, outputs, [[probability(x, y) for y in outputs] for x in inputs])
-
     def input_position(self, x) -> int:
         try:
             return self._input_index[normalize_label(x)]
@@ -204,6 +200,38 @@ class Channel:
         """``P[y|x]`` for every input ``x``, in the order of ``inputs``."""
         j = self.output_position(y)
         return tuple(row[j] for row in self._rows)
+
+    # --- the channel protocol, from the rows and columns ---
+
+    @property
+    def output_count(self) -> int:
+        return len(self.outputs)
+
+    def explicit(self, max_entries: int | None = None) -> Channel:
+        return self
+
+    def matrix(self, max_entries: int | None = None) -> Channel:
+        return self
+
+    def pair_loss(self, x, other) -> tuple:
+        return row_pair_loss(self.row(x), self.row(other), self.outputs)
+
+    def output_losses(self) -> dict:
+        columns = zip(*self._rows)
+        return {y: column_loss(self.inputs, column) for y, column in zip(self.outputs, columns)}
+
+    def worst_ratios(self, max_work: int | None = None) -> Iterator[tuple]:
+        """One triple per output that two inputs produce, from its column: ``inputs x outputs`` steps, where the
+        pairs would take ``inputs^2 x outputs`` (``max_work`` plays no part)."""
+        for y, (loss, pair) in self.output_losses().items():
+            if pair is not None:
+                yield pair, y, loss
+
+    def ratio_probabilities(self, x, other, y) -> tuple:
+        return self.probability(x, y), self.probability(other, y)
+
+    def preprocessed(self, pre: Channel) -> Channel:
+        return postprocess(pre, self)
 
     def __repr__(self) -> str:
         return f"Channel({len(self.inputs)} inputs, {len(self.outputs)} outputs)"

@@ -99,9 +99,11 @@ few lines that the kernel judges a pair of classes at a time:
   for ``budgets`` with each item given its class's budget.
 * Its explicit channel, when asked for (``explicit()``), is refused beyond ``max_entries`` probabilities like any.
 
-``channel_file_text`` writes version 1 for a channel without densities, version 2 for a ``PiecewiseChannel``
-with densities, and version 3 for a ``ClassedChannel`` when asked (``classes=True``); ``parse_channel_file`` reads
-all three, version 2 into a ``PiecewiseChannel`` and version 3 into a ``ClassedUnary`` or ``ColumnClasses``.
+``channel_file_text`` writes a channel in the first of the structures it declares (``file_structures``, part of the
+channel protocol): version 1 for a matrix (a structured channel as its ``explicit()`` matrix), version 2 for a channel
+with densities, and version 3 for a channel whose items come in classes when asked (``classes=True``);
+``parse_channel_file`` reads all three, version 2 into a ``PiecewiseChannel`` and version 3 into a ``ClassedUnary`` or
+``ColumnClasses``.
 """
 
 from __future__ import annotations
@@ -126,7 +128,8 @@ from ldpspec.spec.exact import ONE, ZERO, Exact, rational_text
 from ldpspec.spec.notions import PRIVACY_KEYS
 from ldpspec.spec.numbers import budget, exact
 from ldpspec.spec.parameters import input_budgets, label_from_json
-from ldpspec.spec.structured import ClassedUnary, ColumnClasses, StructuredChannel
+from ldpspec.spec.protocol import checked_channel
+from ldpspec.spec.structured import ClassedUnary, ColumnClasses
 
 FORMAT = "ldpspec-channel/1"
 """The format of a channel without densities."""
@@ -137,8 +140,8 @@ FORMAT_CLASSES = "ldpspec-channel/3"
 FORMATS = (FORMAT, FORMAT_CONTINUOUS, FORMAT_CLASSES)
 _CLASSES_KEYS = {"format", "description", "metadata", "structure", "classes", "class_sizes", "item_classes",
                  "privacy"}
-STRUCTURES = {"unary-classes": ("hot", "cold"), "column-classes": ("base", "extra")}
-"""The structures a version 3 file may hold, with the keys of each class."""
+STRUCTURES = {"unary-classes": ("hot", "cold", ClassedUnary), "column-classes": ("base", "extra", ColumnClasses)}
+"""The structures a version 3 file may hold, with the keys of each class and the channel that holds it."""
 MAX_CLASSED_ITEMS = 10_000_000
 """The most items of a version 3 file (the channel keeps one class index per item)."""
 _TOP_LEVEL = {"format", "description", "metadata", "inputs", "outputs", "probabilities", "privacy"}
@@ -378,7 +381,7 @@ def _classed(document: dict, max_entries: int | None):
     if not isinstance(structure, str) or structure not in STRUCTURES:
         raise InvalidChannel(f"channel file: 'structure' must be one of {sorted(STRUCTURES)}, got "
                              f"{structure!r}"[:300] + "; a structure this version does not know is refused")
-    keys = STRUCTURES[structure]
+    *keys, build = STRUCTURES[structure]
     classes = document.get("classes")
     if not isinstance(classes, list) or not classes or not all(isinstance(c, dict) for c in classes):
         raise InvalidChannel(f"channel file: 'classes' must be a non-empty list of objects with the keys {list(keys)}")
@@ -416,10 +419,7 @@ def _classed(document: dict, max_entries: int | None):
             raise InvalidChannel(f"channel file: 'item_classes' must be a list of at most {MAX_CLASSED_ITEMS:,} "
                                  "class indices")
     first, second = (values[key] for key in keys)
-    if structure == "unary-classes":
-        channel = ClassedUnary(first, second, item_classes)
-    else:
-        channel = ColumnClasses(first, second, item_classes)
+    channel = build(first, second, item_classes)
     section = document.get("privacy", {})
     if isinstance(section, dict) and "class_budgets" in section:
         section = dict(section)
@@ -531,8 +531,8 @@ def _privacy_to_json(channel: Channel, key: str, value):
 
 
 def has_densities(channel) -> bool:
-    """Whether ``channel`` is a ``PiecewiseChannel`` with a density: what a file of version 2 is for."""
-    return isinstance(channel, PiecewiseChannel) and "density" in channel.kinds.values()
+    """Whether some release of ``channel`` is a point drawn from a density: what a file of version 2 is for."""
+    return checked_channel(channel).has_densities
 
 
 def _cell_outputs(channel: PiecewiseChannel) -> str:
@@ -551,8 +551,19 @@ def _cell_outputs(channel: PiecewiseChannel) -> str:
                          "label); this PiecewiseChannel names its outputs otherwise: write its explicit() channel")
 
 
-def _continuous_document(channel: PiecewiseChannel, document: dict, text) -> None:
-    """The version 2 keys of ``channel``: atoms, ``cell_outputs``, ``component_order`` (when needed), densities."""
+def _matrix_document(channel, text, max_entries: int | None) -> dict:
+    """The version 1 keys of ``channel``'s explicit matrix."""
+    matrix = channel.explicit(max_entries)
+    return {"inputs": [label_to_json(x) for x in matrix.inputs], "outputs": [label_to_json(y) for y in matrix.outputs],
+            "probabilities": [[text(p) for p in row] for row in matrix.rows]}
+
+
+def _densities_document(channel: PiecewiseChannel, text, max_entries: int | None) -> dict:
+    """The version 2 keys of ``channel``: inputs, atoms, ``cell_outputs``, ``component_order`` (when needed),
+    densities."""
+    check_entries(len(channel.inputs) * channel.output_count, f"the cells of this channel "
+                  f"({len(channel.inputs):,} inputs x {channel.output_count:,} outputs)", max_entries)
+    document = {"inputs": [label_to_json(x) for x in channel.inputs]}
     atoms = [label for label, kind in channel.kinds.items() if kind == "atom"]
     if atoms:
         document["outputs"] = [label_to_json(y) for y in atoms]
@@ -576,37 +587,32 @@ def _continuous_document(channel: PiecewiseChannel, document: dict, text) -> Non
     if read_order != list(channel.kinds):
         document["component_order"] = [label_to_json(label) for label in channel.kinds]
     document["densities"] = densities
+    return document
 
 
 def channel_file_text(channel, *, privacy: dict | None = None, description: str = "",
-                      metadata: dict | None = None, classes: bool = False) -> str:
+                      metadata: dict | None = None, classes: bool = False, max_entries: int | None = None) -> str:
     """The JSON text of a channel file for ``channel``, with ``privacy`` keyed as the file's privacy section.
 
-    A ``PiecewiseChannel`` with densities is written in version 2 (``FORMAT_CONTINUOUS``), with its breakpoints;
-    with ``classes``, a ``ClassedUnary`` or ``ColumnClasses`` in version 3 (``FORMAT_CLASSES``); any other channel in
-    version 1 (a structured one as its ``explicit()`` channel). Values are given as the code takes them: budgets as
-    numbers or exact strings, ``budgets`` as ``{input: budget}``, labels as lists or tuples.
+    The channel is written in the first of its ``file_structures``: a channel with densities in version 2
+    (``FORMAT_CONTINUOUS``), with its breakpoints; any other in version 1 (a structured one as its ``explicit()``
+    matrix); with ``classes``, a channel whose items come in classes (``ClassedUnary``, ``ColumnClasses``) in version
+    3 (``FORMAT_CLASSES``), and any other channel is refused. Values are given as the code takes them: budgets as
+    numbers or exact strings, ``budgets`` as ``{input: budget}``, labels as lists or tuples. A file that would list
+    more than ``max_entries`` probabilities (``MAX_ENTRIES`` by default; atoms and cells for densities) is refused
+    before it is built.
     """
-    continuous = has_densities(channel)
-    classed = classes and isinstance(channel, (ClassedUnary, ColumnClasses))
-    if not continuous and not classed and isinstance(channel, StructuredChannel):
-        channel = channel.explicit()
-    document = {"format": FORMAT_CONTINUOUS if continuous else FORMAT_CLASSES if classed else FORMAT}
+    channel = checked_channel(channel)
+    structure = _file_structure(channel, classes)
+    version, write = WRITERS[structure]
+    document = {"format": version}
     if description:
         document["description"] = description
     if metadata:
         document["metadata"] = metadata
     text = once_per_object(lambda number: number.text())  # a mechanism's matrix repeats a few exact numbers
-
-    if classed:
-        document.update(_classes_document(channel, text))
-    elif continuous:
-        document["inputs"] = [label_to_json(x) for x in channel.inputs]
-        _continuous_document(channel, document, text)
-    else:
-        document["inputs"] = [label_to_json(x) for x in channel.inputs]
-        document["outputs"] = [label_to_json(y) for y in channel.outputs]
-        document["probabilities"] = [[text(p) for p in row] for row in channel.rows]
+    document.update(write(channel, text, max_entries))
+    classed = version == FORMAT_CLASSES
     section = {key: _privacy_to_json(channel, key, value) for key, value in (privacy or {}).items()
                if value is not None}
     if classed and "budgets" in section:  # one budget per class when every class has one
@@ -629,23 +635,43 @@ def channel_file_text(channel, *, privacy: dict | None = None, description: str 
     return "{\n" + ",\n".join(lines) + "\n}\n"
 
 
-def _classes_document(channel, text) -> dict:
-    """The version 3 keys of a ``ClassedUnary`` or ``ColumnClasses``: its structure, classes and each item's class
-    (as ``class_sizes`` when the classes follow one another)."""
-    if isinstance(channel, ClassedUnary):
-        structure = "unary-classes"
-        classes = [{"hot": [text(v) for v in hot], "cold": [text(v) for v in cold]}
-                   for hot, cold in zip(channel.hot, channel.cold)]
-    else:
-        structure = "column-classes"
-        classes = [{"base": text(base), "extra": text(extra)} for base, extra in zip(channel.base, channel.extra)]
+def _file_structure(channel, classes: bool) -> str:
+    """The structure a channel file holds ``channel`` in: the first of its ``file_structures``, or with ``classes``
+    the first that keeps its items in classes."""
+    if not classes:
+        return channel.file_structures[0]
+    classed = [structure for structure in channel.file_structures if WRITERS[structure][0] == FORMAT_CLASSES]
+    if not classed:
+        raise InvalidParameter("a channel file of version 3 (items in classes) holds unary encodings and direct "
+                               "encodings whose items come in classes; this channel has no items in classes")
+    return classed[0]
+
+
+def _unary_classes_document(channel: ClassedUnary, text, max_entries: int | None) -> dict:
+    """The version 3 keys of a ``ClassedUnary``: each class's ``hot`` and ``cold`` bit, and each item's class."""
+    classes = [{"hot": [text(v) for v in hot], "cold": [text(v) for v in cold]}
+               for hot, cold in zip(channel.hot, channel.cold)]
+    return {"structure": "unary-classes", "classes": classes, **_item_classes_document(channel, len(classes))}
+
+
+def _column_classes_document(channel: ColumnClasses, text, max_entries: int | None) -> dict:
+    """The version 3 keys of a ``ColumnClasses``: each class's ``base`` and ``extra``, and each item's class."""
+    classes = [{"base": text(base), "extra": text(extra)} for base, extra in zip(channel.base, channel.extra)]
+    return {"structure": "column-classes", "classes": classes, **_item_classes_document(channel, len(classes))}
+
+
+def _item_classes_document(channel, count: int) -> dict:
+    """Each item's class, as ``class_sizes`` when the classes follow one another, else as ``item_classes``."""
     items = list(channel.item_classes)
-    document = {"structure": structure, "classes": classes}
     if items == sorted(items):
-        document["class_sizes"] = [items.count(c) for c in range(len(classes))]
-    else:
-        document["item_classes"] = items
-    return document
+        return {"class_sizes": [items.count(c) for c in range(count)]}
+    return {"item_classes": items}
+
+
+WRITERS = {"matrix": (FORMAT, _matrix_document), "densities": (FORMAT_CONTINUOUS, _densities_document),
+           "unary-classes": (FORMAT_CLASSES, _unary_classes_document),
+           "column-classes": (FORMAT_CLASSES, _column_classes_document)}
+"""How each file structure a channel declares (``file_structures``) is written: its format and its keys."""
 
 
 def write_channel_file(path, channel, **options) -> None:

@@ -43,6 +43,7 @@ from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import exact
+from ldpspec.spec.protocol import checked_channel
 from ldpspec.spec.structured import StructuredChannel
 
 
@@ -391,11 +392,26 @@ class PiecewiseChannel(StructuredChannel):
         return PiecewiseChannel(pre.inputs, components, self.output_label,
                                 order=[label for label in self.kinds if label in present])
 
-    # --- the structured-channel interface ---
+    # --- the channel protocol ---
+
+    def pair_steps(self) -> tuple[int, str]:
+        return self.output_count, "output"  # a pair's loss takes one pass over the outputs of the explicit channel
 
     @property
-    def bit_count(self) -> int:  # a pair's loss takes one pass over the outputs of the explicit channel
-        return self.output_count
+    def has_densities(self) -> bool:
+        return "density" in self.kinds.values()
+
+    @property
+    def file_structures(self) -> tuple[str, ...]:
+        return ("densities",) if self.has_densities else ("matrix",)
+
+    def discrete_outcomes(self, max_entries: int | None = None) -> Channel:
+        return self.cell_masses(max_entries)
+
+    def matrix(self, max_entries: int | None = None) -> Channel | None:
+        """With constant densities, the channel of atoms and cells (``explicit()``), which has the same ratios; with
+        exponential pieces none."""
+        return None if self.has_rates else self.explicit(max_entries)
 
     @property
     def output_count(self) -> int:
@@ -458,10 +474,8 @@ class PiecewiseChannel(StructuredChannel):
         return channel.row(x)[channel.outputs.index(y)]
 
     def pair_loss(self, x, other) -> tuple:
-        from ldpspec.spec.loss import pair_loss
-
         if not self.has_rates:
-            return pair_loss(self.explicit(), x, other)
+            return self.explicit().pair_loss(x, other)
         return self.supremum_pair_loss(x, other)
 
     def supremum_pair_loss(self, x, other) -> tuple:
@@ -539,10 +553,8 @@ class PiecewiseChannel(StructuredChannel):
 
 
 def output_distribution(channel, x) -> dict:
-    """``{y: P[y|x]}`` of an explicit or structured channel; for a channel with densities, the masses of its atoms and
-    cells (for exponential pieces a coarsening of the release: for goodness of fit, not for privacy)."""
-    if isinstance(channel, PiecewiseChannel):
-        explicit = channel.cell_masses()
-    else:
-        explicit = channel.explicit() if isinstance(channel, StructuredChannel) else channel
-    return dict(zip(explicit.outputs, explicit.row(x)))
+    """``{y: P[y|x]}`` over the channel's discrete outcomes (``discrete_outcomes()``): for a channel with densities,
+    the masses of its atoms and cells (for exponential pieces a coarsening of the release: for goodness of fit, not
+    for privacy)."""
+    outcomes = checked_channel(channel).discrete_outcomes()
+    return dict(zip(outcomes.outputs, outcomes.row(x)))

@@ -18,9 +18,12 @@ inequality with z3 for every non-negative end value and every point of the segme
 
 So the loss of every pair of inputs of the interval, under a budget that is constant on each pair of segments (one
 budget per level, as in graded LDP), is decided by the **corner channel**: one row per end of each segment, at the
-end's limit from inside the segment. Its verdict covers every number of the interval, and says so
-(``parameters["inputs"]``). A corner the segment does not contain is labelled ``"x -> b from below"`` (or ``above``):
-the ratio there is approached, not attained, and a violation found there holds for inputs close enough to ``b``.
+end's limit from inside the segment. A family answers the channel protocol (``spec.protocol``) through its corner
+channel: its judged inputs are the corners, and its verdicts cover every number of the interval and say so
+(``scope()``, the verdict's ``parameters["inputs"]``). It has no explicit matrix (it has a row for every number), so
+the notions that read one entry by entry do not take it. A corner the segment does not contain is labelled
+``"x -> b from below"`` (or ``above``): the ratio there is approached, not attained, and a violation found there holds
+for inputs close enough to ``b``.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from ldpspec.spec.channel import Channel, _unique_labels, label_list
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact
 from ldpspec.spec.numbers import exact
+from ldpspec.spec.protocol import ChannelProtocol, level_of
 
 
 @dataclass(frozen=True)
@@ -61,7 +65,7 @@ def corner_label(point: Exact, closed: bool, side: str) -> str:
     return point.text() if closed else f"x -> {point.text()} from {side}"
 
 
-class AffineFamily:
+class AffineFamily(ChannelProtocol):
     """A channel for every number of an interval: on each segment, each output's probability is affine in the input.
 
     ``segments`` is a sequence of ``(low, high, low_closed, high_closed, low_row, high_row)`` in increasing order,
@@ -96,6 +100,8 @@ class AffineFamily:
                     f"segments[{i}] {left.text()} and segments[{i + 1}] {right.text()} must meet at one end that "
                     "exactly one of them contains")
         self.segments = tuple(parts)
+        self._corners, self._owner = self._corner_channel()
+        self.inputs = self._corners.inputs  # the corners, which stand for every number of the interval
 
     def _row(self, row, name: str) -> tuple:
         if isinstance(row, (str, bytes)) or len(row) != len(self.outputs):
@@ -137,8 +143,7 @@ class AffineFamily:
         t = (x - segment.low) / (segment.high - segment.low)
         return tuple(a * (ONE - t) + b * t for a, b in zip(segment.low_row, segment.high_row))
 
-    def corners(self) -> tuple[Channel, dict]:
-        """The corner channel and, for each of its input labels, the segment (its index) the corner belongs to."""
+    def _corner_channel(self) -> tuple[Channel, dict]:
         labels, rows, owner = [], [], {}
         for i, segment in enumerate(self.segments):
             ends = ((segment.low, segment.low_closed, "above", segment.low_row),
@@ -150,11 +155,57 @@ class AffineFamily:
                 owner[label] = i
         return Channel(labels, self.outputs, rows), owner
 
+    def corners(self) -> tuple[Channel, dict]:
+        """The corner channel and, for each of its input labels, the segment (its index) the corner belongs to."""
+        return self._corners, dict(self._owner)
+
     def scope(self) -> str:
         """What a verdict on the corner channel covers, for its ``parameters["inputs"]``."""
         return (f"every number of {self.domain_text()}: the probabilities are affine on the segments "
                 f"{', '.join(s.text() for s in self.segments)}, so by the segment-end lemma the worst pair sits at "
                 "segment ends (limits where a segment is open)")
+
+    # --- the channel protocol, through the corner channel ---
+
+    @property
+    def output_count(self) -> int:
+        return len(self.outputs)
+
+    def explicit(self, max_entries: int | None = None) -> Channel:
+        raise InvalidChannel(f"an AffineFamily has a row for every number of {self.domain_text()}, so it has no "
+                             "explicit matrix; the notions judged by pairwise losses (ldp, graded-ldp, id-ldp, "
+                             "minid-ldp, avgid-ldp) take it, and a Channel over a grid of its numbers (row()) serves "
+                             "the others")
+
+    def pair_loss(self, x, other) -> tuple:
+        return self._corners.pair_loss(x, other)
+
+    def worst_ratios(self, max_work: int | None = None):
+        return self._corners.worst_ratios(max_work)
+
+    def output_losses(self) -> dict:
+        return self._corners.output_losses()
+
+    def ratio_probabilities(self, x, other, y) -> tuple:
+        return self._corners.ratio_probabilities(x, other, y)
+
+    def input_levels(self, bounds) -> dict:
+        """Each corner's interval: every segment must lie within one interval of ``bounds``, so that one budget
+        covers it, and the family must run from ``bounds[0]`` to ``bounds[-1]``."""
+        if self.low != bounds[0] or self.high != bounds[-1]:
+            raise InvalidParameter(f"the family's interval {self.domain_text()} must run from boundaries[0] = "
+                                   f"{bounds[0].text()} to boundaries[-1] = {bounds[-1].text()}")
+        levels = []
+        for segment in self.segments:
+            level = level_of(segment.low if segment.low_closed else (segment.low + segment.high) / 2, bounds)
+            closed = [end for end, is_closed in ((segment.low, segment.low_closed),
+                                                 (segment.high, segment.high_closed)) if is_closed]
+            if (segment.low < bounds[level] or segment.high > bounds[level + 1]
+                    or any(level_of(end, bounds) != level for end in closed)):
+                raise InvalidParameter(f"the family's segment {segment.text()} must lie within one interval of the "
+                                       "boundaries, so that one budget covers it")
+            levels.append(level)
+        return {label: levels[segment] for label, segment in self._owner.items()}
 
     def __repr__(self) -> str:
         return f"AffineFamily({self.domain_text()}, {len(self.segments)} segments, {len(self.outputs)} outputs)"

@@ -13,8 +13,11 @@ so the channel must describe everything a user releases, jointly.
 | ``ipldp`` | IPLDP preprint Def. 3 |
 | ``graded_ldp`` | Hao et al. Def. 2 on a finite set of input values, or on every number of an interval |
 
-``ldp`` and ``graded_ldp`` also take an ``AffineFamily`` (``spec.families``): a channel for every number of an
-interval whose probabilities are affine on segments, decided exactly on its corner channel by the segment-end lemma.
+Each predicate is written once against the channel protocol (``spec.protocol``), so it takes every kind of channel
+of the kernel: a matrix, a structured channel (judged a pair of classes at a time where its inputs come in classes),
+a channel with densities, and for the pairwise notions an ``AffineFamily`` (``spec.families``): a channel for every
+number of an interval whose probabilities are affine on segments, decided exactly on its corners by the segment-end
+lemma. The notions that read a matrix entry by entry (ULDP, SULDP, IPLDP) take the channel's ``explicit()`` matrix.
 """
 
 from __future__ import annotations
@@ -34,11 +37,9 @@ from ldpspec.spec.channel import (
     sequence,
 )
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.families import AffineFamily
-from ldpspec.spec.loss import column_loss, output_loss, pair_losses, pairwise_loss
 from ldpspec.spec.numbers import budget, exact
 from ldpspec.spec.parameters import Parameter, input_budgets
-from ldpspec.spec.structured import ClassedChannel, StructuredChannel, checked_channel
+from ldpspec.spec.protocol import checked_channel, column_loss
 from ldpspec.spec.verdict import Verdict, WorstCase
 
 PAIR_FUNCTIONS: dict[str, Callable] = {
@@ -50,8 +51,8 @@ PAIR_FUNCTIONS: dict[str, Callable] = {
 
 
 def _explicit(channel) -> Channel:
-    channel = checked_channel(channel)
-    return channel.explicit() if isinstance(channel, StructuredChannel) else channel
+    """The matrix of a channel, for the notions that read it entry by entry."""
+    return checked_channel(channel).explicit()
 
 
 def _budget_map(labels, budgets: Mapping, name: str, *, complete: bool = True) -> dict:
@@ -77,36 +78,25 @@ def _resolve_pair_function(r) -> tuple[str, Callable]:
 
 # --- LDP and ID-LDP -------------------------------------------------------------------------
 
-def _outputs_of(channel):
-    """The matrix whose entries make a ratio witness's ratio, for the witness to carry them; ``None`` for a channel
-    given by its structure: a density's witness names a piece, not an output of positive probability, and a
-    structured channel's entries are products over every item (10^5 exact factors for IDUE over 10^5 items) while
-    the ratio depends on two of them."""
-    return channel if isinstance(channel, Channel) else None
-
-
 def ldp(channel, epsilon, max_work: int | None = None) -> Verdict:
     """``eps``-LDP: ``P[y|x] <= e^eps P[y|x']`` for all inputs ``x, x'`` and outputs ``y``.
 
-    ``max_work`` bounds the pairwise work on a structured channel (``spec.loss.MAX_PAIR_WORK`` by default); an
-    explicit channel is checked one output at a time. An ``AffineFamily`` is decided on its corner channel, for
-    every number of its interval (``parameters["inputs"]`` says so).
+    A matrix is checked one output at a time; a channel given by its structure a pair of inputs (or of classes of
+    inputs) at a time, at most ``max_work`` steps (``spec.protocol.MAX_PAIR_WORK`` by default). An
+    ``AffineFamily`` is decided on its corners, for every number of its interval (``parameters["inputs"]`` says so).
     """
-    parameters = {}
-    if isinstance(channel, AffineFamily):
-        parameters["inputs"] = channel.scope()
-        channel, _ = channel.corners()
     channel = checked_channel(channel)
     eps = budget(epsilon, "epsilon")
-    worst = WorstCase("ldp", {"epsilon": eps.text(), **parameters})
-    if isinstance(channel, StructuredChannel):  # inputs in classes: one pair per pair of classes
-        for pair, (loss, y) in pair_losses(channel, max_work).items():
-            worst.ratio(pair, y, loss, eps)
-    else:
-        for y, (loss, pair) in output_loss(channel).items():
-            if pair is not None:
-                worst.ratio(pair, y, loss, eps)
-    return worst.verdict(_outputs_of(channel))
+    worst = WorstCase("ldp", {"epsilon": eps.text(), **_scope(channel)})
+    for pair, y, loss in channel.worst_ratios(max_work):
+        worst.ratio(pair, y, loss, eps)
+    return worst.verdict(channel)
+
+
+def _scope(channel) -> dict:
+    """``{"inputs": ...}`` when a verdict on the channel covers more than its judged inputs, else ``{}``."""
+    scope = channel.scope()
+    return {} if scope is None else {"inputs": scope}
 
 
 def _policy_pairs(channel, policy) -> frozenset | None:
@@ -132,16 +122,16 @@ def _pairwise_budget_check(channel, notion: str, input_budgets: dict, r, paramet
         parameters["policy"] = sorted(([x, x2] for x, x2 in protected if repr(x) < repr(x2)), key=repr)
     worst = WorstCase(notion, parameters)
     if protected is None:  # inputs in classes: one pair per pair of classes split by budget, with its loss and budget
-        labels = _budget_labels(input_budgets) if isinstance(channel, ClassedChannel) else None
-        losses = pair_losses(channel, max_work, labels)
+        labels = _budget_labels(input_budgets) if channel.input_classes() is not None else None
+        losses = channel.pair_losses(max_work, labels)
     else:
-        losses = pairwise_loss(channel, max_work)
+        losses = channel.pair_losses(max_work, every_pair=True)
     for (x, x2), (loss, y) in losses.items():
         if protected is not None and (x, x2) not in protected:
             continue
         bound = budget(function(input_budgets[x], input_budgets[x2]), f"r(eps[{x!r}], eps[{x2!r}])")
         worst.ratio((x, x2), y, loss, bound)
-    return worst.verdict(_outputs_of(channel))
+    return worst.verdict(channel)
 
 
 def _budget_labels(input_budgets: dict) -> dict:
@@ -165,8 +155,8 @@ def _budget_labels(input_budgets: dict) -> dict:
 def _id_ldp(channel, budgets: Mapping, r, notion: str, policy=None, max_work=None) -> Verdict:
     channel = checked_channel(channel)
     input_budgets = _budget_map(channel.inputs, budgets, "budgets")
-    return _pairwise_budget_check(channel, notion, input_budgets, r, {"budgets": _json_budgets(input_budgets)}, policy,
-                                  max_work)
+    return _pairwise_budget_check(channel, notion, input_budgets, r,
+                                  {"budgets": _json_budgets(input_budgets), **_scope(channel)}, policy, max_work)
 
 
 def id_ldp(channel, budgets: Mapping, r: str | Callable, policy: Iterable | None = None,
@@ -225,10 +215,10 @@ def uldp(channel, sensitive_inputs: Iterable, protected_outputs: Iterable, epsil
                 "invertible output", tuple(producers), y,
                 f"invertible output {y!r} must be produced by exactly one non-sensitive input; "
                 f"produced by {producers!r}")
-    for y, (loss, pair) in output_loss(channel).items():
+    for y, (loss, pair) in channel.output_losses().items():
         if y in protected and pair is not None:
             worst.ratio(pair, y, loss, eps)
-    return worst.verdict(_outputs_of(channel))
+    return worst.verdict(channel)
 
 
 # --- SULDP -------------------------------------------------------------------------------------
@@ -427,7 +417,7 @@ def ipldp(channel, budgets: Mapping) -> Verdict:
         raise InvalidParameter(f"IPLDP maps items to items: outputs {stray!r} are not input items")
     item_budgets = _budget_map(channel.inputs, budgets, "budgets", complete=False)
     worst = WorstCase("ipldp", {"budgets": _json_budgets(item_budgets)})
-    losses = output_loss(channel)
+    losses = channel.output_losses()
     for x in channel.inputs:
         if x in item_budgets:
             if x in losses and losses[x][1] is not None:
@@ -441,25 +431,10 @@ def ipldp(channel, budgets: Mapping) -> Verdict:
                 "non-sensitive item", tuple(producers), x,
                 f"non-sensitive item {x!r} must be output by itself only, with probability > 0; "
                 f"it is output by {producers!r}")
-    return worst.verdict(_outputs_of(channel))
+    return worst.verdict(channel)
 
 
 # --- graded LDP --------------------------------------------------------------------------------
-
-def level_of(value, boundaries: Sequence) -> int:
-    """The 0-based index of the interval containing ``value``.
-
-    Intervals are ``[b_0, b_1), [b_1, b_2), ..., [b_{k-1}, b_k]`` (half-open, the
-    last closed), as in Hao et al. Sec. 6.
-    """
-    if value < boundaries[0] or value > boundaries[-1]:
-        raise InvalidParameter(f"input value {value.text()} is outside the intervals "
-                               f"[{boundaries[0].text()}, {boundaries[-1].text()}]")
-    for j in range(len(boundaries) - 1):
-        if value < boundaries[j + 1]:
-            return j
-    return len(boundaries) - 2
-
 
 def _interval_bounds(boundaries: Sequence, budgets: Sequence) -> tuple[list, list]:
     bounds = [exact(b, f"boundaries[{j}]") for j, b in enumerate(sequence(boundaries, "boundaries"))]
@@ -471,25 +446,6 @@ def _interval_bounds(boundaries: Sequence, budgets: Sequence) -> tuple[list, lis
         raise InvalidParameter(f"budgets must give one budget per interval: {len(bounds) - 1} intervals, "
                                f"{len(budgets)} budgets")
     return bounds, [budget(value, f"budgets[{j}]") for j, value in enumerate(budgets)]
-
-
-def _family_levels(family: AffineFamily, bounds: list) -> tuple[Channel, dict]:
-    """The corner channel of ``family`` and each corner's level: every segment must lie in one interval."""
-    if family.low != bounds[0] or family.high != bounds[-1]:
-        raise InvalidParameter(f"the family's interval {family.domain_text()} must run from boundaries[0] = "
-                               f"{bounds[0].text()} to boundaries[-1] = {bounds[-1].text()}")
-    levels = []
-    for segment in family.segments:
-        level = level_of(segment.low if segment.low_closed else (segment.low + segment.high) / 2, bounds)
-        closed = [end for end, is_closed in ((segment.low, segment.low_closed), (segment.high, segment.high_closed))
-                  if is_closed]
-        if (segment.low < bounds[level] or segment.high > bounds[level + 1]
-                or any(level_of(end, bounds) != level for end in closed)):
-            raise InvalidParameter(f"the family's segment {segment.text()} must lie within one interval of the "
-                                   "boundaries, so that one budget covers it")
-        levels.append(level)
-    corners, owner = family.corners()
-    return corners, {label: levels[segment] for label, segment in owner.items()}
 
 
 def graded_ldp(channel, boundaries: Sequence, budgets: Sequence, r: str | Callable,
@@ -509,25 +465,12 @@ def graded_ldp(channel, boundaries: Sequence, budgets: Sequence, r: str | Callab
     """
     bounds, level_budgets = _interval_bounds(boundaries, budgets)
     parameters = {"boundaries": [b.text() for b in bounds], "budgets": [e.text() for e in level_budgets]}
-    if isinstance(channel, AffineFamily):
-        parameters["inputs"] = channel.scope()
-        channel, levels = _family_levels(channel, bounds)
-        input_budgets = {x: level_budgets[level] for x, level in levels.items()}
-        return _pairwise_budget_check(channel, "graded-ldp", input_budgets, r, parameters, max_work=max_work)
     channel = checked_channel(channel)
-    values = {}
-    for x in channel.inputs:
-        if isinstance(x, (tuple, type(None))):
-            raise InvalidParameter(f"graded LDP needs numerical inputs, got input label {x!r}")
-        values[x] = exact(x, f"input {x!r}")
-    input_budgets = {x: level_budgets[level_of(v, bounds)] for x, v in values.items()}
-    present = set(values.values())
-    missing = [b for b in bounds if b not in present]
-    if missing:
-        raise InvalidParameter("the inputs must include every interval end point; missing "
-                               + ", ".join(b.text() for b in missing))
-    parameters["inputs"] = (f"the channel's {len(values)} inputs, a grid: the verdict is exact on them and says "
-                            "nothing of the numbers between them (a failure on the grid is a failure on the interval)")
+    levels = channel.input_levels(bounds)
+    parameters["inputs"] = channel.scope() or (
+        f"the channel's {len(channel.inputs)} inputs, a grid: the verdict is exact on them and says nothing of the "
+        "numbers between them (a failure on the grid is a failure on the interval)")
+    input_budgets = {x: level_budgets[level] for x, level in levels.items()}
     return _pairwise_budget_check(channel, "graded-ldp", input_budgets, r, parameters, max_work=max_work)
 
 

@@ -11,6 +11,7 @@ Numbers are never read through float64: JSON numbers are parsed as ``Decimal`` a
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -51,6 +52,10 @@ class Parameter:
         example: a value that gives a small example (mechanisms), written as on the command line.
         file_key: the key of the channel file's ``privacy`` section that holds the value (notions).
         minimum, maximum: the range of an ``integer`` (``None``: unbounded on that side).
+        edges: values at the edges of what the parameter allows that an implementation must still get right (the
+            porting kit's vectors test each), as ``edges(example)``: ``[(value as typed, flag)]`` for a mechanism
+            whose other parameters take their example values ``example`` (``{name: value as typed}``); the flag
+            names what a slip there would get wrong.
     """
 
     name: str
@@ -64,6 +69,7 @@ class Parameter:
     file_key: str | None = None
     minimum: int | None = None
     maximum: int | None = None
+    edges: Callable[[Mapping], list] | None = None
 
     def __post_init__(self):
         if self.kind not in KINDS:

@@ -1,31 +1,20 @@
 """Structured channels: channels that know their privacy loss from their structure.
 
-Unary encodings have ``2^d`` outputs, too many to enumerate. A structured
-channel computes the pairwise privacy loss (the largest log-ratio over all
-outputs, for one ordered pair of inputs) from its structure, and can still be
-expanded to an explicit ``Channel`` when the output set is small; tests check
-the two against each other.
+Unary encodings have ``2^d`` outputs, too many to enumerate. A structured channel answers the channel protocol
+(``spec.protocol``) from its structure: above all the loss of a pair of inputs (the largest log-ratio over all
+outputs) in one pass over the bits of an output, and, for a ``ClassedChannel``, classes of inputs whose pairs have
+the same loss, so that a pairwise notion takes one pair per pair of classes. It can still be expanded to an explicit
+``Channel`` when the output set is small (``explicit()``); tests check the two against each other.
 
-Interface (``StructuredChannel``), for the mechanism issues to fill in:
-
-* ``inputs``: the input labels;
-* ``output_count``: the number of outputs (may be astronomically large);
-* ``bit_count``: the number of bits of an output (a pair's loss takes one pass over them);
-* ``iter_outputs()``: the outputs, lazily;
-* ``probability(x, y)``: one entry ``P[y|x]``;
-* ``pair_loss(x, x2)``: ``(loss, y)`` with ``loss = max_y ln P[y|x]/P[y|x2]``
-  over outputs with ``P[y|x] > 0`` (``+inf`` if one of them has
-  ``P[y|x2] = 0``) and ``y`` an output attaining it;
-* ``explicit(max_entries)``: the explicit ``Channel``.
-
-Predicates that depend only on pairwise losses (LDP, ID-LDP, graded LDP)
-accept structured channels directly; the others expand them.
+Besides the protocol, a ``StructuredChannel`` has ``bit_count`` (the bits of an output: the steps of one pair's
+loss), ``iter_outputs()`` (the outputs, lazily) and ``probability(x, y)`` (one entry ``P[y|x]``). The notions that
+read a matrix entry by entry (ULDP, SULDP, IPLDP) expand it.
 """
 
 from __future__ import annotations
 
 import itertools
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cmp_to_key
 
@@ -33,19 +22,15 @@ from ldpspec.spec.channel import Channel, _unique_labels, check_entries, count_t
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact
 from ldpspec.spec.nats import Nats
-from ldpspec.spec.numbers import exact, probability
+from ldpspec.spec.numbers import probability
+from ldpspec.spec.protocol import ChannelProtocol
 
 
-class StructuredChannel(ABC):
+class StructuredChannel(ChannelProtocol):
     """A channel given by its structure rather than by an explicit matrix."""
 
     inputs: tuple
     bit_count: int
-
-    @property
-    @abstractmethod
-    def output_count(self) -> int:
-        """The number of outputs."""
 
     @abstractmethod
     def iter_outputs(self) -> Iterator:
@@ -55,9 +40,8 @@ class StructuredChannel(ABC):
     def probability(self, x, y):
         """``P[y|x]`` as a kernel number."""
 
-    @abstractmethod
-    def pair_loss(self, x, other) -> tuple:
-        """``(max_y ln P[y|x]/P[y|other], attaining y)`` from the structure."""
+    def pair_steps(self) -> tuple[int, str]:
+        return self.bit_count, "bit"  # the structure gives a pair's loss in one pass over the bits
 
     def explicit(self, max_entries: int | None = None) -> Channel:
         """The explicit channel; refuses beforehand when it has more than ``max_entries`` probabilities
@@ -67,14 +51,6 @@ class StructuredChannel(ABC):
                       f"{count_text(self.output_count)} outputs)", max_entries)
         outputs = tuple(self.iter_outputs())
         return Channel(self.inputs, outputs, [[self.probability(x, y) for y in outputs] for x in self.inputs])
-
-
-def checked_channel(channel, name: str = "channel"):
-    """``channel`` when it is a channel the kernel can judge (``Channel`` or a structured channel), else
-    ``InvalidParameter`` naming what was given."""
-    if isinstance(channel, (Channel, StructuredChannel)):
-        return channel
-    raise InvalidParameter(f"{name} must be a spec.Channel or a structured channel, got {type(channel).__name__}")
 
 
 def bit_vector_probability(bit_distributions: Sequence, bits: Sequence[int]):
@@ -113,12 +89,6 @@ class IndependentBits(StructuredChannel):
         for x in self.inputs:
             self._bits[x] = tuple(_pair(pair, f"bit {k} of input {x!r}")
                                   for k, pair in enumerate(bit_distributions[x]))
-
-    @classmethod
-    def from_one_probabilities(cls, inputs, one_probabilities: Mapping) -> IndependentBits:
-        """Bits given by ``P[bit = 1]`` alone (``P[bit = 0] = 1 - P[bit = 1]``)."""
-        return cls(inputs, {x: [(1 - exact(p, "P[bit = 1]"), p) for p in ones]
-                            for x, ones in one_probabilities.items()})
 
     @property
     def output_count(self) -> int:
@@ -172,8 +142,7 @@ class ClassedChannel(StructuredChannel):
     """A structured channel whose inputs come in classes: for two distinct inputs, the loss of the ordered pair
     depends only on their two classes. The kernel then judges a pairwise notion (LDP; ID-LDP after splitting each
     class by the inputs' budgets) from one pair per pair of classes, in time independent of the number of inputs in a
-    class (``spec.loss.class_pairs``); ``pair_loss`` of any single pair still gives that pair's own loss and
-    output."""
+    class (``judged_pairs``); ``pair_loss`` of any single pair still gives that pair's own loss and output."""
 
     @abstractmethod
     def input_classes(self) -> tuple[tuple, ...]:
@@ -191,6 +160,8 @@ class ClassedUnary(ClassedChannel, IndependentBits):
     ``x'``'s class), each maximised on its own (``worst_bit``): the loss depends only on the two classes, and takes a
     constant number of steps where the explicit product takes ``d``. Stored per class, the channel takes memory in
     ``d`` (the number of items) plus the classes, not ``d^2``."""
+
+    file_structures = ("matrix", "unary-classes")
 
     def __init__(self, hot: Sequence, cold: Sequence, item_classes: Sequence[int]):
         if len(hot) != len(cold) or not hot:
@@ -239,6 +210,7 @@ class ColumnClasses(ClassedChannel):
     of ``x`` and ``x'`` (and on whether a third output with ``base > 0`` exists, which the classes decide)."""
 
     bit_count = 1
+    file_structures = ("matrix", "column-classes")
 
     def __init__(self, base: Sequence, extra: Sequence, item_classes: Sequence[int]):
         if len(base) != len(extra) or not base:

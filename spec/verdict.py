@@ -151,15 +151,18 @@ class WorstCase:
             self.witness = structural_witness(condition, inputs, output, detail)
 
     def verdict(self, channel=None) -> Verdict:
-        """The verdict; given the ``channel`` whose outputs the ratio conditions were over, the witness of a ratio
-        condition also carries the two probabilities its ratio is made of."""
-        if channel is not None and self.witness is not None and self.witness.log_ratio is not None:
-            x, x2 = self.witness.inputs
-            y = self.witness.output
-            self.witness = replace(self.witness, probabilities=(channel.probability(x, y), channel.probability(x2, y)))
+        """The verdict so far (the state is left as it is, so more conditions may follow). Given the ``channel``
+        whose outputs the ratio conditions were over, the witness of a ratio condition also carries the two
+        probabilities its ratio is made of, where the channel holds them (``ratio_probabilities``)."""
+        witness = self.witness
+        if channel is not None and witness is not None and witness.log_ratio is not None:
+            x, x2 = witness.inputs
+            probabilities = channel.ratio_probabilities(x, x2, witness.output)
+            if probabilities is not None:
+                witness = replace(witness, probabilities=probabilities)
         if self._structural_failure or self._failed:
-            return Verdict(self.notion, False, self.margin, self.witness, self.parameters)
+            return Verdict(self.notion, False, self.margin, witness, self.parameters)
         if self._undecided:
-            return Verdict(self.notion, None, self.margin, self.witness, self.parameters,
+            return Verdict(self.notion, None, self.margin, witness, self.parameters,
                            f"undecided at this precision: {self._undecided}")
-        return Verdict(self.notion, True, self.margin, self.witness, self.parameters)
+        return Verdict(self.notion, True, self.margin, witness, self.parameters)

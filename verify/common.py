@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
+
 import z3
 from hypothesis import strategies as st
 
 from ldpspec.spec.continuous import output_distribution
 from ldpspec.spec.loss import pairwise_loss
 from ldpspec.spec.nats import Nats
-from ldpspec.verify.ledger import AuditSettings
+from ldpspec.verify.claims import AuditSettings
 from ldpspec.verify.search import budget_increments, random_channels
 from ldpspec.verify.symbolic import Condition, prove
 
@@ -77,19 +79,56 @@ def exact_moments(rows: list[dict], estimate) -> tuple:
     """Exact mean and variance of ``estimate(outputs)`` over every joint output of independent users.
 
     ``rows[u]`` is user ``u``'s output distribution ``{y: P[y]}``; the sum runs
-    over all combinations, so keep populations tiny. ``estimate`` returns one
-    number, or a list of them (then the means and variances are lists).
+    over all combinations, so keep populations tiny (``count_moments`` groups outputs and affords more). ``estimate``
+    returns one number, or a list of them (then the means and variances are lists).
     """
     import itertools
     from functools import reduce
 
-    means = seconds = None
-    scalar = False
+    weighted = []
     for outputs in itertools.product(*(list(row.items()) for row in rows)):
         p = reduce(lambda a, b: a * b, (q for _, q in outputs))
-        if not p:
-            continue
-        values = estimate([y for y, _ in outputs])
+        if p:
+            weighted.append((p, [y for y, _ in outputs]))
+    return _moments(weighted, estimate)
+
+
+def count_distribution(rows: list[dict], count) -> dict:
+    """The distribution of the summed count vectors of independent users whose outputs follow ``rows``:
+    ``{counts: P}``, where one output ``y`` adds ``count(y)`` (a sequence of numbers) to the counts.
+
+    Each user's outputs are first grouped by what they add, then the users are added one at a time, so the work is
+    (distinct partial sums) x (distinct additions per user), not ``|outputs|^users``: a channel with hundreds of
+    outputs whose counts have a few values per entry is affordable."""
+    distribution = {(): 1}
+    for row in rows:
+        additions: dict = {}
+        for y, q in row.items():
+            if q:
+                key = tuple(count(y))
+                additions[key] = additions.get(key, 0) + q
+        updated: dict = {}
+        for partial, p in distribution.items():
+            for addition, q in additions.items():
+                key = tuple(a + b for a, b in itertools.zip_longest(partial, addition, fillvalue=0))
+                updated[key] = updated.get(key, 0) + p * q
+        distribution = updated
+    return distribution
+
+
+def count_moments(rows: list[dict], count, estimate) -> tuple:
+    """Exact mean and variance of ``estimate(counts)`` over the users' summed counts (``count_distribution``): the
+    moments of an estimator that reads only the counts, at the cost of the distinct count vectors."""
+    return _moments([(p, list(counts)) for counts, p in count_distribution(rows, count).items()], estimate)
+
+
+def _moments(weighted: list[tuple], estimate) -> tuple:
+    """Mean and variance of ``estimate(outcome)`` over ``[(probability, outcome)]``; lists of them for an estimate
+    that is a list."""
+    means = seconds = None
+    scalar = False
+    for p, outcome in weighted:
+        values = estimate(outcome)
         scalar = not isinstance(values, (list, tuple))
         values = [values] if scalar else list(values)
         if means is None:

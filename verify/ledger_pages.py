@@ -18,7 +18,8 @@ import html
 import json
 import re
 
-from ldpspec.verify.ledger import DEPENDS, VERDICTS, reading_key
+from ldpspec.verify.claims import DEPENDS, VERDICTS, reading_key
+from ldpspec.verify.ledger import counts_text, table_cell
 
 CLAIM_FOLDER = "ledger"
 
@@ -28,17 +29,8 @@ def claim_page(claim_id: str) -> str:
     return f"{CLAIM_FOLDER}/{claim_id}.md"
 
 
-def _cell(text) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
-
-
 def _counts(claims: list) -> dict:
     return {verdict: sum(entry["verdict"] == verdict for entry in claims) for verdict in (*VERDICTS, DEPENDS)}
-
-
-def counts_text(counts: dict) -> str:
-    text = f"{counts['verified']} verified, {counts['refuted']} refuted, {counts['open']} open"
-    return text + (f", {counts[DEPENDS]} depending on the reading" if counts.get(DEPENDS) else "")
 
 
 def refuted_readings(entry: dict) -> list[dict]:
@@ -79,9 +71,9 @@ def _matrix(counterexample: dict) -> list[str] | None:
         f"output {j}" for j in range(len(rows[0]))]
     labels = [_plain(x) for x in inputs] if isinstance(inputs, list) and len(inputs) == len(rows) else [
         f"input {i}" for i in range(len(rows))]
-    lines = ["| input \\ output | " + " | ".join(_cell(c) for c in columns) + " |",
+    lines = ["| input \\ output | " + " | ".join(table_cell(c) for c in columns) + " |",
              "|---|" + "---|" * len(columns)]
-    lines += [f"| {_cell(label)} | " + " | ".join(_cell(_plain(p)) for p in row) + " |"
+    lines += [f"| {table_cell(label)} | " + " | ".join(table_cell(_plain(p)) for p in row) + " |"
               for label, row in zip(labels, rows)]
     return lines
 
@@ -103,7 +95,7 @@ def counterexample_markdown(counterexample: dict, path: str = "") -> list[str]:
         lines += ["", f"*{path}:*", ""]
     if fields:
         lines += ["| field | value |", "|---|---|"]
-        lines += [f"| {_cell(key)} | {_cell(_plain(value))} |" for key, value in fields]
+        lines += [f"| {table_cell(key)} | {table_cell(_plain(value))} |" for key, value in fields]
     if matrix:
         lines += ["", "The channel's rows, \\(P[y \\mid x]\\):", "", *matrix]
     for key, value in nested:
@@ -112,8 +104,9 @@ def counterexample_markdown(counterexample: dict, path: str = "") -> list[str]:
             lines += counterexample_markdown(value, where)
         else:
             keys = list(dict.fromkeys(k for item in value for k in item))
-            lines += ["", f"*{where}:*", "", "| " + " | ".join(_cell(k) for k in keys) + " |", "|" + "---|" * len(keys)]
-            lines += ["| " + " | ".join(_cell(_plain(item.get(k))) for k in keys) + " |" for item in value]
+            lines += ["", f"*{where}:*", "", "| " + " | ".join(table_cell(k) for k in keys) + " |",
+                      "|" + "---|" * len(keys)]
+            lines += ["| " + " | ".join(table_cell(_plain(item.get(k))) for k in keys) + " |" for item in value]
     return lines
 
 
@@ -145,7 +138,7 @@ def summary_markdown(document: dict) -> str:
     for key, citation in document["papers"].items():
         mine = [entry for entry in claims if entry["paper"] == key]
         counts = _counts(mine)
-        lines.append(f"| [{_cell(citation)}](#{key}) | {len(mine)} | {counts['verified']} | {counts['refuted']} | "
+        lines.append(f"| [{table_cell(citation)}](#{key}) | {len(mine)} | {counts['verified']} | {counts['refuted']} | "
                      f"{counts['open']} | {counts[DEPENDS]} |")
     for key, citation in document["papers"].items():
         mine = [entry for entry in claims if entry["paper"] == key]
@@ -165,7 +158,7 @@ def summary_markdown(document: dict) -> str:
         others = [entry for entry in mine if entry not in refuted]
         if others:
             lines += ["| claim | location | verdict |", "|---|---|---|"]
-            lines += [f"| [{entry['id']}]({claim_page(entry['id'])}) | {_cell(entry['location'])} | "
+            lines += [f"| [{entry['id']}]({claim_page(entry['id'])}) | {table_cell(entry['location'])} | "
                       f"{entry['verdict']} |" for entry in others]
     return "\n".join(lines) + "\n"
 
@@ -176,7 +169,7 @@ def claim_markdown(document: dict, entry: dict, *, code: str | None, test: str) 
     up = "../"
     lines = [f"# {entry['id']}", "",
              f"{_verdict_badge(entry['verdict'])} recorded: {entry['recorded']}", "",
-             f"**Paper:** [{_cell(document['papers'][entry['paper']])}]({up}papers/{entry['paper']}.md), "
+             f"**Paper:** [{table_cell(document['papers'][entry['paper']])}]({up}papers/{entry['paper']}.md), "
              f"{entry['location']}.", "",
              f"**Statement (as the paper makes it):** {entry['statement']}", ""]
     if entry["interpretation"]:
@@ -187,18 +180,19 @@ def claim_markdown(document: dict, entry: dict, *, code: str | None, test: str) 
         lines += [f"Checked under every reading of {', '.join(f'`{c}`' for c in entry['choices'])} (what each "
                   f"means: [the paper's page]({up}papers/{entry['paper']}.md)):", "",
                   "| reading | verdict | summary |", "|---|---|---|"]
-        lines += [f"| {_cell(reading_key(r['reading']))} | {r['verdict']} | {_cell(r['summary'])} |"
+        lines += [f"| {table_cell(reading_key(r['reading']))} | {r['verdict']} | {table_cell(r['summary'])} |"
                   for r in entry["verdicts_by_reading"]]
     for result in entry["verdicts_by_reading"]:
         if several:
             lines += ["", f"## Reading {reading_key(result['reading'])}: {result['verdict']}"]
         lines += ["", "| method | scope | result |", "|---|---|---|"]
-        lines += [f"| {_cell(e['method'])} | {_cell(e['scope'])} | {_cell(e['result'])} |" for e in result["evidence"]]
+        lines += [f"| {table_cell(e['method'])} | {table_cell(e['scope'])} | {table_cell(e['result'])} |"
+                  for e in result["evidence"]]
         if result["printed_vs_computed"]:
             lines += ["", "Printed in the paper against computed here:", "",
                       "| quantity | printed | computed |", "|---|---|---|"]
-            lines += [f"| {_cell(row['quantity'])} | {_cell(row['printed'])} | {_cell(row['computed'])} |"
-                      for row in result["printed_vs_computed"]]
+            lines += [f"| {table_cell(row['quantity'])} | {table_cell(row['printed'])} | "
+                      f"{table_cell(row['computed'])} |" for row in result["printed_vs_computed"]]
         if result["counterexample"]:
             lines += ["", "**Counterexample:**", "", *counterexample_markdown(result["counterexample"])]
     lines += ["", "## Where it is checked", ""]
@@ -260,6 +254,6 @@ def paper_markdown(document: dict, paper: str) -> str:
              f"{len(claims)} claims: {counts_text(_counts(claims))} (audit depth: {document['depth']}). Each id "
              "opens the claim's page: its evidence, readings and counterexample.", "",
              "| claim | location | verdict | summary |", "|---|---|---|---|"]
-    lines += [f"| [{entry['id']}](../{claim_page(entry['id'])}) | {_cell(entry['location'])} | {entry['verdict']} | "
-              f"{_cell(entry['summary'])} |" for entry in claims]
+    lines += [f"| [{entry['id']}](../{claim_page(entry['id'])}) | {table_cell(entry['location'])} | "
+              f"{entry['verdict']} | {table_cell(entry['summary'])} |" for entry in claims]
     return "\n".join(lines) + "\n"

@@ -75,7 +75,7 @@ def pytest_configure(config):
 
 @pytest.fixture(scope="session")
 def audit_settings(pytestconfig):
-    from ldpspec.verify.ledger import AuditSettings
+    from ldpspec.verify.claims import AuditSettings
 
     return AuditSettings(deep=pytestconfig.getoption("--deep"))
 
@@ -89,8 +89,8 @@ def pytest_sessionfinish(session, exitstatus):
     entries = session.config.stash.get(_ENTRIES, [])
     if not entries:
         return
-    from ldpspec.verify.audit import load_claims
-    from ldpspec.verify.ledger import AuditSettings, write_ledger
+    from ldpspec.verify.claims import AuditSettings, load_claims
+    from ldpspec.verify.ledger import write_ledger
 
     settings = AuditSettings(deep=session.config.getoption("--deep"))
     complete = {entry.id for entry in entries} == set(load_claims())

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
 from ldpspec.spec.channel import Channel
-from ldpspec.verify.ledger import AuditSettings
+from ldpspec.verify.claims import AuditSettings
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,7 @@ def find_counterexample(strategy, violates: Callable, settings: AuditSettings) -
 
 def search_step(scope: str, example, describe: Callable, settings: AuditSettings):
     """The ledger step for one counterexample search; ``describe(example)`` gives its JSON."""
-    from ldpspec.verify.ledger import Evidence, Step
+    from ldpspec.verify.claims import Evidence, Step
 
     method = f"Hypothesis ({settings.hypothesis_examples} examples, shrinking)"
     if example is None:

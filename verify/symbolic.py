@@ -215,7 +215,7 @@ def prove(conditions: Iterable[Condition], budgets: Sequence[SymbolicBudget] = (
 
 def proof_step(scope: str, result: ProofResult):
     """The ledger step for one proof attempt."""
-    from ldpspec.verify.ledger import Evidence, Step
+    from ldpspec.verify.claims import Evidence, Step
 
     if result.proved:
         return Step(Evidence("z3", scope, "proved"))

@@ -21,8 +21,8 @@ from dataclasses import asdict
 
 import pytest
 
-from ldpspec.verify.audit import load_claims
-from ldpspec.verify.ledger import reading_key, run_claim
+from ldpspec.verify.audit import run_claim
+from ldpspec.verify.claims import load_claims, reading_key
 
 CLAIMS = load_claims()
 

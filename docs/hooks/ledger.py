@@ -50,7 +50,7 @@ def _source_url(config, path: str, line: int | None = None) -> str | None:
 
 
 def _check_location(claim_id: str) -> tuple[str, int] | None:
-    from ldpspec.verify.audit import load_claims
+    from ldpspec.verify.claims import load_claims
 
     claim = load_claims().get(claim_id)
     if claim is None:

@@ -16,13 +16,11 @@ import inspect
 import re
 from pathlib import Path
 
+from ldpspec.verify.ledger import table_cell
+
 DOCS = Path(__file__).resolve().parents[1]
 
 MARKER = re.compile(r"^<!-- registry: ([a-z-]+)(?: ([a-z0-9]+))? -->$", re.MULTILINE)
-
-
-def _cell(text) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")
 
 
 def _link(page: str, here: str, text: str) -> str:
@@ -37,8 +35,8 @@ def _mechanisms(here: str) -> str:
     for m in MECHANISMS.values():
         parameters = ", ".join(f"`--{p.name}`" + ("" if p.required else " (optional)") for p in m.parameters)
         claims = m.notion or "none (no finite budget)"
-        lines.append(f"| `{m.name}` | {_cell(m.title)} ({_cell(m.source)}) | {m.home} | {claims} | {parameters} | "
-                     f"{_link(m.docs, here, m.docs.rsplit('/', 1)[-1].removesuffix('.md'))} |")
+        lines.append(f"| `{m.name}` | {table_cell(m.title)} ({table_cell(m.source)}) | {m.home} | {claims} | "
+                     f"{parameters} | {_link(m.docs, here, m.docs.rsplit('/', 1)[-1].removesuffix('.md'))} |")
     return "\n".join(lines)
 
 
@@ -48,9 +46,9 @@ def _notions(here: str) -> str:
     lines = ["| notion | definition | parameters (`ldpspec check` option: meaning; channel file key) | page |",
              "|---|---|---|---|"]
     for n in NOTIONS.values():
-        parameters = "; ".join(f"`{p.option}`: {_cell(p.help)}" + ("" if p.required else " (optional)")
+        parameters = "; ".join(f"`{p.option}`: {table_cell(p.help)}" + ("" if p.required else " (optional)")
                                + f"; `{p.file_key}`" for p in n.parameters)
-        lines.append(f"| `{n.name}` | {_cell(n.definition)} | {parameters} | {_link(n.docs, here, 'page')} |")
+        lines.append(f"| `{n.name}` | {table_cell(n.definition)} | {parameters} | {_link(n.docs, here, 'page')} |")
     return "\n".join(lines)
 
 
@@ -67,8 +65,8 @@ def _privacy_keys(here: str) -> str:
         meanings = {}
         for name, p in entries:
             meanings.setdefault(p.help, []).append(f"`{name}`")
-        lines.append(f"| `{key}` | {_cell(KINDS[entries[0][1].kind])} | "
-                     + "; ".join(f"{_cell(m)} ({', '.join(ns)})" for m, ns in meanings.items()) + " |")
+        lines.append(f"| `{key}` | {table_cell(KINDS[entries[0][1].kind])} | "
+                     + "; ".join(f"{table_cell(m)} ({', '.join(ns)})" for m, ns in meanings.items()) + " |")
     return "\n".join(lines)
 
 
@@ -78,20 +76,19 @@ def _papers(here: str) -> str:
     lines = ["| key | paper | page |", "|---|---|---|"]
     for paper in PAPERS.values():
         page = _link(paper.docs, here, paper.key) if (DOCS / paper.docs).is_file() else "not yet"
-        lines.append(f"| `{paper.key}` | {_cell(paper.citation)} | {page} |")
+        lines.append(f"| `{paper.key}` | {table_cell(paper.citation)} | {page} |")
     return "\n".join(lines)
 
 
 def _choices(here: str, paper: str) -> str:
-    from ldpspec.verify.audit import load_claims
-    from ldpspec.verify.ledger import CHOICES
+    from ldpspec.verify.claims import CHOICES, load_claims
 
     claims = load_claims()
     lines = ["| choice | values | where the paper leaves it open | claims that depend on it |", "|---|---|---|---|"]
     for choice in CHOICES.get(paper, {}).values():
-        values = "<br>".join(f"`{value}`: {_cell(choice.meanings[value])}" for value in choice.values)
+        values = "<br>".join(f"`{value}`: {table_cell(choice.meanings[value])}" for value in choice.values)
         depending = ", ".join(f"`{c.id}`" for c in claims.values() if choice in c.choices)
-        lines.append(f"| `{choice.name}` | {values} | {_cell(choice.where)} | {depending} |")
+        lines.append(f"| `{choice.name}` | {values} | {table_cell(choice.where)} | {depending} |")
     return "\n".join(lines)
 
 
@@ -126,7 +123,7 @@ def _flags(here: str, kind: str) -> str:
     lines = ["| flag | what it catches | tests |", "|---|---|---|"]
     for flag, note in notes.items():
         if counts.get(flag):
-            lines.append(f"| `{flag}` | {_cell(note)} | {counts[flag]} |")
+            lines.append(f"| `{flag}` | {table_cell(note)} | {counts[flag]} |")
     return "\n".join(lines)
 
 

@@ -16,8 +16,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from ldpspec.verify.claims import AuditSettings  # noqa: E402
 from ldpspec.verify.ipldp2023.experiments import reps_for, run  # noqa: E402
-from ldpspec.verify.ledger import AuditSettings  # noqa: E402
 
 FIGURES = Path(__file__).resolve().parents[2] / "build" / "figures"
 READING = "users"

@@ -40,11 +40,10 @@ from ldpspec.reference.cao2022.sets import (
 from ldpspec.reference.cao2022.sugrr import SuGRR, SuGRRSample
 from ldpspec.reference.cao2022.surap import SuRAP, SuRAPSample
 from ldpspec.reference.cao2022.wheel import SuWheel
-from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
+from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
 from ldpspec.reference.validation import MAX_DOMAIN, choice, domain_size, item_set, positive_integer
-from ldpspec.spec.channel import Channel, check_entries, postprocess
-from ldpspec.spec.continuous import PiecewiseChannel
+from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ZERO, Exact
 from ldpspec.spec.parameters import Parameter
@@ -120,10 +119,7 @@ class Padded:
                 row[index[t]] = probability
             rows.append(row)
         normalisation = Channel(inputs, padded, rows)
-        inner = self.inner.channel(max_entries)
-        if isinstance(inner, PiecewiseChannel):
-            return inner.preprocessed(normalisation)
-        return postprocess(normalisation, inner)
+        return self.inner.channel(max_entries).preprocessed(normalisation)
 
     def guarantee(self) -> Guarantee:
         """The mechanism's notion, with the sensitive items of the user's domain. With non-sensitive fake items the
@@ -132,9 +128,8 @@ class Padded:
         inner = self.inner.guarantee()
         parameters = dict(inner.parameters)
         parameters["sensitive_items"] = list(self.sensitive)
-        channel = self.channel()
-        explicit = channel.explicit() if isinstance(channel, PiecewiseChannel) else channel
-        parameters["protected_outputs"] = sorted({y0 for y0, _ in explicit.outputs if y0 is not None}, key=repr)
+        outputs = self.channel().explicit().outputs
+        parameters["protected_outputs"] = sorted({y0 for y0, _ in outputs if y0 is not None}, key=repr)
         return Guarantee(inner.notion, parameters)
 
     # --- one user ---
@@ -291,5 +286,6 @@ MECHANISMS = (
         name="padded", title="Sets of any size padded with fake items or sampled to m, then a set mechanism",
         home="cao2022", source="Cao et al. Sec. 3.3", notion="suldp-joint",
         parameters=(INNER_PARAMETER, EPSILON, DOMAIN_SIZE, SENSITIVE, SET_SIZE, MAX_SET_SIZE, DUMMIES_PARAMETER),
-        build=Padded, claims=(), docs="mechanisms/padded.md", workload=_workload),
+        build=Padded, claims=(), docs="mechanisms/padded.md", inputs="item-set", reports="inner",
+        benchmark=Benchmark(workload=_workload, group="sets")),
 )

@@ -140,6 +140,17 @@ def blocks(n: int, per_row: int) -> Iterator[slice]:
     return (slice(start, start + size) for start in range(0, n, size))
 
 
+def set_workload(build, *, sensitive: bool):
+    """The benchmark's workload of a set-valued mechanism: ``build(1, d, [sensitive,] m)`` at eps = 1 with
+    ``m = min(8, d)`` (with ``sensitive``: the first ``d // 4`` items, at least one, are sensitive), and every user a
+    uniform set of ``m`` items, as the paper simulates its data."""
+    def workload(n: int, d: int, rng: np.random.Generator):
+        m = min(8, d)
+        sensitive_items = (range(max(d // 4, 1)),) if sensitive else ()
+        return build(1, d, *sensitive_items, m), uniform_sets(n, d, m, rng)
+    return workload
+
+
 def sample_one(sets: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One item of every row of ``sets`` (an ``(n, m)`` array), uniformly: the Sample variants' first step."""
     return sets[np.arange(len(sets)), rng.integers(0, sets.shape[1], size=len(sets))]
@@ -183,7 +194,7 @@ class EverySensitive:
 
 
 SET_SIZE = Parameter("m", "integer", "the number of items m of every user's set, 1 <= m <= d", example="2",
-                     minimum=1, maximum=MAX_DOMAIN)
+                     minimum=1, maximum=MAX_DOMAIN, edges=lambda example: [("1", "single-item-sets")])
 Y0 = Parameter("y0", "choice", "suGRR's protected part: sensitive outputs as a multiset or a set (the audit's "
                "reading sugrr_y0)",
                required=False, default="multiset", choices=Y0_READINGS)

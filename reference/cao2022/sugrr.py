@@ -42,10 +42,10 @@ from ldpspec.reference.cao2022.sets import (
     sampled_counts,
     set_array,
     set_size,
-    uniform_sets,
+    set_workload,
     user_set,
 )
-from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
+from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import count_estimate
 from ldpspec.reference.shared.urr import SENSITIVE, URR
 from ldpspec.reference.validation import choice, domain_size, positive_integer
@@ -363,20 +363,19 @@ def _float_estimate(mechanism: _SetMechanism, counts, n: int, trials: int, scale
     return scale * (counts - users * q) / (p - q)
 
 
-def _workload(build):
-    return lambda n, d, rng: (build(1, d, range(max(d // 4, 1)), min(8, d)), uniform_sets(n, d, min(8, d), rng))
-
 
 _SOURCE = "Cao, Zhu, He, Zhang 2022, Sec. 4.1"
 MECHANISMS = (
     Mechanism(
         name="sugrr", title="suGRR: uRR at eps/m on every item of a set", home="cao2022", source=_SOURCE,
         notion=NOTION, parameters=(EPSILON, DOMAIN_SIZE, SENSITIVE, SET_SIZE, Y0, EMPTY), build=SuGRR, claims=(),
-        docs="mechanisms/sugrr.md", workload=_workload(SuGRR)),
+        docs="mechanisms/sugrr.md", inputs="item-set", reports="items",
+        benchmark=Benchmark(workload=set_workload(SuGRR, sensitive=True), group="sets")),
     Mechanism(
         name="sugrr-sample", title="suGRR-Sample: uRR at eps on one sampled item of a set", home="cao2022",
         source=_SOURCE, notion=NOTION, parameters=(EPSILON, DOMAIN_SIZE, SENSITIVE, SET_SIZE, EMPTY),
-        build=SuGRRSample, claims=(), docs="mechanisms/sugrr.md", workload=_workload(SuGRRSample)),
+        build=SuGRRSample, claims=(), docs="mechanisms/sugrr.md", inputs="item-set", reports="item",
+        benchmark=Benchmark(workload=set_workload(SuGRRSample, sensitive=True), group="sets")),
 )
 
 
@@ -397,10 +396,12 @@ MECHANISMS += (
         name="grr-set", title="GRR for sets: GRR at eps/m on every item (baseline)", home="cao2022",
         source="Cao et al. Sec. 2.3", notion="ldp", parameters=(EPSILON, DOMAIN_SIZE, SET_SIZE), build=SetGRR,
         claims=(), docs="mechanisms/sugrr.md",
-        workload=lambda n, d, rng: (SetGRR(1, d, min(8, d)), uniform_sets(n, d, min(8, d), rng))),
+        inputs="item-set", reports="items",
+        benchmark=Benchmark(workload=set_workload(SetGRR, sensitive=False), group="sets")),
     Mechanism(
         name="grr-sample", title="GRR-Sample: GRR at eps on one sampled item of a set (baseline)", home="cao2022",
         source="Cao et al. Sec. 2.3", notion="ldp", parameters=(EPSILON, DOMAIN_SIZE, SET_SIZE), build=SetGRRSample,
         claims=(), docs="mechanisms/sugrr.md",
-        workload=lambda n, d, rng: (SetGRRSample(1, d, min(8, d)), uniform_sets(n, d, min(8, d), rng))),
+        inputs="item-set", reports="item",
+        benchmark=Benchmark(workload=set_workload(SetGRRSample, sensitive=False), group="sets")),
 )

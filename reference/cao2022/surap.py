@@ -39,11 +39,11 @@ from ldpspec.reference.cao2022.sets import (
     sampled_counts,
     set_array,
     set_size,
-    uniform_sets,
+    set_workload,
     user_set,
 )
 from ldpspec.reference.cao2022.sugrr import NOTION
-from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
+from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.sampling import packed_bit_counts, unpacked_rows
 from ldpspec.reference.shared.unary import UnaryEncoding
 from ldpspec.reference.shared.urap import urap_bits
@@ -269,20 +269,19 @@ Y0 = Parameter("y0", "choice", "suRAP's protected part: the whole vector, or its
                required=False, default="vector", choices=Y0_READINGS)
 
 
-def _workload(build):
-    return lambda n, d, rng: (build(1, d, range(max(d // 4, 1)), min(8, d)), uniform_sets(n, d, min(8, d), rng))
-
 
 _SOURCE = "Cao, Zhu, He, Zhang 2022, Sec. 4.2"
 MECHANISMS = (
     Mechanism(
         name="surap", title="suRAP: uRAP's bits at eps/m on the m-hot vector of a set", home="cao2022",
         source=_SOURCE, notion=NOTION, parameters=(EPSILON, DOMAIN_SIZE, SENSITIVE, SET_SIZE, Y0), build=SuRAP,
-        claims=(), docs="mechanisms/surap.md", workload=_workload(SuRAP)),
+        claims=(), docs="mechanisms/surap.md", inputs="item-set", reports="bit-vector",
+        benchmark=Benchmark(workload=set_workload(SuRAP, sensitive=True), group="sets")),
     Mechanism(
         name="surap-sample", title="suRAP-Sample: uRAP at eps on one sampled item of a set", home="cao2022",
         source=_SOURCE, notion=NOTION, parameters=(EPSILON, DOMAIN_SIZE, SENSITIVE, SET_SIZE, Y0),
-        build=SuRAPSample, claims=(), docs="mechanisms/surap.md", workload=_workload(SuRAPSample)),
+        build=SuRAPSample, claims=(), docs="mechanisms/surap.md", inputs="item-set", reports="bit-vector",
+        benchmark=Benchmark(workload=set_workload(SuRAPSample, sensitive=True), group="sets")),
 )
 
 
@@ -303,10 +302,12 @@ MECHANISMS += (
         name="rappor-set", title="RAPPOR for sets: the m-hot vector at eps/(2m) per bit (baseline)", home="cao2022",
         source="Qin et al. CCS 2016; Cao et al. Sec. 2.3", notion="ldp", parameters=(EPSILON, DOMAIN_SIZE, SET_SIZE),
         build=SetRAPPOR, claims=(), docs="mechanisms/surap.md",
-        workload=lambda n, d, rng: (SetRAPPOR(1, d, min(8, d)), uniform_sets(n, d, min(8, d), rng))),
+        inputs="item-set", reports="bit-vector",
+        benchmark=Benchmark(workload=set_workload(SetRAPPOR, sensitive=False), group="sets")),
     Mechanism(
         name="rappor-sample", title="RAPPOR-Sample: basic RAPPOR on one sampled item of a set (baseline)",
         home="cao2022", source="Cao et al. Sec. 2.3", notion="ldp", parameters=(EPSILON, DOMAIN_SIZE, SET_SIZE),
         build=SetRAPPORSample, claims=(), docs="mechanisms/surap.md",
-        workload=lambda n, d, rng: (SetRAPPORSample(1, d, min(8, d)), uniform_sets(n, d, min(8, d), rng))),
+        inputs="item-set", reports="bit-vector",
+        benchmark=Benchmark(workload=set_workload(SetRAPPORSample, sensitive=False), group="sets")),
 )

@@ -47,10 +47,10 @@ from ldpspec.reference.cao2022.sets import (
     population_arrays,
     set_array,
     set_size,
-    uniform_sets,
+    set_workload,
     user_set,
 )
-from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
+from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.sampling import packed_bit_counts
 from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
 from ldpspec.reference.validation import domain_size, positive_integer
@@ -433,9 +433,6 @@ HASH_VALUES = Parameter("hash-values", "numbers", "h(0), ..., h(d-1): the public
                         "(default x / d)", required=False)
 
 
-def _workload(build):
-    return lambda n, d, rng: (build(d), uniform_sets(n, d, min(8, d), rng))
-
 
 _SOURCE = "Cao, Zhu, He, Zhang 2022, Sec. 4.3; Wang et al. PVLDB 2020"
 MECHANISMS = (
@@ -444,10 +441,12 @@ MECHANISMS = (
         home="cao2022", source=_SOURCE, notion=SUWHEEL_NOTION,
         parameters=(EPSILON, DOMAIN_SIZE, SENSITIVE, SET_SIZE, HASH_VALUES), build=SuWheel, claims=(),
         docs="mechanisms/wheel.md",
-        workload=_workload(lambda d: SuWheel(1, d, range(max(d // 4, 1)), min(8, d)))),
+        inputs="item-set", reports="parts",
+        benchmark=Benchmark(workload=set_workload(SuWheel, sensitive=True), group="sets")),
     Mechanism(
         name="wheel", title="Wheel for sets: a point of the circle, denser on the arcs of the user's items",
         home="cao2022", source="Wang et al. PVLDB 2020; Cao et al. Sec. 2.3", notion="ldp",
         parameters=(EPSILON, DOMAIN_SIZE, SET_SIZE, HASH_VALUES), build=Wheel, claims=(),
-        docs="mechanisms/wheel.md", workload=_workload(lambda d: Wheel(1, d, min(8, d)))),
+        docs="mechanisms/wheel.md", inputs="item-set", reports="parts",
+        benchmark=Benchmark(workload=set_workload(Wheel, sensitive=False), group="sets")),
 )

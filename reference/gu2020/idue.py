@@ -29,7 +29,7 @@ from functools import cmp_to_key
 
 import numpy as np
 
-from ldpspec.reference.mechanism import Guarantee, Mechanism
+from ldpspec.reference.mechanism import Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import variance_terms
 from ldpspec.reference.shared.unary import UnaryEncoding, general_unary_probabilities
 from ldpspec.reference.validation import choice
@@ -146,8 +146,7 @@ def pair_budget(levels: PrivacyLevels, s: int, t: int, r: str):
     return PAIR_FUNCTIONS[r](levels.budgets[s], levels.budgets[t])
 
 
-def idue(levels: PrivacyLevels, a: Sequence, b: Sequence, r: str = "min",
-         metadata: dict | None = None) -> UnaryEncoding:
+def idue(levels: PrivacyLevels, a: Sequence, b: Sequence, r: str = "min") -> UnaryEncoding:
     """The IDUE mechanism with per-level ``(a_t, b_t)``, as unary encoding over all items.
 
     It claims MinID-LDP (``r="min"``) or AvgID-LDP (``r="avg"``) with each item's level budget; whether the
@@ -159,7 +158,23 @@ def idue(levels: PrivacyLevels, a: Sequence, b: Sequence, r: str = "min",
         raise InvalidParameter(f"notion must be 'min' (MinID-LDP) or 'avg' (AvgID-LDP), got {r!r}")
     bits = [general_unary_probabilities(exact(a[t], f"a[{t}]"), exact(b[t], f"b[{t}]")) for t in range(levels.count)]
     guarantee = Guarantee(NOTIONS_BY_PAIR_FUNCTION[r], {"budgets": dict(enumerate(levels.item_budgets()))})
-    return UnaryEncoding([bits[t] for t in levels.item_levels], guarantee, metadata)
+    return UnaryEncoding([bits[t] for t in levels.item_levels], guarantee)
+
+
+class SolvedIdue(UnaryEncoding):
+    """IDUE built from the per-level ``(a_t, b_t)`` a solver found (or its recorded output): the unary encoding of
+    ``idue``, with what was found, which a channel file records (``metadata``, per level) and the porting vectors
+    too (``solution()``, per item)."""
+
+    def __init__(self, levels: PrivacyLevels, a: Sequence, b: Sequence, r: str = "min"):
+        encoding = idue(levels, a, b, r)
+        super().__init__(encoding.bits, encoding.guarantee())
+        self.metadata = {"a": [v.text() for v in a], "b": [v.text() for v in b]}
+
+    def solution(self) -> dict:
+        """The parameters per item, ``{"a": [...], "b": [...]}`` as exact texts: what ``build`` takes back as
+        ``solution`` instead of solving again."""
+        return {"a": [bit.p.text() for bit in self.bits], "b": [bit.q.text() for bit in self.bits]}
 
 
 def verify_idue(levels: PrivacyLevels, a: Sequence, b: Sequence, r: str = "min") -> Verdict:
@@ -310,7 +325,7 @@ def level_parameters(levels: PrivacyLevels, solution: Mapping | None, *solver_op
 
 def solved_idue(budgets: Sequence | None = None, levels: Sequence | None = None, model: str = "opt0", r: str = "min",
                 self_pairs: str = "all", box: str = "authors", starts: int = 8, seed: int = 0,
-                solution: Mapping | None = None) -> UnaryEncoding:
+                solution: Mapping | None = None) -> SolvedIdue:
     """IDUE with the parameters a model finds for the given levels (the mechanism ``idue``).
 
     ``solution``: the solver's output as recorded per item (``recorded_levels``), taken instead of solving. The
@@ -318,7 +333,7 @@ def solved_idue(budgets: Sequence | None = None, levels: Sequence | None = None,
     them (two SciPy releases have put opt0's optimum a few parts in 10^8 apart)."""
     privacy_levels = levels_of(budgets, levels)
     a, b = level_parameters(privacy_levels, solution, model, r, self_pairs, box, starts, seed)
-    return idue(privacy_levels, a, b, r, metadata={"a": [v.text() for v in a], "b": [v.text() for v in b]})
+    return SolvedIdue(privacy_levels, a, b, r)
 
 
 def benchmark_levels(d: int) -> PrivacyLevels:
@@ -340,5 +355,6 @@ MECHANISMS = (
         claims=("gu2020.eq6", "gu2020.eq6-levels", "gu2020.theorem3", "gu2020.eq8", "gu2020.opt0-bound",
                 "gu2020.opt0-vs-baselines", "gu2020.opt0-nonconvex", "gu2020.opt1-opt2-convex", "gu2020.table2-toy",
                 "gu2020.sec8-avgid.applicable"),
-        docs="mechanisms/idue.md", workload=_workload),
+        docs="mechanisms/idue.md", inputs="item", reports="bit-vector", solved=True,
+        benchmark=Benchmark(workload=_workload, group="items")),
 )

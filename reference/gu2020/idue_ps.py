@@ -42,7 +42,7 @@ from ldpspec.reference.gu2020.idue import (
     solve_levels,
     with_dummies,
 )
-from ldpspec.reference.mechanism import EPSILON, Guarantee, Mechanism
+from ldpspec.reference.mechanism import EPSILON, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.sampling import packed_bit_counts, unpacked_rows
 from ldpspec.reference.shared.estimators import count_estimate
 from ldpspec.reference.shared.ps import padding_and_sampling, padding_and_sampling_many, padding_length, ps_distribution
@@ -112,7 +112,6 @@ class IduePs:
         choice(release, RELEASES, "release")
         self.encoding, self.release = encoding, release
         self._guarantee = guarantee
-        self.metadata = dict(encoding.metadata)
 
     @property
     def released_bits(self) -> int:
@@ -231,7 +230,7 @@ class IduePsTwin:
 
 
 def idue_ps(levels: PrivacyLevels, a: Sequence, b: Sequence, padding: int, *, dummy_level: int = 0,
-            release: str = "all", r: str = "min", metadata: Mapping | None = None) -> IduePs:
+            release: str = "all", r: str = "min") -> IduePs:
     """IDUE-PS with per-level ``(a_t, b_t)``; the dummies use level ``dummy_level`` (default 0, the smallest budget).
 
     ``PrivacyLevels`` sorts levels by budget, so level 0 has ``eps_d = min E``, the project's reading of the paper's
@@ -241,7 +240,22 @@ def idue_ps(levels: PrivacyLevels, a: Sequence, b: Sequence, padding: int, *, du
     extended = with_dummies(levels, padding, dummy_level)
     budgets = ItemSetBudgets(levels.item_budgets(), padding, levels.budgets[dummy_level])
     guarantee = Guarantee(NOTIONS_BY_PAIR_FUNCTION[r], {"budgets": budgets})
-    return IduePs(idue(extended, a, b, r, metadata), levels.items, padding, release, guarantee)
+    return IduePs(idue(extended, a, b, r), levels.items, padding, release, guarantee)
+
+
+class SolvedIduePs(IduePs):
+    """IDUE-PS built from the per-level ``(a_t, b_t)`` a solver found (or its recorded output), with what was found
+    (``metadata``, per level; ``solution()``, per real item), as ``SolvedIdue``."""
+
+    def __init__(self, mechanism: IduePs, a: Sequence, b: Sequence):
+        super().__init__(mechanism.encoding, mechanism.m, mechanism.padding, mechanism.release, mechanism.guarantee())
+        self.metadata = {"a": [v.text() for v in a], "b": [v.text() for v in b]}
+
+    def solution(self) -> dict:
+        """The parameters per real item, ``{"a": [...], "b": [...]}`` as exact texts: what ``build`` takes back as
+        ``solution`` instead of solving again."""
+        bits = self.encoding.bits[:self.m]
+        return {"a": [bit.p.text() for bit in bits], "b": [bit.q.text() for bit in bits]}
 
 
 def oue_ps(epsilon, m: int, padding: int, release: str = "all") -> IduePs:
@@ -265,7 +279,7 @@ def rappor_ps(epsilon, m: int, padding: int, release: str = "all") -> IduePs:
 def solved_idue_ps(budgets: Sequence | None = None, levels: Sequence | None = None, model: str = "opt0",
                    r: str = "min", self_pairs: str = "all", box: str = "authors", starts: int = 8, seed: int = 0, *,
                    padding: int, dummy_level: int = 0, release: str = "all", solution: Mapping | None = None
-                   ) -> IduePs:
+                   ) -> SolvedIduePs:
     """IDUE-PS with the parameters a model finds for the items' levels (the mechanism ``idue-ps``).
 
     As Gu et al. Sec. VI-B, the objective counts the original items, and the constraints are those of the extended
@@ -276,15 +290,15 @@ def solved_idue_ps(budgets: Sequence | None = None, levels: Sequence | None = No
     privacy_levels = levels_of(budgets, levels)
     a, b = level_parameters(privacy_levels, solution, model, r, self_pairs, box, starts, seed,
                             extended=with_dummies(privacy_levels, padding_length(padding), dummy_level))
-    return idue_ps(privacy_levels, a, b, padding, dummy_level=dummy_level, release=release, r=r,
-                   metadata={"a": [v.text() for v in a], "b": [v.text() for v in b]})
+    return SolvedIduePs(idue_ps(privacy_levels, a, b, padding, dummy_level=dummy_level, release=release, r=r), a, b)
 
 
 # --- Declarations ----------------------------------------------------------------------------------------------
 
 ITEMS = Parameter("m", "integer", "the number of items m >= 1 (the items are 0 .. m-1; a user holds a set of them)",
-                  example="2", minimum=1)
-PADDING = Parameter("padding", "integer", "the padding length l >= 1", example="2", minimum=1)
+                  example="2", minimum=1, edges=lambda example: [("1", "single-item-sets")])
+PADDING = Parameter("padding", "integer", "the padding length l >= 1", example="2", minimum=1,
+                    edges=lambda example: [("1", "set-larger-than-padding")])
 RELEASE = Parameter("release", "choice", "which bits the user releases: all m + l, or only the m real ones",
                     choices=RELEASES, required=False, default="all")
 DUMMY_LEVEL = Parameter("dummy-level", "integer", "the privacy level whose parameters the dummies use, counted from "
@@ -316,13 +330,16 @@ MECHANISMS = (
         parameters=tuple(replace(p, example={"levels": "[[1, 1], [2, 1]]"}.get(p.name)) for p in SOLVER_PARAMETERS)
         + (PADDING, DUMMY_LEVEL, RELEASE),
         build=solved_idue_ps, claims=_SET_CLAIMS + ("gu2020.theorem4.avgid", "gu2020.sec8-avgid.applicable"),
-        docs="mechanisms/idue-ps.md", workload=_idue_ps_workload),
+        docs="mechanisms/idue-ps.md", inputs="item-set", reports="bit-vector", solved=True,
+        benchmark=Benchmark(workload=_idue_ps_workload, group="items")),
     Mechanism(
         name="oue-ps", title="OUE with Padding-and-Sampling (baseline)", home="gu2020",
         source="Gu et al. Sec. VII-B (Wang et al. 2018)", notion="ldp", parameters=(EPSILON, ITEMS, PADDING, RELEASE),
-        build=oue_ps, claims=_SET_CLAIMS, docs="mechanisms/idue-ps.md", workload=_baseline_workload(oue_ps)),
+        build=oue_ps, claims=_SET_CLAIMS, docs="mechanisms/idue-ps.md", inputs="item-set", reports="bit-vector",
+        benchmark=Benchmark(workload=_baseline_workload(oue_ps), group="items")),
     Mechanism(
         name="rappor-ps", title="Basic RAPPOR with Padding-and-Sampling (baseline)", home="gu2020",
         source="Gu et al. Sec. VII-B (Wang et al. 2018)", notion="ldp", parameters=(EPSILON, ITEMS, PADDING, RELEASE),
-        build=rappor_ps, claims=_SET_CLAIMS, docs="mechanisms/idue-ps.md", workload=_baseline_workload(rappor_ps)),
+        build=rappor_ps, claims=_SET_CLAIMS, docs="mechanisms/idue-ps.md", inputs="item-set", reports="bit-vector",
+        benchmark=Benchmark(workload=_baseline_workload(rappor_ps), group="items")),
 )

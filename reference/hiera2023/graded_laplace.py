@@ -22,7 +22,7 @@ import numpy as np
 from ldpspec.reference import draws
 from ldpspec.reference.hiera2023.levels import BOUNDARIES, LEVEL_BUDGETS, LEVEL_GRID, Levels
 from ldpspec.reference.hiera2023.lhp import explicit_levels
-from ldpspec.reference.mechanism import Guarantee, Mechanism
+from ldpspec.reference.mechanism import Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import MeanOfReleases, MeanOfReleasesTwin
 from ldpspec.reference.shared.laplace import laplace_density, rational_budget, rational_grid
 from ldpspec.reference.validation import count_array, value, value_array
@@ -117,5 +117,7 @@ MECHANISMS = (
     Mechanism(
         name="graded-laplace", title="Graded Laplace (the budget of the input's level)", home="hiera2023",
         source="Hao et al. 2023, Sec. 3.1", notion=None, parameters=(BOUNDARIES, LEVEL_BUDGETS, LEVEL_GRID),
-        build=GradedLaplace, claims=(), docs="mechanisms/graded-laplace.md", workload=_workload, statistic="sum"),
+        build=GradedLaplace, claims=(), docs="mechanisms/graded-laplace.md", inputs="number", reports="number",
+        statistic="sum",
+        benchmark=Benchmark(workload=_workload, group="numbers")),
 )

@@ -15,9 +15,9 @@ import numpy as np
 
 from ldpspec.reference.validation import value
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.notions import level_of
 from ldpspec.spec.numbers import budget, exact
 from ldpspec.spec.parameters import Parameter
+from ldpspec.spec.protocol import level_of
 
 PAPER_BOUNDARIES = ("-1", "-0.6", "-0.2", "0.2", "0.6", "1")
 """The five equal intervals of the paper's experiments (Sec. 6)."""

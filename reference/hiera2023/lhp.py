@@ -33,7 +33,7 @@ import numpy as np
 
 from ldpspec.reference import draws
 from ldpspec.reference.hiera2023.levels import BOUNDARIES, LEVEL_BUDGETS, LEVEL_GRID, Levels
-from ldpspec.reference.mechanism import Guarantee, Mechanism
+from ldpspec.reference.mechanism import Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import mean_moments
 from ldpspec.reference.shared.grr import grr_probabilities
 from ldpspec.reference.shared.harmony import harmony_probability
@@ -280,5 +280,6 @@ MECHANISMS = (
         name="lhp", title="LHP (a privacy level and a value, released together)", home="hiera2023",
         source="Hao et al. 2023, Algorithm 3", notion="ldp",
         parameters=(BOUNDARIES, LEVEL_BUDGETS, LEVEL_GRID, LEVEL_BUDGET), build=LHP, claims=(),
-        docs="mechanisms/lhp.md", workload=_workload),
+        docs="mechanisms/lhp.md", inputs="number", reports="parts", interval_family=True,
+        benchmark=Benchmark(workload=_workload, group="numbers")),
 )

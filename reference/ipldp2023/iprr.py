@@ -35,10 +35,10 @@ from functools import cached_property
 import numpy as np
 
 from ldpspec.reference import draws
-from ldpspec.reference.mechanism import ITEM_BUDGETS, Guarantee, Mechanism
+from ldpspec.reference.mechanism import ITEM_BUDGETS, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.sampling import ITEMS_PER_CHUNK, AliasTable, ExactBernoulli, count_items, item_reports, put_items
-from ldpspec.reference.shared.direct import ColumnStructure
-from ldpspec.reference.shared.estimators import ItemCountEstimator, count_estimate
+from ldpspec.reference.shared.direct import ColumnStructure, DirectEncoding
+from ldpspec.reference.shared.estimators import count_estimate
 from ldpspec.reference.validation import count_array, item_array, item_budgets, item_index, positive_integer
 from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.exact import ZERO, Exact
@@ -92,7 +92,7 @@ def iprr_terms(E: Sequence) -> tuple[list, object]:
     return [0 if v is None else v for v in r], 1 / (1 + shared_sum(r))
 
 
-class IPRR(ItemCountEstimator):
+class IPRR(DirectEncoding):
     """IPRR over the items ``0 .. d-1``: ``budgets[x]`` is ``eps_x > 0`` for a sensitive item, ``None`` otherwise."""
 
     # --- the plain reference ---
@@ -226,5 +226,6 @@ MECHANISMS = (
                 "ipldp2023.sec5.1-design.restriction", "ipldp2023.sec5.1-design.column-bound",
                 "ipldp2023.sec5.3-estimator", "ipldp2023.theorem3",
                 "ipldp2023.theorem4"),
-        docs="mechanisms/iprr.md", workload=_workload),
+        docs="mechanisms/iprr.md", inputs="item", reports="item", direct_encoding=True,
+        benchmark=Benchmark(workload=_workload, group="per-item-budgets")),
 )

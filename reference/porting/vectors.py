@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import inspect
 import json
 import sys
 from collections.abc import Callable
@@ -29,7 +28,6 @@ from ldpspec.spec.channelfile import channel_file_text, has_densities
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
 from ldpspec.spec.numbers import to_decimal_string
-from ldpspec.spec.structured import StructuredChannel
 
 HERE = Path(__file__).resolve().parent
 VECTORS, SCHEMAS = HERE / "vectors", HERE / "schemas"
@@ -38,15 +36,14 @@ FORMAT = 1
 
 # --- the solvers' output ---------------------------------------------------------------------------------
 
-SOLVED = tuple(sorted(name for name, mechanism in MECHANISMS.items()
-                     if "solution" in inspect.signature(mechanism.build).parameters))
-"""The mechanisms whose parameters a numerical solver finds (SciPy's SLSQP): those whose build function takes the
-solver's recorded output (``solution``), IDUE and IDUE-PS. Their tests record what the solver
-found, per item, as ``solution`` (``{"a": [...], "b": [...]}``, the exact texts ``ldpspec idue solve`` prints under
-``items``), and every later generation builds the mechanism from that record instead of solving again: the solver's
-optimum moves in its last digits from one SciPy release to the next, and the vectors must not. A port takes the
-``solution`` as given, as it would take a solver's output in a deployment. Whether a recorded solution is still the
-optimum the solver finds is a test of its own (tests/porting/test_vectors.py)."""
+SOLVED = tuple(sorted(name for name, mechanism in MECHANISMS.items() if mechanism.solved))
+"""The mechanisms whose parameters a numerical solver finds (SciPy's SLSQP), as they declare (``Mechanism.solved``):
+their build function takes the solver's recorded output (``solution``), IDUE and IDUE-PS. Their tests record what the
+solver found, per item, as ``solution`` (``{"a": [...], "b": [...]}``, the exact texts ``ldpspec idue solve`` prints
+under ``items``), and every later generation builds the mechanism from that record instead of solving again: the
+solver's optimum moves in its last digits from one SciPy release to the next, and the vectors must not. A port takes
+the ``solution`` as given, as it would take a solver's output in a deployment. Whether a recorded solution is still
+the optimum the solver finds is a test of its own (tests/porting/test_vectors.py)."""
 
 
 def _solution_key(name: str, options: dict) -> str:
@@ -75,9 +72,7 @@ def build(name: str, options: dict):
 
 def solution_of(built) -> dict:
     """A solved mechanism's per-item ``(a_i, b_i)`` (IDUE-PS: of its real items) as exact texts."""
-    encoding = getattr(built, "encoding", built)
-    items = encoding.bits[:getattr(built, "m", len(encoding.bits))]
-    return {"a": [bit.p.text() for bit in items], "b": [bit.q.text() for bit in items]}
+    return built.solution()
 
 
 def _with_solution(name: str, test: dict, built) -> dict:
@@ -125,7 +120,7 @@ DEFECT_CONSEQUENCE = {
 
 def defect_notes(kind: str) -> dict[str, str]:
     """``{claim id: note}`` for the paper defects that flag vectors of ``kind`` (the audit's recorded verdicts)."""
-    from ldpspec.verify.audit import load_claims  # the audit's registry: read here only, to name its verdicts
+    from ldpspec.verify.claims import load_claims  # the audit's registry: read here only, to name its verdicts
 
     claims, notes = load_claims(), {}
     for claim_id, (claim_kind, _) in PAPER_DEFECTS.items():
@@ -235,29 +230,23 @@ them)."""
 
 
 def _edge_values(parameter, example: dict) -> list[tuple[str, str]]:
-    """``(value as typed, flag)`` for the edges of one parameter, from its kind and name."""
-    d = int(example.get("d", 3))
+    """``(value as typed, flag)`` for the edges of one parameter: those it declares (``Parameter.edges``), then those
+    of its kind."""
+    declared = list(parameter.edges(example)) if parameter.edges else []
     if parameter.kind == "budget":
-        return [("0.001", "tiny-budget"), ("1000", "large-budget")]
-    if parameter.kind == "integer" and parameter.name == "d":
-        return [("2", "two-items")]
-    if parameter.kind == "integer" and parameter.name == "m":
-        return [("1", "single-item-sets")]
-    if parameter.kind == "integer" and parameter.name == "padding":
-        return [("1", "set-larger-than-padding")]
-    if parameter.kind == "labels" and parameter.name == "sensitive":
-        return [("[]", "no-sensitive-items"), (json.dumps(list(range(d))), "all-sensitive")]
+        return declared + [("0.001", "tiny-budget"), ("1000", "large-budget")]
     if parameter.kind == "input-budgets":
         length = len(json.loads(parameter.example or example.get(parameter.name) or "[0, 0, 0]"))
-        return [(json.dumps([None] * length), "no-sensitive-items"),
-                (json.dumps(["0.001"] + ["1000"] * (length - 1)), "large-budget")]
+        return declared + [(json.dumps([None] * length), "no-sensitive-items"),
+                           (json.dumps(["0.001"] + ["1000"] * (length - 1)), "large-budget")]
     if parameter.kind == "budgets" and example.get(parameter.name):
         length = len(json.loads(example[parameter.name]))
-        return [(json.dumps(["0.001"] * length), "tiny-budget"), (json.dumps(["1000"] * length), "large-budget")]
+        return declared + [(json.dumps(["0.001"] * length), "tiny-budget"),
+                           (json.dumps(["1000"] * length), "large-budget")]
     if parameter.kind == "choice":
         current = example.get(parameter.name, parameter.default)
-        return [(value, "choice") for value in parameter.choices if value != current]
-    return []
+        return declared + [(value, "choice") for value in parameter.choices if value != current]
+    return declared
 
 
 def _invalid_values(parameter) -> list[str]:
@@ -282,7 +271,7 @@ def _channel_document(channel, guarantee) -> dict:
     document = json.loads(channel_file_text(channel, privacy=guarantee.privacy_section(),
                                             metadata={"notion": guarantee.notion}))
     if not has_densities(channel):
-        explicit = channel.explicit() if isinstance(channel, StructuredChannel) else channel
+        explicit = channel.explicit()
         document["decimal"] = [[to_decimal_string(p, DECIMAL_DIGITS) for p in row] for row in explicit.rows]
     return document
 
@@ -307,8 +296,7 @@ def parameter_vectors(name: str) -> dict:
         except InvalidParameter as error:
             tests.append({"options": options, "result": "invalid", "reason": str(error), "flags": flags + ["invalid"]})
             continue
-        outputs = channel.output_count if isinstance(channel, StructuredChannel) else len(channel.outputs)
-        if len(channel.inputs) * outputs > MAX_ENTRIES:
+        if len(channel.inputs) * channel.output_count > MAX_ENTRIES:
             continue
         flags = flags + (["p-q-swapped"] if name in SWAP_SENSITIVE else []) + (
             ["itemset-budget-plain-mean"] if name == "idue-ps" else []) + defect_flags("parameters", name, defects)
@@ -395,7 +383,7 @@ def estimator_test(name: str, variant: dict | None = None) -> dict:
         "id": 1, "options": options, "population": [label_to_json(x) for x in population], "n": n,
         "counts": counts_json, "estimate": _numbers(built.estimate(counts, n)), "mean": _numbers(means),
         "variance": _numbers(variances), "flags": flags}, built)
-    if hasattr(built, "structure"):
+    if mechanism.direct_encoding:
         structure = built.structure()
         frequencies = empirical(structure, counts)
         test["direct"] = {"empirical": _numbers(frequencies), "norm_sub": _numbers(norm_sub(frequencies)),

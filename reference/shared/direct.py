@@ -22,17 +22,20 @@ p_y`` on the simplex, so
 * an EM iteration (``em_np``) costs O(d) instead of O(d^2).
 
 The functions without ``_np`` are the plain reference (standard library and the kernel's exact numbers; EM in
-floats); those with ``_np`` are their NumPy twins.
+floats); those with ``_np`` are their NumPy twins. ``DirectEncoding`` is the server side every registered direct
+encoding shares (``Mechanism.direct_encoding``): counts of the reported items and the count estimator.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from ldpspec.reference.shared.estimators import count_estimates, count_variances, item_counts
 from ldpspec.reference.validation import positive_integer
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ZERO, Exact
@@ -48,6 +51,48 @@ class ColumnStructure:
     def rows(self) -> list:
         d = len(self.base)
         return [[self.base[y] + self.extra[y] if y == x else self.base[y] for y in range(d)] for x in range(d)]
+
+
+class DirectEncoding(ABC):
+    """The server side of a direct encoding over the items ``0 .. d-1`` (``Mechanism.direct_encoding``): a report
+    names one item, so the server counts the reports of each item, ``C_y``, and estimates the true counts with the
+    count estimator ``c_hat_x = (C_x - n q_x) / (p_x - q_x)`` (``reference.shared.estimators``), where ``p_x`` is the
+    probability that a holder of ``x`` reports ``x`` and ``q_x`` that anyone else does: ``base_x + extra_x`` and
+    ``base_x`` of the column structure.
+
+    A mechanism gives ``d``, ``structure()`` and ``report_probabilities()`` (``p`` and ``q`` as it computes them,
+    one entry per item); the exact moments of the estimates count the users' items as inputs, never through
+    ``counts``, which counts reports.
+    """
+
+    d: int
+
+    @abstractmethod
+    def structure(self) -> ColumnStructure:
+        """``Q(y|x) = base_y + extra_y [y = x]``: the form the estimators of this module use."""
+
+    @abstractmethod
+    def report_probabilities(self) -> tuple[Sequence, Sequence]:
+        """``(p, q)``, one entry per item: ``p_x = Q(x|x)`` and ``q_x = Q(x|x')`` for ``x' != x``."""
+
+    def counts(self, reports: Iterable[int]) -> list[int]:
+        """``C_y``: how many reports name item ``y``."""
+        return item_counts(reports, self.d, "a report")
+
+    def estimate(self, counts: Sequence[int], n: int) -> list:
+        """``c_hat_x = (C_x - n q_x) / (p_x - q_x)`` for every item (exact)."""
+        return count_estimates(counts, n, *self.report_probabilities())
+
+    def variance(self, true_counts: Sequence[int]) -> tuple[list, object]:
+        """Per-item variances of the estimates and their total, for the given true counts (exact)."""
+        per_item = count_variances(true_counts, *self.report_probabilities())
+        return per_item, sum(per_item)
+
+    def estimate_moments(self, items: Sequence[int]) -> tuple[list, list]:
+        """Exact mean (the true counts: the estimator is unbiased) and variance of every estimate, for users holding
+        ``items``."""
+        true_counts = item_counts(items, self.d, "a user's item")
+        return [Exact.rational(c) for c in true_counts], self.variance(true_counts)[0]
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from functools import cached_property
 import numpy as np
 
 from ldpspec.reference import draws
-from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, ITEM_BUDGETS, Guarantee, Mechanism
+from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, ITEM_BUDGETS, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.sampling import (
     ITEMS_PER_CHUNK,
     ExactBernoulli,
@@ -23,8 +23,8 @@ from ldpspec.reference.sampling import (
     item_reports,
     put_items,
 )
-from ldpspec.reference.shared.direct import ColumnStructure
-from ldpspec.reference.shared.estimators import ItemCountEstimator, count_estimate
+from ldpspec.reference.shared.direct import ColumnStructure, DirectEncoding
+from ldpspec.reference.shared.estimators import count_estimate
 from ldpspec.reference.validation import (
     count_array,
     domain_size,
@@ -49,7 +49,7 @@ def grr_rows(E, d: int) -> list:
     return [[p if x == y else q for y in range(d)] for x in range(d)]
 
 
-class Grr(ItemCountEstimator):
+class Grr(DirectEncoding):
     """GRR over the items ``0 .. d-1`` with budget ``epsilon``."""
 
     # --- the plain reference ---
@@ -150,6 +150,22 @@ def _krr_workload(n: int, d: int, rng: np.random.Generator):
     return Grr.from_budgets(["0.1"] * d), rng.integers(0, d, n)
 
 
+def _multi_freq_ldpy(d: int, epsilon: float):
+    """multi-freq-ldpy's GRR client, called once per user (compiled by numba before it is timed)."""
+    from multi_freq_ldpy.pure_frequency_oracles.GRR import GRR_Client
+
+    GRR_Client(0, d, epsilon)
+    return lambda values: [GRR_Client(x, d, epsilon) for x in values]
+
+
+def _pure_ldp(d: int, epsilon: float):
+    """pure-ldp's direct-encoding client, called once per user (it numbers the items from 1)."""
+    from pure_ldp.frequency_oracles.direct_encoding import DEClient
+
+    client = DEClient(epsilon, d)
+    return lambda values: [client.privatise(x + 1) for x in values]
+
+
 MECHANISMS = (
     Mechanism(
         name="grr", title="Generalised randomised response (k-RR, direct encoding)", home="shared",
@@ -157,9 +173,13 @@ MECHANISMS = (
         parameters=(EPSILON, DOMAIN_SIZE), build=Grr,
         claims=("gu2020.sec3c-baselines.grr-ldp", "gu2020.sec3c-baselines.estimator",
                 "gu2020.sec3c-baselines.grr-large-domain", "gu2020.sec5a-naive.grr-explicit-inverse"),
-        docs="mechanisms/grr.md", workload=_workload),
+        docs="mechanisms/grr.md", inputs="item", reports="item", direct_encoding=True,
+        benchmark=Benchmark(workload=_workload, group="items",
+                            peers={"multi-freq-ldpy": _multi_freq_ldpy, "pure-ldp": _pure_ldp})),
     Mechanism(
         name="krr", title="KRR: GRR at the smallest of per-item budgets (the IPLDP preprint's baseline)",
         home="shared", source="IPLDP preprint 2023, Sec. 5.1 and Sec. 7", notion="ldp", parameters=(ITEM_BUDGETS,),
-        build=Grr.from_budgets, claims=("ipldp2023.def4-krr",), docs="mechanisms/grr.md", workload=_krr_workload),
+        build=Grr.from_budgets, claims=("ipldp2023.def4-krr",), docs="mechanisms/grr.md", inputs="item",
+        reports="item", direct_encoding=True,
+        benchmark=Benchmark(workload=_krr_workload, group="per-item-budgets")),
 )

@@ -26,7 +26,7 @@ from functools import cached_property
 import numpy as np
 
 from ldpspec.reference import draws
-from ldpspec.reference.mechanism import EPSILON, NUMERIC_GRID, Guarantee, Mechanism
+from ldpspec.reference.mechanism import EPSILON, NUMERIC_GRID, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.rr import rr_keep_probability
 from ldpspec.reference.validation import count_array, positive_integer, value, value_array, value_grid
 from ldpspec.spec.channel import Channel, check_entries
@@ -162,5 +162,6 @@ MECHANISMS = (
     Mechanism(
         name="harmony", title="Harmony (Duchi et al.'s one-dimensional mechanism)", home="shared",
         source="Nguyên et al. 2016; Hao et al. Algorithm 1", notion="ldp", parameters=(EPSILON, NUMERIC_GRID),
-        build=Harmony, claims=(), docs="mechanisms/harmony.md", workload=_workload),
+        build=Harmony, claims=(), docs="mechanisms/harmony.md", inputs="number", reports="sign", interval_family=True,
+        benchmark=Benchmark(workload=_workload, group="numbers")),
 )

@@ -24,7 +24,7 @@ from functools import cached_property
 import numpy as np
 
 from ldpspec.reference import draws
-from ldpspec.reference.mechanism import EPSILON, NUMERIC_GRID, Guarantee, Mechanism
+from ldpspec.reference.mechanism import EPSILON, NUMERIC_GRID, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import MeanOfReleases, MeanOfReleasesTwin
 from ldpspec.reference.validation import count_array, value, value_array, value_grid
 from ldpspec.spec.continuous import Density, PiecewiseChannel
@@ -134,5 +134,6 @@ MECHANISMS = (
     Mechanism(
         name="laplace", title="Laplace mechanism for a number of [-1, 1]", home="shared",
         source="Hao et al. Sec. 3.1", notion="ldp", parameters=(EPSILON, NUMERIC_GRID), build=Laplace, claims=(),
-        docs="mechanisms/laplace.md", workload=_workload, statistic="sum"),
+        docs="mechanisms/laplace.md", inputs="number", reports="number", statistic="sum",
+        benchmark=Benchmark(workload=_workload, group="numbers")),
 )

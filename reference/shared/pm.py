@@ -28,7 +28,7 @@ from functools import cached_property
 import numpy as np
 
 from ldpspec.reference import draws
-from ldpspec.reference.mechanism import EPSILON, NUMERIC_GRID, Guarantee, Mechanism
+from ldpspec.reference.mechanism import EPSILON, NUMERIC_GRID, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import MeanOfReleases, MeanOfReleasesTwin
 from ldpspec.reference.validation import count_array, value, value_array, value_grid
 from ldpspec.spec.continuous import Density, PiecewiseChannel
@@ -154,5 +154,6 @@ MECHANISMS = (
     Mechanism(
         name="pm", title="Piecewise Mechanism", home="shared", source="Wang et al. 2019; Hao et al. Algorithm 2",
         notion="ldp", parameters=(EPSILON, NUMERIC_GRID), build=PiecewiseMechanism, claims=(),
-        docs="mechanisms/pm.md", workload=_workload, statistic="sum"),
+        docs="mechanisms/pm.md", inputs="number", reports="number", statistic="sum",
+        benchmark=Benchmark(workload=_workload, group="numbers")),
 )

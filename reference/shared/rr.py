@@ -19,8 +19,9 @@ from functools import cached_property
 import numpy as np
 
 from ldpspec.reference import draws
-from ldpspec.reference.mechanism import EPSILON, Guarantee, Mechanism
+from ldpspec.reference.mechanism import EPSILON, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.sampling import ITEMS_PER_CHUNK, ExactBernoulli, count_items, item_reports, put_items
+from ldpspec.reference.shared.estimators import item_counts
 from ldpspec.reference.validation import count_array, positive_integer
 from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidParameter
@@ -60,12 +61,7 @@ class RandomizedResponse:
 
     def counts(self, outputs: Sequence[int]) -> list[int]:
         """``[number of 0s, number of 1s]`` among the reports."""
-        counts = [0, 0]
-        for bit in outputs:
-            if bit not in (0, 1) or isinstance(bit, bool):
-                raise InvalidParameter(f"a report must be 0 or 1, got {bit!r}")
-            counts[bit] += 1
-        return counts
+        return item_counts(outputs, 2, "a report")
 
     def _check_estimable(self, n) -> None:
         if self.epsilon == 0:
@@ -84,7 +80,7 @@ class RandomizedResponse:
         """Exact mean and variance of ``f_hat`` for users holding ``bits``: ``f*`` and ``p(1-p)/(n(2p-1)^2)``."""
         n = len(bits)
         self._check_estimable(n)
-        true_frequency = Exact.rational(self.counts(bits)[1]) / n
+        true_frequency = Exact.rational(item_counts(bits, 2, "a user's bit")[1]) / n
         return [true_frequency], [self.p * self.flip / (n * (2 * self.p - 1) ** 2)]
 
     @cached_property
@@ -141,5 +137,6 @@ MECHANISMS = (
     Mechanism(
         name="rr", title="Binary randomised response", home="shared",
         source="Warner 1965; Gu et al. Sec. III-C", notion="ldp", parameters=(EPSILON,), build=RandomizedResponse,
-        claims=(), docs="mechanisms/grr.md", workload=_workload),
+        claims=(), docs="mechanisms/grr.md", inputs="item", reports="item",
+        benchmark=Benchmark(workload=_workload, group="items")),
 )

@@ -19,7 +19,7 @@ allows it: ``1 - p`` rounds to 0 once ``p`` is within the working precision of 1
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cached_property
 from typing import NamedTuple
@@ -27,9 +27,9 @@ from typing import NamedTuple
 import numpy as np
 
 from ldpspec.reference import draws
-from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
+from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.sampling import ExactBernoulli, PackedBernoulli, packed_bit_counts, unpacked_rows
-from ldpspec.reference.shared.estimators import count_estimate, variance_terms
+from ldpspec.reference.shared.estimators import count_estimate, count_estimates, count_variances, item_counts
 from ldpspec.reference.validation import count_array, domain_size, item_array, item_index, positive_integer
 from ldpspec.spec.channel import sequence
 from ldpspec.spec.errors import InvalidParameter
@@ -92,7 +92,6 @@ class UnaryEncoding:
         bits: one ``UnaryBits`` per item (``p`` is ``a_k``, ``q`` is ``b_k``).
         guarantee: the notion it claims, with its parameters (``ue``, ``sue``, ``oue`` and IDUE set it), or a
             function that returns it when asked (uRAP, whose protected outputs are many).
-        metadata: facts a channel file records beside the channel (for example the parameters a solver found).
 
     The estimator needs ``a_k != b_k`` for every bit (Gu et al. Theorem 3);
     the paper assumes ``a_k > b_k``.
@@ -100,8 +99,7 @@ class UnaryEncoding:
 
     # --- the plain reference ---
 
-    def __init__(self, bits: Sequence[UnaryBits], guarantee: Guarantee | Callable[[], Guarantee] | None = None,
-                 metadata: Mapping | None = None):
+    def __init__(self, bits: Sequence[UnaryBits], guarantee: Guarantee | Callable[[], Guarantee] | None = None):
         bits = sequence(bits, "bits")
         self.d = domain_size(len(bits), "the number of bits")
         checked = {}  # id -> the checked bit: levels (and plain unary encoding) share one bit object
@@ -110,7 +108,6 @@ class UnaryEncoding:
                 checked[id(bit)] = _checked_bit(bit, k)
         self.bits = tuple(checked[id(bit)] for bit in bits)
         self._guarantee = guarantee
-        self.metadata = dict(metadata or {})
 
     @classmethod
     def uniform(cls, bits: UnaryBits, d: int, guarantee: Guarantee | None = None) -> UnaryEncoding:
@@ -163,30 +160,17 @@ class UnaryEncoding:
     def estimate(self, bit_counts: Sequence[int], n: int) -> list:
         """``c_hat_i = (C_i - n b_i) / (a_i - b_i)`` (Gu et al. eq. (7)), from ``C_i``, the reports with bit ``i``
         set."""
-        if len(bit_counts) != self.d:
-            raise InvalidParameter(f"bit_counts must have one entry per item ({self.d}), got {len(bit_counts)}")
-        positive_integer(n, "n (the number of users)")
-        return [count_estimate(c, n, bit.p, bit.q) for c, bit in zip(bit_counts, self.bits)]
+        return count_estimates(bit_counts, n, [bit.p for bit in self.bits], [bit.q for bit in self.bits])
 
     def variance(self, true_counts: Sequence[int]) -> tuple[list, object]:
         """Per-item variances (Gu et al. eq. (8)) and their total, exactly, for the given true counts."""
-        if len(true_counts) != self.d:
-            raise InvalidParameter(f"true_counts must have one entry per item ({self.d}), got {len(true_counts)}")
-        n = sum(true_counts)
-        terms = {}  # the coefficients of count_variance for each distinct bit, computed once: levels share their bits
-        per_item = []
-        for c, bit in zip(true_counts, self.bits):
-            if id(bit) not in terms:
-                terms[id(bit)] = variance_terms(bit.p, bit.q)
-            per_user, per_holder = terms[id(bit)]
-            per_item.append(n * per_user + c * per_holder)
+        per_item = count_variances(true_counts, [bit.p for bit in self.bits], [bit.q for bit in self.bits])
         return per_item, sum(per_item)
 
     def estimate_moments(self, items: Sequence[int]) -> tuple[list, list]:
-        """Exact mean (the true counts: the estimator is unbiased) and variance of every estimate."""
-        true_counts = [0] * self.d
-        for item in items:
-            true_counts[item_index(item, self.d)] += 1
+        """Exact mean (the true counts: the estimator is unbiased) and variance of every estimate, for users holding
+        ``items``."""
+        true_counts = item_counts(items, self.d, "a user's item")
         return [Exact.rational(c) for c in true_counts], self.variance(true_counts)[0]
 
     @cached_property
@@ -286,6 +270,23 @@ def _workload(build):
     return lambda n, d, rng: (build(1, d), rng.integers(0, d, n))
 
 
+def _peers(optimal: bool) -> dict:
+    """The peers' clients of OUE (``optimal``) or SUE, called once per user."""
+    def multi_freq_ldpy(d: int, epsilon: float):
+        from multi_freq_ldpy.pure_frequency_oracles.UE import UE_Client
+
+        UE_Client(0, d, epsilon, optimal)  # compiled by numba before it is timed
+        return lambda values: [UE_Client(x, d, epsilon, optimal) for x in values]
+
+    def pure_ldp(d: int, epsilon: float):
+        from pure_ldp.frequency_oracles.unary_encoding import UEClient
+
+        client = UEClient(epsilon, d, use_oue=optimal)
+        return lambda values: [client.privatise(x + 1) for x in values]  # pure-ldp numbers the items from 1
+
+    return {"multi-freq-ldpy": multi_freq_ldpy, "pure-ldp": pure_ldp}
+
+
 _SOURCE = "Wang, Blocki, Li, Jha, USENIX Security 2017; Gu et al. Sec. III-C"
 MECHANISMS = (
     Mechanism(
@@ -294,17 +295,20 @@ MECHANISMS = (
                     Parameter("q", "number", "P[a bit is 1 | it is not the user's item], in [0, 1]", example="1/4"),
                     DOMAIN_SIZE),
         build=ue, claims=("gu2020.sec3c-baselines.ue-ldp", "gu2020.sec3c-baselines.estimator"),
-        docs="mechanisms/unary.md", workload=_ue_workload),
+        docs="mechanisms/unary.md", inputs="item", reports="bit-vector",
+        benchmark=Benchmark(workload=_ue_workload, group="items")),
     Mechanism(
         name="sue", title="Basic RAPPOR (symmetric unary encoding)", home="shared",
         source="Erlingsson, Pihur, Korolova, CCS 2014; " + _SOURCE, notion="ldp", parameters=(EPSILON, DOMAIN_SIZE),
         build=sue, claims=("gu2020.sec3c-baselines.sue-ldp", "gu2020.sec3c-baselines.estimator",
                            "gu2020.sec3c-baselines.oue-beats-rappor"),
-        docs="mechanisms/unary.md", workload=_workload(sue)),
+        docs="mechanisms/unary.md", inputs="item", reports="bit-vector",
+        benchmark=Benchmark(workload=_workload(sue), group="items", peers=_peers(optimal=False))),
     Mechanism(
         name="oue", title="Optimised unary encoding", home="shared", source=_SOURCE, notion="ldp",
         parameters=(EPSILON, DOMAIN_SIZE), build=oue,
         claims=("gu2020.sec3c-baselines.oue-ldp", "gu2020.sec3c-baselines.estimator",
                 "gu2020.sec3c-baselines.oue-optimal", "gu2020.sec3c-baselines.oue-beats-rappor"),
-        docs="mechanisms/unary.md", workload=_workload(oue)),
+        docs="mechanisms/unary.md", inputs="item", reports="bit-vector",
+        benchmark=Benchmark(workload=_workload(oue), group="items", peers=_peers(optimal=True))),
 )

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Guarantee, Mechanism
+from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.unary import UnaryBits, UnaryEncoding, sue_probabilities
 from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
 from ldpspec.reference.validation import domain_size
@@ -77,5 +77,6 @@ MECHANISMS = (
         name="urap", title="Utility-optimised RAPPOR (uRAP)", home="shared",
         source="Murakami and Kawamoto 2019; Cao et al. Sec. 2.2", notion="uldp",
         parameters=(EPSILON, DOMAIN_SIZE, SENSITIVE), build=urap, claims=(),
-        docs="mechanisms/urap.md", workload=_workload),
+        docs="mechanisms/urap.md", inputs="item", reports="bit-vector",
+        benchmark=Benchmark(workload=_workload, group="items")),
 )

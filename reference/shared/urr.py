@@ -20,6 +20,7 @@ which is the count estimator ``(C - n q) / (p - q)`` with ``(p, q) = (c1, c2)`` 
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterable
 from dataclasses import replace
@@ -28,10 +29,10 @@ from functools import cached_property
 import numpy as np
 
 from ldpspec.reference import draws
-from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, ITEM_BUDGETS, Guarantee, Mechanism
+from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, ITEM_BUDGETS, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.sampling import ITEMS_PER_CHUNK, ExactBernoulli, count_items, item_reports, put_items
-from ldpspec.reference.shared.direct import ColumnStructure
-from ldpspec.reference.shared.estimators import ItemCountEstimator, count_estimate
+from ldpspec.reference.shared.direct import ColumnStructure, DirectEncoding
+from ldpspec.reference.shared.estimators import count_estimate
 from ldpspec.reference.validation import (
     count_array,
     domain_size,
@@ -85,7 +86,7 @@ def sensitive_items(items, d: int, name: str = "sensitive (the sensitive items X
     return tuple(sorted(int(item) for item in items))
 
 
-class URR(ItemCountEstimator):
+class URR(DirectEncoding):
     """uRR over the items ``0 .. d-1`` with sensitive items ``sensitive`` and budget ``epsilon``."""
 
     # --- the plain reference ---
@@ -205,7 +206,9 @@ class URRTwin:
 
 
 SENSITIVE = Parameter("sensitive", "labels", "the sensitive items X_sen, a non-empty subset of 0 .. d-1",
-                      example="[0, 1]")
+                      example="[0, 1]", edges=lambda example: [
+                          ("[]", "no-sensitive-items"),
+                          (json.dumps(list(range(int(example.get("d", 3))))), "all-sensitive")])
 """The sensitive items of a utility-optimised mechanism on single items."""
 
 
@@ -237,5 +240,6 @@ MECHANISMS = (
                                                                 help=ITEM_BUDGETS.help + " (instead of epsilon, d "
                                                                 "and sensitive: the IPLDP preprint's URR)")),
         build=build_urr, claims=("ipldp2023.def5-urr",),
-        docs="mechanisms/urr.md", workload=_workload),
+        docs="mechanisms/urr.md", inputs="item", reports="item", direct_encoding=True,
+        benchmark=Benchmark(workload=_workload, group="per-item-budgets")),
 )

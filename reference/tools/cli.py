@@ -43,12 +43,10 @@ comparison is undecided at the largest precision (``spec.exact.MAX_BITS``).
 from __future__ import annotations
 
 import argparse
-import inspect
 import json
 import math
 import os
 import sys
-import typing
 from decimal import Decimal
 
 import numpy as np
@@ -69,13 +67,12 @@ from ldpspec.reference.shared.direct import (
 )
 from ldpspec.spec.channel import MAX_ENTRIES, label_to_json
 from ldpspec.spec.channelfile import channel_file_text, read_channel_file
-from ldpspec.spec.continuous import PiecewiseChannel
 from ldpspec.spec.errors import InvalidParameter, SpecError
 from ldpspec.spec.exact import Undecided
 from ldpspec.spec.loss import MAX_PAIR_WORK, loss_profile
 from ldpspec.spec.numbers import to_decimal_string
 from ldpspec.spec.parameters import Parameter
-from ldpspec.spec.structured import ClassedUnary, ColumnClasses, StructuredChannel
+from ldpspec.spec.structured import ColumnClasses
 
 EXIT = {"holds": 0, "does not hold": 1, "bad input": 2, "bug": 3, "undecided": 4}
 """The exit status of each outcome."""
@@ -138,25 +135,22 @@ def channel_file(arguments) -> str:
     options = _given(arguments, declaration.parameters)
     mechanism = declaration.from_options(options)
     classes = getattr(arguments, "classes", False)
-    if classes and hasattr(mechanism, "structure"):  # a direct encoding: its columns, grouped into classes
+    if classes and declaration.direct_encoding:  # its columns, grouped into classes
         structure = mechanism.structure()
         channel = ColumnClasses.from_columns(structure.base, structure.extra)
     else:
         channel = mechanism.channel(max_entries=arguments.max_entries)
-    if classes and not isinstance(channel, (ClassedUnary, ColumnClasses)):
+    if classes and channel.input_classes() is None:
         raise InvalidParameter(f"--classes: {declaration.name}'s channel has no items in classes (only unary "
                                "encodings and direct encodings with a constant off-diagonal have); leave it out")
-    if isinstance(channel, PiecewiseChannel):  # written with its densities; the limit on its atoms and cells
-        channel.cell_masses(max_entries=arguments.max_entries)
-    elif isinstance(channel, StructuredChannel) and not classes:  # a channel file lists every output of every input
-        channel = channel.explicit(max_entries=arguments.max_entries)
     guarantee = mechanism.guarantee()
     metadata = {"mechanism": declaration.name, "notion": guarantee.notion,
                 "parameters": {p.name: options.get(p.name, p.default) for p in declaration.parameters
                                if options.get(p.name, p.default) is not None},
-                **getattr(mechanism, "metadata", {})}
+                **(mechanism.metadata if declaration.solved else {})}
     return channel_file_text(channel, privacy=guarantee.privacy_section(), metadata=metadata,
-                             description=f"{declaration.name} written by ldpspec channel", classes=classes)
+                             description=f"{declaration.name} written by ldpspec channel", classes=classes,
+                             max_entries=arguments.max_entries)
 
 
 def idue_solve(arguments) -> dict:
@@ -183,25 +177,10 @@ MAX_COUNT = 2 ** 53
 """The options of ``ldpspec estimate`` besides the channel (a mechanism and its parameters, or ``--channel``)."""
 
 
-def _reference_class(build):
-    """The class a registry ``build`` returns: the class itself, a class method's class, or the annotated return
-    type of a function (``None`` if none is declared)."""
-    if isinstance(build, type):
-        return build
-    if inspect.ismethod(build) and isinstance(build.__self__, type):
-        return build.__self__
-    try:
-        return typing.get_type_hints(build).get("return")
-    except (NameError, TypeError):
-        return None
-
-
 def direct_encodings() -> list:
     """The registered mechanisms that are direct encodings (one item reported for one item, ``Q(y|x)`` square over
-    the items ``0 .. d-1``): those whose plain reference gives the column structure of
-    ``reference.shared.direct``."""
-    return [declaration for declaration in MECHANISMS.values()
-            if hasattr(_reference_class(declaration.build), "structure")]
+    the items ``0 .. d-1``, with the column structure of ``reference.shared.direct``), as they declare."""
+    return [declaration for declaration in MECHANISMS.values() if declaration.direct_encoding]
 
 
 def _parse_counts(text: str, d: int, where: str = "--counts") -> list[int]:
@@ -250,8 +229,8 @@ def _direct_channel(arguments):
         structure = declaration.from_options(_given(arguments, declaration.parameters)).structure()
         floats = ColumnStructure([float(v) for v in structure.base], [float(v) for v in structure.extra])
         return structure, floats, None
-    channel = read_channel_file(arguments.channel, arguments.max_entries).channel
-    if isinstance(channel, StructuredChannel) or set(channel.outputs) != set(channel.inputs):
+    channel = read_channel_file(arguments.channel, arguments.max_entries).channel.matrix(arguments.max_entries)
+    if channel is None or set(channel.outputs) != set(channel.inputs):
         raise InvalidParameter(f"--channel: {arguments.channel} is not a direct encoding: estimate needs a channel "
                                "whose outputs are its inputs (one item reported for one item)")
     if len(channel.inputs) < 2:
@@ -507,9 +486,7 @@ def run(argv=None) -> int:
         return EXIT["holds"]
     if arguments.command == "profile":
         channel = read_channel_file(arguments.channel, arguments.max_entries).channel
-        if isinstance(channel, PiecewiseChannel) and not channel.has_rates:  # its atoms and cells, every output shown
-            channel = channel.explicit(arguments.max_entries)
-        result, status = loss_profile(channel, arguments.max_work), EXIT["holds"]
+        result, status = loss_profile(channel, arguments.max_work, arguments.max_entries), EXIT["holds"]
     elif arguments.command == "estimate":
         result, status = estimate(arguments), EXIT["holds"]
     elif arguments.command == "conform":

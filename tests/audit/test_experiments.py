@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from importlib.metadata import PackageNotFoundError, version
 
 import numpy as np
 import pytest
 
 from ldpspec.reference.registry import MECHANISMS
-from ldpspec.reference.tools.benchmark import numeric
 from ldpspec.verify.gu2020.experiments import MECHANISMS as FIG3_CURVES
 from ldpspec.verify.gu2020.experiments import exact_share_levels, fig3, power_law_items
 
@@ -21,11 +21,44 @@ def test_the_benchmark_script_prints_its_table():
     rows = [line for line in result.stdout.splitlines() if line.startswith("| ") and "ldpspec" in line]
     assert {(row.split("|")[1].strip(), row.split("|")[4].strip()) for row in rows} == {
         (mechanism, mode) for mechanism in MECHANISMS for mode in ("reports", "simulation")
-        if not numeric(MECHANISMS[mechanism])}
+        if MECHANISMS[mechanism].inputs != "number"}
     costs = {row.split("|")[1].strip(): row.split("|")[8].strip() for row in rows if "| reports |" in row}
     for name in ("oue", "idue", "idue-ps"):  # bit vectors: their cost per released bit is shown
         assert float(costs[name]) > 0
     assert float(costs["grr"]) > 0 and costs["sugrr"] == ""  # one item: log2 d bits; a set of items: no count
+
+
+def _missing(libraries) -> list:
+    """The peer libraries that are not installed (CI installs the verify extra only, not bench)."""
+    missing = []
+    for library in libraries:
+        try:
+            version(library)
+        except PackageNotFoundError:
+            missing.append(library)
+    return missing
+
+
+def test_the_benchmarks_peer_rows_come_from_the_declarations():
+    """A peer library has a row exactly where a mechanism declares that peer (``Benchmark.peers``): in the main table
+    beside the mechanism, and in the per-item-budget table as GRR's peers. Only the peers are run, at a tiny size;
+    their cost per released bit follows from our mechanism's declared report."""
+    declared = {(name, library) for name, declaration in MECHANISMS.items() if declaration.inputs != "number"
+                for library in declaration.benchmark.peers}
+    libraries = sorted({library for _, library in declared})
+    missing = _missing(libraries)
+    if missing:
+        pytest.skip(f"peer libraries not installed: {', '.join(missing)} (pip install -e '.[bench]')")
+    result = subprocess.run([sys.executable, "-m", "ldpspec.reference.tools.benchmark", "--sizes",
+                             "2000x16,2000x16:ipldp", "--libraries", ",".join(libraries)],
+                            capture_output=True, text=True, check=True)
+    rows = [[cell.strip() for cell in line.split("|")[1:-1]] for line in result.stdout.splitlines()
+            if line.startswith("| ") and "2,000" in line]
+    main, per_item_budgets = [row for row in rows if len(row) == 8], [row for row in rows if len(row) == 7]
+    assert {(row[0], row[4]) for row in main} == declared
+    assert all(row[3] == "reports" and float(row[7]) > 0 for row in main)
+    assert {(row[0], row[4]) for row in per_item_budgets} == {
+        ("grr", library) for library in MECHANISMS["grr"].benchmark.peers}
 
 
 def test_the_benchmark_script_prints_the_kernels_rows():
@@ -50,7 +83,7 @@ def test_the_benchmark_script_prints_its_numeric_table():
     rows = [[cell.strip() for cell in line.split("|")[1:-1]] for line in result.stdout.splitlines()
             if line.startswith("| ") and "2,000" in line]
     assert {(row[0], row[2], row[3]) for row in rows} == {
-        *((mechanism, mode, "ldpspec") for mechanism in MECHANISMS if numeric(MECHANISMS[mechanism])
+        *((mechanism, mode, "ldpspec") for mechanism in MECHANISMS if MECHANISMS[mechanism].inputs == "number"
           for mode in ("reports", "estimate", "simulation")),
         ("hiera", "pipeline", "ldpspec"), ("harmony", "reports", "numpy-plain"), ("pm", "reports", "numpy-plain")}
 

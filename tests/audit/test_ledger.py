@@ -7,9 +7,8 @@ import json
 import pytest
 
 from ldpspec import spec
-from ldpspec.verify.common import channel_with_budgets, describe_channel_budgets, raised_budgets
-from ldpspec.verify.gu2020.notions import _lemma1b_proof
-from ldpspec.verify.ledger import (
+from ldpspec.verify.audit import run_claim
+from ldpspec.verify.claims import (
     CHOICES,
     DEPENDS,
     REGISTRY,
@@ -20,9 +19,10 @@ from ldpspec.verify.ledger import (
     Step,
     claim,
     decide,
-    run_claim,
-    write_ledger,
 )
+from ldpspec.verify.common import channel_with_budgets, describe_channel_budgets, raised_budgets
+from ldpspec.verify.gu2020.notions import _lemma1b_proof
+from ldpspec.verify.ledger import write_ledger
 from ldpspec.verify.search import find_counterexample, search_step
 from ldpspec.verify.symbolic import proof_step
 
@@ -117,7 +117,7 @@ def test_outcomes_and_decisions():
 
 
 def test_every_registered_claim_is_well_formed():
-    from ldpspec.verify.audit import load_claims
+    from ldpspec.verify.claims import load_claims
 
     claims = load_claims()
     assert claims

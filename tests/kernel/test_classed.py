@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 
 from ldpspec import spec
 from ldpspec.spec.errors import InvalidChannel
-from ldpspec.spec.loss import class_pairs
 from tests.support import examples
 
 GRID = 8  # probabilities k / 8, 0 and 1 included
@@ -115,11 +114,11 @@ def test_column_classes_equal_the_explicit_matrix(case, choices):
     assert spec.ldp_epsilon(classed) == spec.ldp_epsilon(explicit)
 
 
-def test_class_pairs_take_one_pair_per_pair_of_classes_refined_by_label():
+def test_judged_pairs_take_one_pair_per_pair_of_classes_refined_by_label():
     channel = spec.ClassedUnary([grid_pair(4)] * 2, [grid_pair(1)] * 2, [0, 1, 0, 0, 1])
-    assert class_pairs(channel) == [(0, 1), (0, 2), (1, 0), (1, 4)]
+    assert channel.judged_pairs() == [(0, 1), (0, 2), (1, 0), (1, 4)]
     labels = {0: "a", 1: "a", 2: "b", 3: "a", 4: "a"}  # item 2 of class 0 stands alone
-    assert class_pairs(channel, labels) == [(0, 1), (0, 2), (0, 3), (1, 0), (1, 2), (1, 4), (2, 0), (2, 1)]
+    assert channel.judged_pairs(labels) == [(0, 1), (0, 2), (0, 3), (1, 0), (1, 2), (1, 4), (2, 0), (2, 1)]
 
 
 @pytest.mark.parametrize("build, message", [

@@ -209,7 +209,7 @@ def test_numpy_scalars_are_numbers():
 def test_a_comparison_with_zero_is_decided_by_the_sign_alone(monkeypatch):
     """exp(-1e1999) is positive by its form; building its enclosure would take tens of seconds (a channel file may
     hold such a breakpoint), so a comparison with zero must not ask for one."""
-    tiny = exact_module.parse("exp(-1e1999)")
+    tiny = Exact.of("exp(-1e1999)")
     negative = -tiny
 
     def no_enclosure(self):

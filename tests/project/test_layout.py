@@ -17,8 +17,7 @@ import yaml
 import ldpspec
 from ldpspec.reference.registry import MECHANISMS, NOTIONS, PAPERS
 from ldpspec.spec.notions import PRIVACY_KEYS
-from ldpspec.verify.audit import load_claims
-from ldpspec.verify.ledger import CHOICES
+from ldpspec.verify.claims import CHOICES, load_claims
 from tests.support import DOCS, ROOT
 
 FOLDERS = {"spec": "ldpspec.spec", "reference": "ldpspec.reference", "verify": "ldpspec.verify"}

@@ -1,7 +1,7 @@
-"""Goodness of fit and exact count distributions: how a sampler is tied to the exact channel it claims.
+"""Goodness of fit: how a sampler is tied to the exact channel it claims.
 
-Exact moments of estimators and the rows of a channel are the audit's own helpers
-(``ldpspec.verify.common.exact_moments`` and ``channel_row``).
+Exact count distributions, exact moments of estimators and the rows of a channel are the audit's own helpers
+(``ldpspec.verify.common``: ``count_distribution``, ``count_moments``, ``exact_moments`` and ``channel_row``).
 
 Goodness-of-fit tests use fixed seeds and a significance level of 1e-6, so they are deterministic and fail only for
 a real mismatch.
@@ -9,20 +9,13 @@ a real mismatch.
 
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 
 import numpy as np
 from scipy.stats import chisquare
 
-from ldpspec.spec.structured import StructuredChannel
-
 ALPHA = 1e-6
 SAMPLES = 30000
-
-
-def explicit(channel):
-    return channel.explicit() if isinstance(channel, StructuredChannel) else channel
 
 
 def assert_fits(observed: Counter, expected: dict):
@@ -35,22 +28,9 @@ def assert_fits(observed: Counter, expected: dict):
     assert chisquare(f_obs, f_exp).pvalue > ALPHA
 
 
-def exact_count_distribution(rows: list[dict], count) -> dict:
-    """Distribution of the summed count vectors of independent users whose outputs follow ``rows``."""
-    distribution = {(): 1}
-    for row in rows:
-        updated = Counter()
-        for partial, p in distribution.items():
-            for y, q in row.items():
-                if q > 0:
-                    key = tuple(a + b for a, b in itertools.zip_longest(partial, count(y), fillvalue=0))
-                    updated[key] += p * q
-        distribution = dict(updated)
-    return distribution
-
-
 def labelled(mechanism, channel, releases) -> Counter:
-    """Releases as the exact channel's outputs: a mechanism with continuous releases (a float point) says, with
-    ``label(release, channel)``, which output of the exact channel (a cell) each falls in."""
-    label = getattr(mechanism, "label", None)
-    return Counter(label(release, channel) for release in releases) if label else Counter(releases)
+    """Releases as the exact channel's outputs: a mechanism whose channel has densities says, with
+    ``label(release, channel)``, which output of the exact channel (a cell) each release (a point) falls in."""
+    if channel.has_densities:
+        return Counter(mechanism.label(release, channel) for release in releases)
+    return Counter(releases)

@@ -19,7 +19,7 @@ import math
 from ldpspec.reference.cao2022.wheel import wheel_parameters
 from ldpspec.verify.cao2022.privacy import exhaustive_step
 from ldpspec.verify.cao2022.readings import Y0_PRECISION
-from ldpspec.verify.ledger import AuditSettings, claim, decide
+from ldpspec.verify.claims import AuditSettings, claim, decide
 
 
 def wheel_cells(d: int, m: int, eps: float, precision: str) -> int:

@@ -23,7 +23,7 @@ from ldpspec.verify.cao2022.communication import release_bits
 from ldpspec.verify.cao2022.orders import BASELINE, SU_MECHANISMS, _splits, mse_parts
 from ldpspec.verify.cao2022.privacy import exhaustive_step
 from ldpspec.verify.cao2022.readings import EPS_BUDGETS, EPS_RANGE, MSE_SCALE
-from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide
+from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 
 DATASETS = {
     "Sales": (19789, 3752, 201, 54),

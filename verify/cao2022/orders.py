@@ -27,7 +27,7 @@ from ldpspec.verify.cao2022 import suwheel
 from ldpspec.verify.cao2022.privacy import exhaustive_step
 from ldpspec.verify.cao2022.readings import EPS_BUDGETS, EPS_RANGE, HASH_VALUES, SUGRR_Y0
 from ldpspec.verify.cao2022.utility import _stated_variance
-from ldpspec.verify.ledger import AuditSettings, claim, decide
+from ldpspec.verify.claims import AuditSettings, claim, decide
 
 MECHANISMS = {
     # name: (build from (eps, d, sensitive, m), a Sample variant, every item sensitive); None builds Wheel's

@@ -22,7 +22,7 @@ from ldpspec.spec.channel import Channel, map_outputs
 from ldpspec.spec.continuous import PiecewiseChannel
 from ldpspec.spec.notions import SULDP_READINGS, min_id_ldp, uldp
 from ldpspec.verify.cao2022.readings import CONDITION_11, EMPTY, HASH, SUGRR_Y0, SURAP_Y0
-from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide
+from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.search import find_counterexample, search_step
 from ldpspec.verify.symbolic import Condition, SymbolicBudget, proof_step, prove
 
@@ -33,7 +33,7 @@ BUDGETS = ("0", "1/2", "1", "3")
 def _suldp(condition_11: str, channel, sensitive: Iterable, epsilon, protects: Callable = lambda output: True):
     """The SULDP verdict under the reading, with Y_pro every protected part the channel releases (of the outputs
     ``protects`` keeps: the others are invertible outputs)."""
-    outputs = channel.explicit().outputs if isinstance(channel, PiecewiseChannel) else channel.outputs
+    outputs = channel.explicit().outputs
     protected = sorted({y0 for y0, revealed in outputs if y0 is not None and protects((y0, revealed))}, key=repr)
     return SULDP_READINGS[f"suldp-{condition_11}"](channel, list(sensitive), None, protected, epsilon)
 
@@ -439,7 +439,7 @@ def same_non_sensitive_part(inputs: Iterable[tuple], sensitive: Iterable) -> lis
 def sensitive_protection(channel, sensitive: Iterable, epsilon):
     """The whole release is e^eps-indistinguishable on every pair of input sets that differ only in sensitive items:
     MinID-LDP with the budget eps for every set, on the policy graph of those pairs (Gu et al. Sec. VIII)."""
-    explicit = channel.explicit() if isinstance(channel, PiecewiseChannel) else channel
+    explicit = channel.explicit()
     policy = same_non_sensitive_part(explicit.inputs, sensitive)
     return min_id_ldp(explicit, {s: epsilon for s in explicit.inputs}, policy=policy or [])
 

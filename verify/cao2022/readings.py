@@ -5,7 +5,7 @@ The page of the paper in the documentation explains each choice.
 
 from __future__ import annotations
 
-from ldpspec.verify.ledger import Choice, declare_choices
+from ldpspec.verify.claims import Choice, declare_choices
 
 CONDITION_11 = Choice(
     "condition_11", ("marginal", "joint-unrevealed", "joint"),

@@ -23,7 +23,7 @@ from ldpspec.spec.exact import ONE, ZERO, Exact
 from ldpspec.spec.numbers import budget
 from ldpspec.verify.cao2022.privacy import BUDGETS, _set_cases, exhaustive_step, hash_family
 from ldpspec.verify.cao2022.readings import HASH_VALUES
-from ldpspec.verify.ledger import AuditSettings, claim, decide
+from ldpspec.verify.claims import AuditSettings, claim, decide
 
 
 def printed_parameters(epsilon: str, m: int) -> dict:

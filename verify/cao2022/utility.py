@@ -15,7 +15,7 @@ from ldpspec.reference.cao2022.surap import SuRAP, SuRAPSample
 from ldpspec.spec.exact import Exact
 from ldpspec.verify.cao2022.privacy import BUDGETS, _set_cases, exhaustive_step
 from ldpspec.verify.cao2022.readings import SUGRR_Y0, VARIANCE_MODEL
-from ldpspec.verify.ledger import AuditSettings, claim, decide
+from ldpspec.verify.claims import AuditSettings, claim, decide
 
 
 def _cases(settings: AuditSettings) -> list[tuple]:

@@ -24,8 +24,8 @@ from ldpspec.spec.nats import Nats
 from ldpspec.spec.notions import ldp
 from ldpspec.spec.numbers import budget, ctx, to_decimal_string
 from ldpspec.spec.structured import bit_vector_probability
+from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.gu2020.readings import UTILITY
-from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.search import find_counterexample, search_step
 from ldpspec.verify.symbolic import Condition, SymbolicBudget, SymbolicChannel, ldp_conditions, proof_step, prove
 

@@ -16,10 +16,11 @@ import z3
 from scipy.stats import t as student_t
 
 from ldpspec.reference.gu2020.idue import PrivacyLevels, solve_levels, worst_case_mse
+from ldpspec.verify.audit import outcome
+from ldpspec.verify.claims import REGISTRY, AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.gu2020.experiments import EPSILON_GRID, LEVEL_SHARES, fig3, share_sweep
 from ldpspec.verify.gu2020.idue import toy_example
 from ldpspec.verify.gu2020.readings import BOX, BUDGET_ASSIGNMENT, SELF_PAIRS, SKEW
-from ldpspec.verify.ledger import REGISTRY, AuditSettings, Evidence, Step, claim, decide, outcome
 from ldpspec.verify.symbolic import Condition, proof_step, prove
 
 DATASETS = ("power-law", "uniform")

@@ -23,9 +23,9 @@ from ldpspec.spec.exact import Exact
 from ldpspec.spec.notions import min_id_ldp
 from ldpspec.spec.numbers import ctx, to_decimal_string
 from ldpspec.spec.structured import bit_vector_probability
+from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.common import channel_row, count_estimator_proofs, exact_moments, z3_min
 from ldpspec.verify.gu2020.readings import BOX, LESS, SELF_PAIRS, TOY_LAYOUT
-from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.search import find_counterexample, search_step
 from ldpspec.verify.symbolic import Condition, SymbolicChannel, proof_step, prove
 

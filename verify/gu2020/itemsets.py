@@ -19,9 +19,9 @@ from ldpspec.spec.loss import pairwise_loss
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.notions import id_ldp
 from ldpspec.spec.numbers import to_decimal_string
+from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.common import channel_row, exact_moments
 from ldpspec.verify.gu2020.readings import DUMMY_BUDGET, RELEASE, SELF_PAIRS
-from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.search import find_counterexample, search_step
 from ldpspec.verify.symbolic import Condition, proof_step, prove
 

@@ -20,6 +20,7 @@ from ldpspec.spec.loss import ldp_epsilon, pairwise_loss, posterior_leakage_rang
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.notions import ldp, min_id_ldp
 from ldpspec.spec.numbers import to_decimal_string
+from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.common import (
     ALL_ENTRIES,
     channel_with_budgets,
@@ -30,7 +31,6 @@ from ldpspec.verify.common import (
     z3_min,
     z3_reals,
 )
-from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.search import budget_values, find_counterexample, random_channels, search_step
 from ldpspec.verify.symbolic import proof_step
 

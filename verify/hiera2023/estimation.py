@@ -18,9 +18,9 @@ from ldpspec.reference.hiera2023.lhp import LHP
 from ldpspec.reference.shared.grr import grr_probabilities
 from ldpspec.spec.exact import Exact
 from ldpspec.spec.numbers import to_decimal_string
+from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.common import pointwise, prove_identity
 from ldpspec.verify.hiera2023.readings import CLIPPING, COMPENSATION, LEVEL_BUDGET, SIZE
-from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.symbolic import proof_step
 
 SETUPS = {

@@ -19,8 +19,9 @@ import numpy as np
 from ldpspec.reference.hiera2023.hiera import HierA
 from ldpspec.reference.hiera2023.levels import PAPER_BOUNDARIES, PAPER_MULTIPLIERS, Levels
 from ldpspec.reference.hiera2023.lhp import LHP
+from ldpspec.verify.audit import outcome
+from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.hiera2023.readings import CLIPPING, COMPENSATION, LEVEL_BUDGET, PAIR_FUNCTION, SIZE
-from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide, outcome
 
 GRID = tuple(f"{k / 100:.2f}" for k in range(-100, 101))
 """The values of the synthetic data sets: -1, -0.99, ..., 1."""

@@ -27,9 +27,10 @@ from ldpspec.spec.exact import Exact
 from ldpspec.spec.loss import ldp_epsilon, pairwise_loss
 from ldpspec.spec.notions import graded_ldp, id_ldp, ldp
 from ldpspec.spec.numbers import budget, to_decimal_string
+from ldpspec.verify.audit import outcome
+from ldpspec.verify.claims import AuditSettings, Evidence, Outcome, Step, claim, decide
 from ldpspec.verify.common import ALL_ENTRIES, pointwise, prove_identity, two_channels_with_increments, z3_max
 from ldpspec.verify.hiera2023.readings import LEVEL_BUDGET, PAIR_FUNCTION, VARIANCE_MEANING
-from ldpspec.verify.ledger import AuditSettings, Evidence, Outcome, Step, claim, decide, outcome
 from ldpspec.verify.search import find_counterexample, search_step
 from ldpspec.verify.symbolic import proof_step
 

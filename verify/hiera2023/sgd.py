@@ -18,8 +18,8 @@ import numpy as np
 
 from ldpspec.reference.hiera2023.levels import PAPER_BOUNDARIES, PAPER_MULTIPLIERS
 from ldpspec.reference.hiera2023.sgd import PrivateLinearRegression, mse
+from ldpspec.verify.claims import AuditSettings, Evidence, Outcome, Step, claim, decide
 from ldpspec.verify.hiera2023.readings import CLIPPING, COMPENSATION, COMPONENT_BUDGET, SIZE
-from ldpspec.verify.ledger import AuditSettings, Evidence, Outcome, Step, claim, decide
 
 BETA = np.array([0.1, 0.3, -0.2, 0.15, 0.05])
 TRAIN, TEST, EPS0 = 10_000, 5_000, 0.5

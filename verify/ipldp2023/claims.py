@@ -17,8 +17,8 @@ from ldpspec.spec.exact import Exact
 from ldpspec.spec.loss import ldp_epsilon, output_loss
 from ldpspec.spec.notions import ipldp, ldp
 from ldpspec.spec.numbers import budget, to_decimal_string
+from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.common import ALL_ENTRIES, pointwise
-from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.search import budget_increments, find_counterexample, random_channels, search_step
 from ldpspec.verify.symbolic import proof_step
 

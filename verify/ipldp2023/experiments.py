@@ -56,9 +56,10 @@ from ldpspec.reference.shared.urr import URR
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.loss import column_loss, ldp_epsilon
 from ldpspec.spec.numbers import budget, to_decimal_string
+from ldpspec.verify.audit import outcome
+from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.gu2020.experiments import solved
 from ldpspec.verify.ipldp2023.readings import MSE_SCALE, SAMPLE_COUNT
-from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide, outcome
 
 ZIPF_USERS, ZIPF_ITEMS, ZIPF_ALPHA, ZIPF_SEED = 100_000, 20, 2.0, 2023
 """Table 1's Zipf data set, and the seed the project generates it from."""

@@ -29,6 +29,8 @@ from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ZERO, Exact
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import budget, to_decimal_string
+from ldpspec.verify.audit import outcome
+from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.common import prove_identity
 from ldpspec.verify.ipldp2023.mechanisms import item_budget_lists, log_budget_lists, shown
 from ldpspec.verify.ipldp2023.readings import (
@@ -38,7 +40,6 @@ from ldpspec.verify.ipldp2023.readings import (
     THEOREM6_FACTOR,
     WORST_CASE_RELATION,
 )
-from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide, outcome
 from ldpspec.verify.search import budget_increments, find_counterexample, random_channels, search_step
 from ldpspec.verify.symbolic import Condition, proof_step, prove
 

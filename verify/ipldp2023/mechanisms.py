@@ -26,9 +26,10 @@ from ldpspec.spec.loss import ldp_epsilon, pairwise_loss
 from ldpspec.spec.notions import avg_id_ldp, id_ldp, ipldp, ldp, min_id_ldp
 from ldpspec.spec.numbers import budget, to_decimal_string
 from ldpspec.spec.structured import ColumnClasses
+from ldpspec.verify.audit import outcome
+from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.common import z3_reals
 from ldpspec.verify.ipldp2023.readings import BUDGET_OWNER, DESIGN_RESTRICTION, HONESTY
-from ldpspec.verify.ledger import AuditSettings, Evidence, Step, claim, decide, outcome
 from ldpspec.verify.search import budget_values, find_counterexample, search_step
 from ldpspec.verify.symbolic import Condition, proof_step, prove
 

@@ -6,7 +6,7 @@ The page of the paper in the documentation explains each choice.
 
 from __future__ import annotations
 
-from ldpspec.verify.ledger import Choice, declare_choices
+from ldpspec.verify.claims import Choice, declare_choices
 
 BUDGET_OWNER = Choice(
     "budget_owner", ("output", "input"),

@@ -1,0 +1,280 @@
+"""The channel protocol: the questions every kind of channel answers, so that each notion is written once.
+
+The kernel holds channels of several kinds: an explicit matrix (``spec.channel.Channel``); channels given by their
+structure (``spec.structured``: independent bits, unary and direct encodings whose items come in classes, a sampled
+one-hot vector); channels with densities (``spec.continuous.PiecewiseChannel``); and a channel for every number of an
+interval (``spec.families.AffineFamily``). The notions and the losses ask all of them the same questions, declared
+here, and never which kind a channel is:
+
+* ``inputs``: the inputs the kernel judges. A family of every number of an interval is judged on the ends of its
+  segments, which stand for every number (``scope()`` says so in the verdict);
+* ``pair_loss(x, x2)``: ``(max_y ln P[y|x] / P[y|x2], an output attaining it)``;
+* ``judged_pairs(labels)``: the ordered pairs of distinct inputs whose losses decide a pairwise notion: every pair,
+  or one pair per ordered pair of classes when the loss of a pair depends only on its inputs' classes
+  (``input_classes()``);
+* ``worst_ratios(max_work)``: ``(pair, output, loss)`` triples whose largest loss is the tightest LDP budget, and
+  whose worst names the LDP witness: one per output for a matrix (a scan of its columns), one per judged pair
+  otherwise;
+* ``output_losses()``: for each output, the largest log-ratio within its column;
+* ``explicit(max_entries)``: the explicit matrix, for the notions that read it entry by entry (ULDP, SULDP, IPLDP);
+  refused beyond ``max_entries`` probabilities, or when the channel has none (exponential densities, a family);
+* ``matrix()``: the explicit matrix when the channel is one (a ``Channel``, or densities constant on cells, whose
+  matrix of atoms and cells has the same ratios), else ``None``: a structure's matrix may have astronomically many
+  outputs, and is built on request only (``explicit()``);
+* ``ratio_probabilities(x, x2, y)``: the two entries a ratio witness is made of, when the channel holds them;
+* ``input_levels(bounds)``: the interval of each judged input, for graded LDP;
+* ``check_pair_work(max_work)``: refuses a pairwise computation of more than ``max_work`` steps before it starts;
+* ``discrete_outcomes()``: the discrete channel a sampled release is counted on (goodness of fit, never privacy);
+* ``preprocessed(pre)``: a randomised preprocessing of the input followed by this channel;
+* ``file_structures``: how a channel file can hold it (``spec.channelfile``).
+
+A new kind of channel is added by subclassing ``ChannelProtocol`` and answering these questions; no notion changes.
+The losses of rows and columns, to which every kind reduces, are computed here once (``row_pair_loss``,
+``column_loss``).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
+
+from ldpspec.spec.errors import InvalidChannel, InvalidParameter
+from ldpspec.spec.exact import Exact
+from ldpspec.spec.nats import Nats
+from ldpspec.spec.numbers import exact
+
+MAX_PAIR_WORK = 4_000_000
+"""Default largest ``pairs^2 x steps per pair`` of a pairwise computation (``inputs^2 x outputs`` on a matrix)."""
+
+
+class ChannelProtocol(ABC):
+    """A channel the kernel can judge: what every kind of channel answers (see the module's docstring)."""
+
+    inputs: tuple
+
+    # --- what it is ---------------------------------------------------------------------------------------------
+
+    @property
+    @abstractmethod
+    def output_count(self) -> int:
+        """The number of outputs (may be astronomically large)."""
+
+    @property
+    def has_densities(self) -> bool:
+        """Whether some release is a point drawn from a density (a channel file of format 2 holds it)."""
+        return False
+
+    file_structures: tuple[str, ...] = ("matrix",)
+    """How a channel file can hold the channel, preferred first: ``"matrix"`` (format 1, its explicit matrix),
+    ``"densities"`` (format 2), ``"unary-classes"`` or ``"column-classes"`` (format 3)."""
+
+    def input_classes(self) -> tuple[tuple, ...] | None:
+        """Classes of inputs such that the loss of two distinct inputs depends only on their classes, each a tuple of
+        inputs in the order of ``inputs``; ``None`` when the channel declares none (every pair is judged)."""
+        return None
+
+    def scope(self) -> str | None:
+        """What a verdict on the judged inputs covers, when it covers more than them (``parameters["inputs"]`` of
+        the verdict); ``None`` for the inputs themselves."""
+        return None
+
+    def matrix(self, max_entries: int | None = None):
+        """The explicit ``Channel`` when the channel is one in all but its form, else ``None`` (see the module's
+        docstring); refused beyond ``max_entries`` probabilities."""
+        return None
+
+    @abstractmethod
+    def explicit(self, max_entries: int | None = None):
+        """The explicit ``Channel`` (refused beyond ``max_entries`` probabilities, ``MAX_ENTRIES`` by default)."""
+
+    def discrete_outcomes(self, max_entries: int | None = None):
+        """The discrete channel whose outputs a sampled release is counted as: the explicit channel, or for
+        densities with exponential pieces the masses of atoms and cells (a coarsening: for goodness of fit, never
+        for privacy)."""
+        return self.explicit(max_entries)
+
+    def preprocessed(self, pre):
+        """``pre`` (a ``Channel`` whose outputs are this channel's inputs) followed by this channel:
+        ``P[y|s] = sum_t Pre[t|s] P[y|t]``."""
+        from ldpspec.spec.channel import postprocess  # the matrix builds on this module
+
+        return postprocess(pre, self.explicit())
+
+    # --- losses -------------------------------------------------------------------------------------------------
+
+    @abstractmethod
+    def pair_loss(self, x, other) -> tuple:
+        """``(loss, y)``: the largest ``ln P[y|x] / P[y|other]`` over the outputs ``x`` can produce (``+inf`` when
+        ``other`` cannot produce one of them; 0 with ``None`` when ``x`` produces nothing), and an output
+        attaining it."""
+
+    def pair_steps(self) -> tuple[int, str]:
+        """``(steps, unit)``: the work of one ``pair_loss``, for ``check_pair_work``."""
+        return self.output_count, "output"
+
+    def judged_pairs(self, labels=None) -> list[tuple]:
+        """The ordered pairs of distinct inputs whose losses decide a pairwise notion, in the order the explicit scan
+        meets them (``inputs`` by ``inputs``). With ``input_classes()``: one pair per ordered pair of classes,
+        where the classes are refined by ``labels`` (``{input: label}``, for example each input's budget: inputs
+        of one class with different labels go to different classes); each pair is the first of its pair of classes,
+        so that a verdict built from them names the same witness as one built from every pair."""
+        classes = self.input_classes()
+        if classes is None:
+            return [(x, x2) for x in self.inputs for x2 in self.inputs if x != x2]
+        parts_of_classes = []
+        for members in classes:
+            parts: dict = {}
+            for x in members:
+                parts.setdefault(None if labels is None else labels[x], []).append(x)
+            parts_of_classes.extend(parts.values())
+        position = {x: i for i, x in enumerate(self.inputs)}
+        pairs = []
+        for first in parts_of_classes:
+            for second in parts_of_classes:
+                if first is second:
+                    if len(first) >= 2:
+                        pairs.append((first[0], first[1]))
+                else:
+                    pairs.append((first[0], second[0]))
+        return sorted(pairs, key=lambda pair: (position[pair[0]], position[pair[1]]))
+
+    def check_pair_work(self, max_work: int | None, *, every_pair: bool = False) -> None:
+        """Refuse a pairwise computation of more than ``max_work`` steps (``MAX_PAIR_WORK`` by default), naming the
+        limit and how to raise it: one pair per ordered pair of ``input_classes()`` unless ``every_pair``."""
+        limit = MAX_PAIR_WORK if max_work is None else max_work
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+            raise InvalidParameter(f"max_work must be an integer >= 1, got {max_work!r}")
+        classes = None if every_pair else self.input_classes()
+        if classes is None:
+            pairs, what = len(self.inputs), "pair of inputs"
+        else:
+            pairs, what = len(classes), "pair of input classes"
+        per_pair, unit = self.pair_steps()
+        work = pairs ** 2 * per_pair
+        if work > limit:
+            raise InvalidParameter(
+                f"this check compares every ordered {what} over every {unit}: {pairs:,}^2 x {per_pair:,} = "
+                f"{work:,} steps, more than the limit of {limit:,}; raise the limit (max_work=..., or --max-work on "
+                "the command line) to run it anyway")
+
+    def pair_losses(self, max_work: int | None = None, labels=None, *, every_pair: bool = False) -> dict:
+        """``{(x, x2): (loss, y)}`` over ``judged_pairs(labels)``, or over every ordered pair of distinct inputs
+        with ``every_pair``; refused first beyond ``max_work`` steps."""
+        self.check_pair_work(max_work, every_pair=every_pair)
+        if every_pair:
+            pairs = [(x, x2) for x in self.inputs for x2 in self.inputs if x != x2]
+        else:
+            pairs = self.judged_pairs(labels)
+        return {pair: self.pair_loss(*pair) for pair in pairs}
+
+    def worst_ratios(self, max_work: int | None = None) -> Iterator[tuple]:
+        """``(pair, y, loss)`` triples over which the tightest LDP budget is the largest loss; by default one per
+        judged pair."""
+        for pair, (loss, y) in self.pair_losses(max_work).items():
+            yield pair, y, loss
+
+    def output_losses(self) -> dict:
+        """``{y: (loss, (x_high, x_low))}``: for each output, the largest log-ratio within its column, and a pair
+        attaining it (``None`` for an output no input produces, or a single input)."""
+        return self.explicit().output_losses()
+
+    def ratio_probabilities(self, x, other, y) -> tuple | None:
+        """``(P[y|x], P[y|other])``, the two entries a ratio witness is made of, when the channel holds them as
+        entries; ``None`` when its probabilities come from a structure (a product of 10^5 exact factors, a
+        density's piece)."""
+        return None
+
+    def input_levels(self, bounds: Sequence[Exact]) -> dict:
+        """``{input: j}``: the interval ``[b_j, b_{j+1})`` (the last one closed) of every judged input, for graded
+        LDP. By default the inputs are numbers (their labels, read exactly), and must include every end point of
+        the intervals: the verdict covers that grid only."""
+        values = {}
+        for x in self.inputs:
+            if isinstance(x, (tuple, type(None))):
+                raise InvalidParameter(f"graded LDP needs numerical inputs, got input label {x!r}")
+            values[x] = exact(x, f"input {x!r}")
+        levels = {x: level_of(v, bounds) for x, v in values.items()}
+        present = set(values.values())
+        missing = [b for b in bounds if b not in present]
+        if missing:
+            raise InvalidParameter("the inputs must include every interval end point; missing "
+                                   + ", ".join(b.text() for b in missing))
+        return levels
+
+
+def checked_channel(channel, name: str = "channel") -> ChannelProtocol:
+    """``channel`` when it is a channel the kernel can judge (it answers the ``ChannelProtocol``), else
+    ``InvalidParameter`` naming what was given."""
+    if isinstance(channel, ChannelProtocol):
+        return channel
+    raise InvalidParameter(f"{name} must be a spec.Channel or another kind of channel of the kernel (a structured "
+                           f"channel, a PiecewiseChannel, an AffineFamily), got {type(channel).__name__}")
+
+
+# --- the losses of rows and columns ---------------------------------------------------------------------------------
+
+def ratio(numerator: Exact, denominator: Exact) -> Nats:
+    """``ln numerator / denominator``; ``+inf`` when the denominator is 0."""
+    return Nats.infinity() if not denominator else Nats(numerator / denominator)
+
+
+def row_pair_loss(row: Sequence, other_row: Sequence, outputs: Sequence) -> tuple:
+    """``(loss, y)`` of two rows: the largest ``ln row[y] / other_row[y]`` over the outputs ``row`` produces, and the
+    first output attaining it."""
+    best, best_output = None, None
+    for j, (p, p2) in enumerate(zip(row, other_row)):
+        if not p:
+            continue  # x never produces y: no constraint
+        if not p2:
+            return Nats.infinity(), outputs[j]
+        if best is None or (p * best[1]).compare(best[0] * p2) > 0:
+            best, best_output = (p, p2), outputs[j]
+    if best is None:
+        return Nats.rational(0), None
+    return Nats(best[0] / best[1]), best_output
+
+
+def extremes(column: Sequence) -> tuple[int, int]:
+    """Positions of a largest and a smallest entry (the first of equal ones); two positions when the column is
+    constant, so that a witness names two inputs, as the scan over pairs of inputs does."""
+    high = low = 0
+    for i in range(1, len(column)):
+        if column[i].compare(column[high]) > 0:
+            high = i
+        if column[i].compare(column[low]) < 0:
+            low = i
+    if high == low and len(column) > 1:  # every entry equal (high only rises, low only falls, from position 0)
+        low = 1
+    return high, low
+
+
+def column_loss(inputs: Sequence, column: Sequence) -> tuple:
+    """``(loss, (x_high, x_low))``: the largest ``ln P[y|x] / P[y|x']`` within one output column.
+
+    ``column`` holds ``P[y|x]`` for each of ``inputs``. The pair is ``None`` (and the loss 0) when no input produces
+    the output or there is one input.
+    """
+    if len(column) < 2 or not any(column):
+        return Nats.rational(0), None
+    high, low = extremes(column)
+    return ratio(column[high], column[low]), (inputs[high], inputs[low])
+
+
+def level_of(value: Exact, boundaries: Sequence[Exact]) -> int:
+    """The 0-based index of the interval containing ``value``.
+
+    Intervals are ``[b_0, b_1), [b_1, b_2), ..., [b_{k-1}, b_k]`` (half-open, the last closed), as in Hao et al.
+    Sec. 6.
+    """
+    if value < boundaries[0] or value > boundaries[-1]:
+        raise InvalidParameter(f"input value {value.text()} is outside the intervals "
+                               f"[{boundaries[0].text()}, {boundaries[-1].text()}]")
+    for j in range(len(boundaries) - 1):
+        if value < boundaries[j + 1]:
+            return j
+    return len(boundaries) - 2
+
+
+def unknown_label(x, labels: Sequence) -> InvalidChannel:
+    """The error for an input or output a channel does not have."""
+    return InvalidChannel(f"unknown input label {x!r}; the inputs are {list(labels)!r}")
