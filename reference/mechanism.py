@@ -41,7 +41,8 @@ INPUTS = {
 """What a user holds (``Mechanism.inputs``)."""
 
 REPORTS = {
-    "item": "one item, packed to the bits it needs",
+    "item": "one item of the domain, packed to the bits it needs",
+    "index": "one index of a finite set of outputs other than the items (a codeword), packed to the bits it needs",
     "items": "one item per item of the user's set",
     "bit-vector": "a vector of bits, packed eight to a byte",
     "number": "a real number (float64)",

@@ -4,14 +4,15 @@ The command line (``ldpspec list``, ``channel``, ``check``), channel files, the 
 benchmark and the tests read these tables; nothing else lists mechanisms, notions or papers.
 
 * A notion is declared in ``ldpspec.spec.notions`` (``NOTIONS``).
-* A mechanism is declared at the end of its module (``MECHANISMS``) and listed by its folder's ``__init__``; this
-  module gathers the folders below.
+* A mechanism is declared at the end of its module (``MECHANISMS``), whose name its folder's ``__init__`` lists
+  (``MODULES``, one line per module); this module gathers the folders below.
 * A paper is one entry of ``PAPERS``; its claims are the folder ``verify/<key>/``, its mechanisms the folder
   ``reference/<key>/`` (when it has mechanisms of its own), its page ``docs/papers/<key>.md``.
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 
 from ldpspec.reference import cao2022, gu2020, hiera2023, ipldp2023, shared
@@ -45,13 +46,13 @@ PAPERS: dict[str, Paper] = {paper.key: paper for paper in (
 )}
 """The papers, by key."""
 
-MECHANISMS: dict[str, Mechanism] = {mechanism.name: mechanism for mechanism in (
-    *shared.MECHANISMS,
-    *gu2020.MECHANISMS,
-    *cao2022.MECHANISMS,
-    *ipldp2023.MECHANISMS,
-    *hiera2023.MECHANISMS,
-)}
+FOLDERS = (shared, gu2020, cao2022, ipldp2023, hiera2023)
+"""The folders of mechanisms: ``shared``, then one per paper."""
+
+MECHANISMS: dict[str, Mechanism] = {
+    mechanism.name: mechanism
+    for folder in FOLDERS for module in folder.MODULES
+    for mechanism in importlib.import_module(f"{folder.__name__}.{module}").MECHANISMS}
 """Every registered mechanism, by name."""
 
 __all__ = ["MECHANISMS", "NOTIONS", "PAPERS", "Mechanism", "Notion", "Paper"]

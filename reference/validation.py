@@ -1,17 +1,20 @@
 """Checks of the mechanisms' inputs, shared by every mechanism: domains, items, item sets, and users' data.
 
 Each check returns the value in canonical form or raises ``InvalidParameter`` naming the parameter and what is
-allowed.
+allowed. This is the one place for the mechanisms' argument checks; an integer is read by the kernel's
+``integer`` (``ldpspec.spec.numbers``), which the checks here build on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from functools import cmp_to_key
+from numbers import Integral
 
 import numpy as np
 
 from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec.numbers import integer
 
 MAX_DOMAIN = 10_000_000
 """The largest domain a mechanism is built over: the mechanisms hold per-item parameters and counts."""
@@ -19,18 +22,31 @@ MAX_DOMAIN = 10_000_000
 
 def domain_size(d, name: str = "d (domain size)") -> int:
     """An integer in ``[2, MAX_DOMAIN]``."""
-    if not isinstance(d, (int, np.integer)) or isinstance(d, bool) or not 2 <= d <= MAX_DOMAIN:
-        raise InvalidParameter(f"{name} must be an integer in [2, {MAX_DOMAIN:,}], got {d!r}")
-    return int(d)
+    return integer(d, name, 2, MAX_DOMAIN)
 
 
 def positive_integer(value, name: str, maximum: int | None = None) -> int:
     """An integer >= 1 (and at most ``maximum``)."""
-    if (not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1
-            or (maximum is not None and value > maximum)):
-        allowed = ">= 1" if maximum is None else f"in [1, {maximum:,}]"
-        raise InvalidParameter(f"{name} must be an integer {allowed}, got {value!r}")
+    return integer(value, name, 1, maximum)
+
+
+def number_of_users(n, name: str = "n (the number of users)") -> int:
+    """The number of users an estimate is made from: an integer >= 1."""
+    return integer(n, name, 1)
+
+
+def unit_sign(value, name: str) -> int:
+    """``-1`` or ``1`` (a number, not a bool)."""
+    if isinstance(value, bool) or value not in (-1, 1):
+        raise InvalidParameter(f"{name} must be the sign -1 or 1, got {value!r}")
     return int(value)
+
+
+def flag(value, name: str) -> bool:
+    """A switch: ``True`` or ``False`` (not a number or text that means one)."""
+    if not isinstance(value, bool):
+        raise InvalidParameter(f"{name} must be True or False, got {value!r}")
+    return value
 
 
 def choice(value, choices, name: str):
@@ -42,9 +58,7 @@ def choice(value, choices, name: str):
 
 def item_index(item, d: int, name: str = "item") -> int:
     """An item of the domain ``0 .. d-1``."""
-    if not isinstance(item, (int, np.integer)) or isinstance(item, bool) or not 0 <= item < d:
-        raise InvalidParameter(f"{name} must be an integer in [0, {d - 1}], got {item!r}")
-    return int(item)
+    return integer(item, name, 0, d - 1)
 
 
 def item_set(items: Iterable, m: int, name: str = "an item set") -> tuple:
@@ -52,7 +66,7 @@ def item_set(items: Iterable, m: int, name: str = "an item set") -> tuple:
     if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
         raise InvalidParameter(f"{name} must be a list of items of 0 .. {m - 1}, got {items!r}"[:300])
     items = tuple(items)
-    if any(not isinstance(i, (int, np.integer)) or isinstance(i, bool) or not 0 <= i < m for i in items):
+    if any(isinstance(i, bool) or not isinstance(i, Integral) or not 0 <= i < m for i in items):
         raise InvalidParameter(f"{name} must hold integers in [0, {m - 1}], got {items!r}")
     if len(set(items)) != len(items):
         raise InvalidParameter(f"{name} must not repeat items, got {items!r}")
@@ -83,9 +97,10 @@ def count_array(counts, d: int, name: str = "true_counts") -> np.ndarray:
 
 def user_count(value, name: str) -> int:
     """A number of users: an integer >= 0."""
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 0:
-        raise InvalidParameter(f"{name} (a number of users) must be a non-negative integer, got {value!r}")
-    return int(value)
+    try:
+        return integer(value, name, 0)
+    except InvalidParameter:
+        raise InvalidParameter(f"{name} (a number of users) must be a non-negative integer, got {value!r}") from None
 
 
 def item_budgets(values, name: str = "budgets", *, positive: bool = False) -> tuple:

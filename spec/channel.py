@@ -22,7 +22,7 @@ from functools import reduce
 
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact, Undecided
-from ldpspec.spec.numbers import exact
+from ldpspec.spec.numbers import exact, integer
 from ldpspec.spec.protocol import ChannelProtocol, column_loss, row_pair_loss
 
 MAX_ENTRIES = 1_000_000
@@ -34,9 +34,7 @@ every check."""
 def check_entries(count: int, what: str, max_entries: int | None = None) -> None:
     """Refuse to build ``what`` with ``count`` probabilities when that is more than ``max_entries``
     (``MAX_ENTRIES`` by default), before any of the work is done."""
-    limit = MAX_ENTRIES if max_entries is None else max_entries
-    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise InvalidParameter(f"max_entries must be an integer >= 1, got {max_entries!r}")
+    limit = MAX_ENTRIES if max_entries is None else integer(max_entries, "max_entries", 1)
     if count > limit:
         raise InvalidParameter(f"{what} has {count_text(count)} probabilities, more than the limit of {limit:,}; use "
                                "a smaller domain, or raise the limit (max_entries=..., or --max-entries on the "

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 from fractions import Fraction
+from numbers import Integral
 
 from mpmath.ctx_mp import MPContext
 
@@ -36,7 +37,7 @@ ctx = MPContext()
 ctx.dps = APPROXIMATION_DIGITS
 """A private mpmath context for approximations shown to users (never for decisions)."""
 
-__all__ = ["DISPLAY_DIGITS", "Exact", "Nats", "Undecided", "budget", "ctx", "exact", "probability",
+__all__ = ["DISPLAY_DIGITS", "Exact", "Nats", "Undecided", "budget", "ctx", "exact", "integer", "probability",
            "to_decimal_string"]
 
 
@@ -48,6 +49,29 @@ def exact(value, name: str) -> Exact:
     NaN and infinities.
     """
     return Exact.of(value, name)
+
+
+def integer(value, name: str, minimum: int | None = None, maximum: int | None = None) -> int:
+    """``value`` as an ``int`` when it is an integer (a Python or NumPy integer, not a bool) in
+    ``[minimum, maximum]`` (either end ``None``: open), else ``InvalidParameter`` naming ``name`` and the range.
+
+    Every integer argument of the project is checked here, or by ``ldpspec.reference.validation``, which builds on
+    it."""
+    if (isinstance(value, bool) or not isinstance(value, Integral) or (minimum is not None and value < minimum)
+            or (maximum is not None and value > maximum)):
+        raise InvalidParameter(f"{name} must be {integer_range(minimum, maximum)}, got {value!r}")
+    return int(value)
+
+
+def integer_range(minimum: int | None, maximum: int | None) -> str:
+    """``"an integer >= 1"``, ``"an integer in [2, 10,000,000]"``: the integers from ``minimum`` to ``maximum``."""
+    if minimum is None and maximum is None:
+        return "an integer"
+    if maximum is None:
+        return f"an integer >= {minimum:,}"
+    if minimum is None:
+        return f"an integer <= {maximum:,}"
+    return f"an integer in [{minimum:,}, {maximum:,}]"
 
 
 def budget(value, name: str = "epsilon") -> Nats:

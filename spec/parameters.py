@@ -17,7 +17,7 @@ from decimal import Decimal
 
 from ldpspec.spec.channel import normalize_label
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
-from ldpspec.spec.numbers import budget, exact
+from ldpspec.spec.numbers import budget, exact, integer, integer_range
 
 KINDS = {
     "budget": "a privacy budget >= 0, a decimal or a fraction such as 1/3 (read exactly)",
@@ -193,16 +193,14 @@ def _number(value, where: str):
 
 
 def _integer(value, where: str, minimum: int | None = None, maximum: int | None = None) -> int:
-    allowed = ("an integer" if minimum is None and maximum is None else
-               f"an integer >= {minimum}" if maximum is None else
-               f"an integer <= {maximum}" if minimum is None else f"an integer in [{minimum}, {maximum}]")
+    """An integer as typed (its decimal text) or as given (a JSON or Python integer)."""
+    allowed = integer_range(minimum, maximum)
     if isinstance(value, str):
         text = value.strip()
         if len(text) > 100 or not text.lstrip("+-").isdigit():
             raise InvalidParameter(f"{where} must be {allowed}; got {_short(value)}")
         value = int(text)
-    elif isinstance(value, bool) or not isinstance(value, int):
-        raise InvalidParameter(f"{where} must be {allowed}; got {_short(value)}")
-    if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-        raise InvalidParameter(f"{where} must be {allowed}; got {_short(value)}")
-    return value
+    try:
+        return integer(value, where, minimum, maximum)
+    except InvalidParameter:  # the value cut short: a JSON integer may have thousands of digits
+        raise InvalidParameter(f"{where} must be {allowed}; got {_short(value)}") from None

@@ -41,7 +41,7 @@ from collections.abc import Iterator, Sequence
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import Exact
 from ldpspec.spec.nats import Nats
-from ldpspec.spec.numbers import exact
+from ldpspec.spec.numbers import exact, integer
 
 MAX_PAIR_WORK = 4_000_000
 """Default largest ``pairs^2 x steps per pair`` of a pairwise computation (``inputs^2 x outputs`` on a matrix)."""
@@ -141,9 +141,7 @@ class ChannelProtocol(ABC):
     def check_pair_work(self, max_work: int | None, *, every_pair: bool = False) -> None:
         """Refuse a pairwise computation of more than ``max_work`` steps (``MAX_PAIR_WORK`` by default), naming the
         limit and how to raise it: one pair per ordered pair of ``input_classes()`` unless ``every_pair``."""
-        limit = MAX_PAIR_WORK if max_work is None else max_work
-        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-            raise InvalidParameter(f"max_work must be an integer >= 1, got {max_work!r}")
+        limit = MAX_PAIR_WORK if max_work is None else integer(max_work, "max_work", 1)
         classes = None if every_pair else self.input_classes()
         if classes is None:
             pairs, what = len(self.inputs), "pair of inputs"

@@ -22,7 +22,7 @@ from ldpspec.spec.channel import Channel, _unique_labels, check_entries, count_t
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact
 from ldpspec.spec.nats import Nats
-from ldpspec.spec.numbers import probability
+from ldpspec.spec.numbers import integer, probability
 from ldpspec.spec.protocol import ChannelProtocol
 
 
@@ -176,8 +176,7 @@ class ClassedUnary(ClassedChannel, IndependentBits):
         return _members(self.item_classes)
 
     def bit_distributions(self, x) -> tuple:
-        if x not in range(self.bit_count) or isinstance(x, bool):
-            raise InvalidChannel(f"unknown input label {x!r}; the inputs are the items 0 .. {self.bit_count - 1}")
+        x = _item(x, self.bit_count, "input")
         return tuple(self.hot[c] if k == x else self.cold[c] for k, c in enumerate(self.item_classes))
 
     def pair_loss(self, x, other) -> tuple:
@@ -248,17 +247,12 @@ class ColumnClasses(ClassedChannel):
     def input_classes(self) -> tuple[tuple, ...]:
         return _members(self.item_classes)
 
-    def _item(self, x, name: str = "input") -> int:
-        if isinstance(x, bool) or x not in range(len(self.inputs)):
-            raise InvalidChannel(f"unknown {name} label {x!r}; the items are 0 .. {len(self.inputs) - 1}")
-        return x
-
     def probability(self, x, y):
-        c = self.item_classes[self._item(y, "output")]
-        return self.base[c] + self.extra[c] if self._item(x) == y else self.base[c]
+        c = self.item_classes[_item(y, len(self.inputs), "output")]
+        return self.base[c] + self.extra[c] if _item(x, len(self.inputs), "input") == y else self.base[c]
 
     def pair_loss(self, x, other) -> tuple:
-        x, other = self._item(x), self._item(other)
+        x, other = _item(x, len(self.inputs), "input"), _item(other, len(self.inputs), "input")
         if x == other:
             return Nats.rational(0), x
         candidates = []  # (ratio numerator, denominator, output), in output order as the explicit scan meets them
@@ -446,6 +440,15 @@ def _item_classes(item_classes: Sequence[int], count: int, what: str) -> tuple:
         k, c = next((k, c) for k, c in enumerate(classes) if type(c) is not int or not 0 <= c < count)
         raise InvalidChannel(f"the class of item {k} must be an integer in [0, {count - 1}], got {c!r}")
     return classes
+
+
+def _item(x, count: int, side: str) -> int:
+    """``x`` when it is one of the items ``0 .. count-1`` that label a channel's inputs (or outputs), else
+    ``InvalidChannel`` naming it."""
+    try:
+        return integer(x, f"{side} label", 0, count - 1)
+    except InvalidParameter:
+        raise InvalidChannel(f"unknown {side} label {x!r}; the items are 0 .. {count - 1}") from None
 
 
 def _members(item_classes: Sequence[int]) -> tuple[tuple, ...]:

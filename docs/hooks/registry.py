@@ -1,4 +1,8 @@
-"""MkDocs hook: tables generated from the registry, so that the site never lists mechanisms, notions or papers by hand.
+"""MkDocs hook: tables and navigation generated from the registry, so that the site never lists mechanisms, notions or
+papers by hand.
+
+The navigation's section "Mechanisms" gets every registered mechanism's page after its first entry, in the registry's
+order (``mechanism_pages``); a page's title in the navigation is the ``title`` of its front matter, or its heading.
 
 A page asks for a table with a marker line; the marker is replaced by the table:
 
@@ -125,6 +129,31 @@ def _flags(here: str, kind: str) -> str:
         if counts.get(flag):
             lines.append(f"| `{flag}` | {table_cell(note)} | {counts[flag]} |")
     return "\n".join(lines)
+
+
+MECHANISMS_SECTION = "Mechanisms"
+"""The section of ``mkdocs.yml``'s navigation that the mechanisms' pages join."""
+
+
+def mechanism_pages(nav: list) -> list:
+    """``nav`` (as ``mkdocs.yml`` gives it) with every registered mechanism's page that it does not list already put
+    in the section ``MECHANISMS_SECTION``, after the section's first entry, in the registry's order."""
+    from ldpspec.reference.registry import MECHANISMS
+
+    result = []
+    for entry in nav:
+        if isinstance(entry, dict) and MECHANISMS_SECTION in entry:
+            section = list(entry[MECHANISMS_SECTION])
+            listed = {value for item in section for value in (item.values() if isinstance(item, dict) else [item])}
+            pages = [page for page in dict.fromkeys(m.docs for m in MECHANISMS.values()) if page not in listed]
+            entry = {MECHANISMS_SECTION: section[:1] + pages + section[1:]}
+        result.append(entry)
+    return result
+
+
+def on_config(config):
+    config["nav"] = mechanism_pages(config["nav"])
+    return config
 
 
 TABLES = {"mechanisms": _mechanisms, "notions": _notions, "privacy-keys": _privacy_keys, "papers": _papers,

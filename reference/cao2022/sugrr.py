@@ -48,7 +48,7 @@ from ldpspec.reference.cao2022.sets import (
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import count_estimate
 from ldpspec.reference.shared.urr import SENSITIVE, URR
-from ldpspec.reference.validation import choice, domain_size, positive_integer
+from ldpspec.reference.validation import choice, domain_size, number_of_users
 from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO
@@ -150,7 +150,7 @@ class _SetMechanism:
     def _estimate(self, counts: Sequence[int], n: int, trials: int, scale: int) -> list:
         if len(counts) != self.d:
             raise InvalidParameter(f"counts must have one entry per item ({self.d}), got {len(counts)}")
-        positive_integer(n, "n (the number of users)")
+        number_of_users(n)
         return [scale * (count_estimate(c, trials * n, self.p, self.q) if self.item.is_sensitive[x]
                          else count_estimate(c, n, self.r, 0)) for x, c in enumerate(counts)]
 
@@ -354,7 +354,7 @@ class SuGRRSampleTwin:
 
 
 def _float_estimate(mechanism: _SetMechanism, counts, n: int, trials: int, scale: int) -> np.ndarray:
-    positive_integer(n, "n (the number of users)")
+    number_of_users(n)
     counts = np.asarray(counts, dtype=float)
     sensitive = np.array(mechanism.item.is_sensitive)
     p = np.where(sensitive, float(mechanism.p), float(mechanism.r))

@@ -48,7 +48,7 @@ from ldpspec.reference.sampling import packed_bit_counts, unpacked_rows
 from ldpspec.reference.shared.unary import UnaryEncoding
 from ldpspec.reference.shared.urap import urap_bits
 from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
-from ldpspec.reference.validation import choice, domain_size, positive_integer
+from ldpspec.reference.validation import choice, domain_size, number_of_users
 from ldpspec.spec.channel import Channel, check_entries, map_outputs
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ZERO
@@ -260,7 +260,7 @@ class SuRAPSampleTwin(_SuRAPTwinBase):
 
     def estimate(self, counts, n: int) -> np.ndarray:
         """Eq. (20) in floats."""
-        positive_integer(n, "n (the number of users)")
+        number_of_users(n)
         return self.mechanism.m * self.encoding_twin.estimate(counts, n)
 
 

@@ -53,7 +53,7 @@ from ldpspec.reference.cao2022.sets import (
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.sampling import packed_bit_counts
 from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
-from ldpspec.reference.validation import domain_size, positive_integer
+from ldpspec.reference.validation import domain_size, number_of_users
 from ldpspec.spec.channel import check_entries, label_list
 from ldpspec.spec.continuous import Density, PiecewiseChannel, cell_text, sorted_unique
 from ldpspec.spec.errors import InvalidParameter
@@ -262,7 +262,7 @@ class _WheelBase:
         """``(F_x - n p) / (P_true - p)`` (sensitive), ``F_x / r`` (non-sensitive), exactly."""
         if len(counts) != self.d:
             raise InvalidParameter(f"counts must have one entry per item ({self.d}), got {len(counts)}")
-        positive_integer(n, "n (the number of users)")
+        number_of_users(n)
         return [(c - n * self.p) / (self.p_true - self.p) if self.is_sensitive[x] else c / self.r
                 for x, c in enumerate(counts)]
 
@@ -422,7 +422,7 @@ class WheelTwin:
 
     def estimate(self, counts, n: int) -> np.ndarray:
         """The estimates of Algorithm 2 in floats."""
-        positive_integer(n, "n (the number of users)")
+        number_of_users(n)
         mechanism = self.mechanism
         counts = np.asarray(counts, dtype=float)
         return np.where(np.array(mechanism.is_sensitive), (counts - n * self.p) / (float(mechanism.p_true) - self.p),

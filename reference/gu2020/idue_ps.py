@@ -31,15 +31,13 @@ from functools import cached_property
 
 import numpy as np
 
-from ldpspec.reference.gu2020.idue import (
+from ldpspec.reference.gu2020.idue import SOLVER_PARAMETERS, level_parameters, solve_levels
+from ldpspec.reference.gu2020.levels import (
     NOTIONS_BY_PAIR_FUNCTION,
-    SOLVER_PARAMETERS,
     PrivacyLevels,
     benchmark_levels,
     idue,
-    level_parameters,
     levels_of,
-    solve_levels,
     with_dummies,
 )
 from ldpspec.reference.mechanism import EPSILON, Benchmark, Guarantee, Mechanism
@@ -47,7 +45,7 @@ from ldpspec.reference.sampling import packed_bit_counts, unpacked_rows
 from ldpspec.reference.shared.estimators import count_estimate
 from ldpspec.reference.shared.ps import padding_and_sampling, padding_and_sampling_many, padding_length, ps_distribution
 from ldpspec.reference.shared.unary import UnaryEncoding, oue_probabilities, sue_probabilities
-from ldpspec.reference.validation import MAX_DOMAIN, choice, item_set, positive_integer, user_count
+from ldpspec.reference.validation import MAX_DOMAIN, choice, item_set, number_of_users, positive_integer, user_count
 from ldpspec.spec.channel import check_entries, sequence
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
@@ -158,7 +156,7 @@ class IduePs:
         if len(bit_counts) != self.released_bits:
             raise InvalidParameter(f"bit_counts must have one entry per released bit ({self.released_bits}), "
                                    f"got {len(bit_counts)}")
-        positive_integer(n, "n (the number of users)")
+        number_of_users(n)
         return [self.padding * count_estimate(c, n, bit.p, bit.q)
                 for c, bit in zip(bit_counts[: self.m], self.encoding.bits)]
 
@@ -223,7 +221,7 @@ class IduePsTwin:
 
     def estimate(self, bit_counts, n: int) -> np.ndarray:
         """``c_hat_i = l (C_i - n b_i) / (a_i - b_i)`` for the real items, in floats."""
-        positive_integer(n, "n (the number of users)")
+        number_of_users(n)
         m, twin = self.mechanism.m, self.mechanism.encoding.twin
         real_counts = np.asarray(bit_counts[:m], dtype=float)
         return self.mechanism.padding * count_estimate(real_counts, n, twin.a[:m], twin.b[:m])

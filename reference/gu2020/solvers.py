@@ -38,7 +38,7 @@ from fractions import Fraction
 import numpy as np
 from scipy.optimize import minimize
 
-from ldpspec.reference.gu2020.idue import (
+from ldpspec.reference.gu2020.levels import (
     BOXES,
     MODELS,
     PrivacyLevels,

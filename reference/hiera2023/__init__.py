@@ -2,7 +2,8 @@
 collector's side (PLC and HierA's aggregation) is in ``plc`` and ``hiera``; the baselines Harmony, PM and Laplace are
 in ``reference.shared``."""
 
-from ldpspec.reference.hiera2023 import graded_laplace, lhp
-
-MECHANISMS = (*graded_laplace.MECHANISMS, *lhp.MECHANISMS)
-"""The registered mechanisms of this paper."""
+MODULES = (
+    "graded_laplace",
+    "lhp",
+)
+"""The modules of this folder that declare mechanisms (their ``MECHANISMS``), in the order the registry lists them."""

@@ -40,7 +40,7 @@ import numpy as np
 
 from ldpspec.reference import draws
 from ldpspec.reference.hiera2023.lhp import LHP
-from ldpspec.reference.validation import choice, positive_integer
+from ldpspec.reference.validation import choice, flag, number_of_users, positive_integer
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
 
@@ -94,9 +94,7 @@ class HierA:
         self.mu = positive_integer(mu, "mu (the number of data reuses)", maximum=self.k)
         self.compensation = choice(compensation, COMPENSATIONS, "compensation")
         self.size = choice(size, SIZES, "size")
-        if not isinstance(clip, bool):
-            raise InvalidParameter(f"clip must be True or False, got {clip!r}")
-        self.clip = clip
+        self.clip = flag(clip, "clip")
         self.plan = merge_plan(self.k, self.mu, self.compensation)
         E = lhp.levels.exponentials
         self.keep = tuple(e / (e + 1) for e in E)  # p_i
@@ -121,7 +119,7 @@ class HierA:
     def estimate(self, counts: Sequence[int], n: int, rng: random.Random) -> Exact:
         """``m*`` from LHP's ``2k`` counts ``[n_1-, n_1+, ...]`` of ``n`` users; PLC's conversions drawn with
         ``rng``."""
-        n = positive_integer(n, "n (the number of users)")
+        n = number_of_users(n)
         data = {h: [-1] * counts[2 * h - 2] + [1] * counts[2 * h - 1] for h in range(1, self.k + 1)}
         converted = {(h, i): sum(1 for v in self.convert(data[h], h, i, rng) if v == 1) for h, i in self.conversions}
         return self.combine(counts, converted, n)
@@ -235,7 +233,7 @@ class HierATwin:
         """``m*`` for each row of ``counts`` (``m x 2k``, one population of ``n`` users per row), independently: the
         estimates of many populations in one pass (the gradient components of Sec. 5)."""
         hiera = self.hiera
-        n = positive_integer(n, "n (the number of users)")
+        n = number_of_users(n)
         counts = np.asarray(counts)
         if (counts.ndim != 2 or counts.shape[1] != 2 * hiera.lhp.k or not np.issubdtype(counts.dtype, np.integer)
                 or np.any(counts < 0)):

@@ -38,11 +38,20 @@ from ldpspec.reference.shared.estimators import mean_moments
 from ldpspec.reference.shared.grr import grr_probabilities
 from ldpspec.reference.shared.harmony import harmony_probability
 from ldpspec.reference.shared.rr import rr_keep_probability
-from ldpspec.reference.validation import choice, count_array, positive_integer, value, value_array
+from ldpspec.reference.validation import (
+    choice,
+    count_array,
+    number_of_users,
+    positive_integer,
+    unit_sign,
+    value,
+    value_array,
+)
 from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
 from ldpspec.spec.families import AffineFamily
+from ldpspec.spec.numbers import integer
 from ldpspec.spec.parameters import Parameter
 
 LEVEL_BUDGET_SOURCES = ("perturbed", "true")
@@ -154,17 +163,20 @@ class LHP:
         """``[n_1-, n_1+, n_2-, ...]``: the number of releases of each ``(t*, v*)``."""
         counts = [0] * (2 * self.k)
         for output in outputs:
-            if (not isinstance(output, tuple) or len(output) != 2 or output[1] not in (-1, 1)
-                    or output[0] not in range(1, self.k + 1) or any(isinstance(part, bool) for part in output)):
+            try:
+                if not isinstance(output, tuple) or len(output) != 2:
+                    raise InvalidParameter("not a pair")
+                level, released = integer(output[0], "level", 1, self.k), unit_sign(output[1], "value")
+            except InvalidParameter:
                 raise InvalidParameter(f"a release must be a pair (level in 1 .. {self.k}, sign -1 or 1), got "
-                                       f"{output!r}"[:300])
-            counts[output_index(*output)] += 1
+                                       f"{output!r}"[:300]) from None
+            counts[output_index(level, released)] += 1
         return counts
 
     def estimate(self, counts: Sequence[int], n: int) -> list:
         """``[m*]`` of HierA without conversion (``mu = 1``) or clipping:
         ``(1/n) sum_i (n_i+ - n_i-) / (2 p_i - 1)``, exactly."""
-        n = positive_integer(n, "n (the number of users)")
+        n = number_of_users(n)
         if len(counts) != 2 * self.k:
             raise InvalidParameter(f"counts must be the {2 * self.k} counts [n_1-, n_1+, ..., n_k+], got "
                                    f"{len(counts)} numbers")
@@ -263,7 +275,7 @@ class LHPTwin:
 
     def estimate(self, counts, n: int) -> np.ndarray:
         """``[m*]`` in floats."""
-        n = positive_integer(n, "n (the number of users)")
+        n = number_of_users(n)
         counts = np.asarray(counts, dtype=np.float64)
         c = 2 * self._keep_value - 1
         return np.array([float(np.sum((counts[1::2] - counts[0::2]) / c)) / n])

@@ -38,7 +38,7 @@ from ldpspec.reference.hiera2023.levels import Levels
 from ldpspec.reference.hiera2023.lhp import LHP
 from ldpspec.reference.shared.harmony import Harmony
 from ldpspec.reference.shared.pm import PiecewiseMechanism
-from ldpspec.reference.validation import choice, positive_integer
+from ldpspec.reference.validation import choice, flag, positive_integer
 from ldpspec.spec.errors import InvalidParameter
 
 ORACLES = ("hiera", "graded-laplace", "harmony", "pm")
@@ -103,9 +103,8 @@ class PrivateLinearRegression:
                  regularisation: float = REGULARISATION, compensation: str = "A", size: str = "all",
                  clip: bool = True):
         self.levels = Levels(boundaries, budgets)
-        if not isinstance(clip, bool):
-            raise InvalidParameter(f"clip must be True or False, got {clip!r}")
-        self.hiera_reading = (choice(compensation, COMPENSATIONS, "compensation"), choice(size, SIZES, "size"), clip)
+        self.hiera_reading = (choice(compensation, COMPENSATIONS, "compensation"), choice(size, SIZES, "size"),
+                              flag(clip, "clip"))
         self.oracle = choice(oracle, ORACLES, "oracle")
         self.component_level = choice(component_level, COMPONENT_LEVELS, "component_level")
         self.component_budget = choice(component_budget, COMPONENT_BUDGETS, "component_budget")

@@ -39,7 +39,13 @@ from ldpspec.reference.mechanism import ITEM_BUDGETS, Benchmark, Guarantee, Mech
 from ldpspec.reference.sampling import ITEMS_PER_CHUNK, AliasTable, ExactBernoulli, count_items, item_reports, put_items
 from ldpspec.reference.shared.direct import ColumnStructure, DirectEncoding
 from ldpspec.reference.shared.estimators import count_estimate
-from ldpspec.reference.validation import count_array, item_array, item_budgets, item_index, positive_integer
+from ldpspec.reference.validation import (
+    count_array,
+    item_array,
+    item_budgets,
+    item_index,
+    number_of_users,
+)
 from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.exact import ZERO, Exact
 
@@ -204,7 +210,7 @@ class IPRRTwin:
 
     def estimate(self, counts, n: int) -> np.ndarray:
         """The estimates of ``IPRR.estimate`` in floats."""
-        positive_integer(n, "n (the number of users)")
+        number_of_users(n)
         p = np.array([float(v) for v in self.mechanism.p_report])
         q = np.array([float(v) for v in self.mechanism.q_report])
         return count_estimate(np.asarray(counts, dtype=float), n, p, q)

@@ -28,6 +28,7 @@ import hashlib
 
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
+from ldpspec.spec.numbers import integer
 
 BLOCK_BYTES = 32
 """The bytes of one SHA-256 block."""
@@ -84,8 +85,7 @@ class Stream:
 def bits(source, k: int) -> int:
     """The next ``k`` bits of ``source`` (anything with ``bit()``) as an unsigned integer, first bit most
     significant."""
-    if not isinstance(k, int) or isinstance(k, bool) or k < 0:
-        raise InvalidParameter(f"k (a number of bits) must be an integer >= 0, got {k!r}")
+    integer(k, "k (a number of bits)", 0)
     value = 0
     for _ in range(k):
         value = 2 * value + source.bit()
@@ -95,8 +95,7 @@ def bits(source, k: int) -> int:
 def below(source, n: int) -> int:
     """A uniform integer of ``0 .. n-1``: ``bits(k)`` with ``k`` the bit length of ``n - 1``, redrawn while
     ``>= n``."""
-    if not isinstance(n, int) or isinstance(n, bool) or n < 1:
-        raise InvalidParameter(f"n (the number of choices) must be an integer >= 1, got {n!r}")
+    integer(n, "n (the number of choices)", 1)
     k = (n - 1).bit_length()
     while True:
         value = bits(source, k)

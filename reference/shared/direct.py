@@ -36,7 +36,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ldpspec.reference.shared.estimators import count_estimates, count_variances, item_counts
-from ldpspec.reference.validation import positive_integer
+from ldpspec.reference.validation import number_of_users, positive_integer, user_count
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ZERO, Exact
 
@@ -130,11 +130,7 @@ def column_structure(rows) -> ColumnStructure | None:
 def _counts(counts, d: int) -> list[int]:
     if len(counts) != d:
         raise InvalidParameter(f"counts must have one entry per item ({d}), got {len(counts)}")
-    values = []
-    for y, c in enumerate(counts):
-        if isinstance(c, bool) or not isinstance(c, (int, np.integer)) or c < 0:
-            raise InvalidParameter(f"counts[{y}] must be a non-negative integer, got {c!r}")
-        values.append(int(c))
+    values = [user_count(c, f"counts[{y}]") for y, c in enumerate(counts)]
     positive_integer(sum(values), "the total of the counts (the number of users n)")
     return values
 
@@ -199,7 +195,7 @@ def empirical_moments(rows, p: Sequence, n: int) -> tuple[list, object]:
     (The estimate is unbiased: its mean is ``p``.)"""
     rows = _square_rows(rows)
     inv = inverse(rows)
-    n = positive_integer(n, "n (the number of users)")
+    n = number_of_users(n)
     d = len(rows)
     p = [Exact.of(v, f"p[{x}]") for x, v in enumerate(p)]
     m = [sum((p[x] * Exact.of(rows[x][y]) for x in range(d)), ZERO) for y in range(d)]

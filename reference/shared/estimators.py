@@ -25,7 +25,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 
-from ldpspec.reference.validation import item_index, positive_integer
+from ldpspec.reference.validation import item_index, number_of_users
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
 
@@ -63,7 +63,7 @@ def count_estimates(counts: Sequence, n, p: Sequence, q: Sequence) -> list:
     reports that count for item ``i``."""
     if len(counts) != len(p):
         raise InvalidParameter(f"counts must have one entry per item ({len(p)}), got {len(counts)}")
-    positive_integer(n, "n (the number of users)")
+    number_of_users(n)
     return [count_estimate(c, n, p_i, q_i) for c, p_i, q_i in zip(counts, p, q)]
 
 
@@ -97,7 +97,7 @@ def item_counts(items: Iterable[int], d: int, name: str) -> list[int]:
 def mean_moments(moments: Sequence[tuple]) -> tuple[list, list]:
     """``([E m*], [Var m*])`` of ``m* = (1/n) sum_u T_u`` for independent terms with ``(E T_u, Var T_u) =
     moments[u]``: ``(1/n) sum E T_u`` and ``(1/n^2) sum Var T_u``, exactly."""
-    n = positive_integer(len(moments), "the number of users")
+    n = number_of_users(len(moments), "the number of users")
     return ([sum((mean for mean, _ in moments), Exact.rational(0)) / n],
             [sum((variance for _, variance in moments), Exact.rational(0)) / (n * n)])
 
@@ -128,7 +128,7 @@ class MeanOfReleases(ABC):
         """``[m*] = [sum / n]``, exactly for the given sum."""
         from ldpspec.spec.numbers import exact
 
-        n = positive_integer(n, "n (the number of users)")
+        n = number_of_users(n)
         if len(counts) != 1:
             raise InvalidParameter(f"counts must be [sum of the releases], got {list(counts)!r}")
         return [exact(counts[0], "the sum of the releases") / n]
@@ -155,5 +155,5 @@ class MeanOfReleasesTwin:
     def estimate(self, counts, n: int):
         import numpy as np
 
-        n = positive_integer(n, "n (the number of users)")
+        n = number_of_users(n)
         return np.array([counts[0] / n])

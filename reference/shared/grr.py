@@ -31,7 +31,7 @@ from ldpspec.reference.validation import (
     item_array,
     item_budgets,
     item_index,
-    positive_integer,
+    number_of_users,
     smallest_budget,
 )
 from ldpspec.spec.channel import Channel, check_entries
@@ -138,7 +138,7 @@ class GrrTwin:
 
     def estimate(self, counts, n: int) -> np.ndarray:
         """``c_hat_i = (C_i - n q) / (p - q)`` in floats."""
-        positive_integer(n, "n (the number of users)")
+        number_of_users(n)
         return count_estimate(np.asarray(counts, dtype=float), n, float(self.mechanism.p), float(self.mechanism.q))
 
 

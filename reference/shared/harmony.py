@@ -28,7 +28,15 @@ import numpy as np
 from ldpspec.reference import draws
 from ldpspec.reference.mechanism import EPSILON, NUMERIC_GRID, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.rr import rr_keep_probability
-from ldpspec.reference.validation import count_array, positive_integer, value, value_array, value_grid
+from ldpspec.reference.validation import (
+    count_array,
+    number_of_users,
+    positive_integer,
+    unit_sign,
+    value,
+    value_array,
+    value_grid,
+)
 from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
@@ -92,15 +100,13 @@ class Harmony:
     def counts(self, outputs: Sequence[int]) -> list[int]:
         """``[n_-, n_+]``: the numbers of releases ``-C`` and ``+C``."""
         counts = [0, 0]
-        for sign in outputs:
-            if sign not in (-1, 1) or isinstance(sign, bool):
-                raise InvalidParameter(f"a report must be the sign -1 or 1, got {sign!r}")
-            counts[(sign + 1) // 2] += 1
+        for report in outputs:
+            counts[(unit_sign(report, "a report") + 1) // 2] += 1
         return counts
 
     def estimate(self, counts: Sequence[int], n: int) -> list:
         """``[m*]``, the mean of the releases: ``C (n_+ - n_-) / n`` (exact)."""
-        n = positive_integer(n, "n (the number of users)")
+        n = number_of_users(n)
         if len(counts) != 2:
             raise InvalidParameter(f"counts must be [n_-, n_+], got {list(counts)!r}")
         return [self.scale * (counts[1] - counts[0]) / n]
@@ -150,7 +156,7 @@ class HarmonyTwin:
 
     def estimate(self, counts, n: int) -> np.ndarray:
         """``[m*]`` in floats."""
-        n = positive_integer(n, "n (the number of users)")
+        n = number_of_users(n)
         return np.array([self._scale * (counts[1] - counts[0]) / n])
 
 

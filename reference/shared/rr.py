@@ -22,7 +22,7 @@ from ldpspec.reference import draws
 from ldpspec.reference.mechanism import EPSILON, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.sampling import ITEMS_PER_CHUNK, ExactBernoulli, count_items, item_reports, put_items
 from ldpspec.reference.shared.estimators import item_counts
-from ldpspec.reference.validation import count_array, positive_integer
+from ldpspec.reference.validation import count_array, item_index, number_of_users
 from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
@@ -55,8 +55,7 @@ class RandomizedResponse:
 
     def perturb(self, bit: int, rng: random.Random) -> int:
         """One user's report: the true bit with probability ``p``, else the other bit."""
-        if bit not in (0, 1) or isinstance(bit, bool):
-            raise InvalidParameter(f"bit must be 0 or 1, got {bit!r}")
+        bit = item_index(bit, 2, "bit")
         return bit if draws.coin(rng, self.p) else 1 - bit
 
     def counts(self, outputs: Sequence[int]) -> list[int]:
@@ -66,7 +65,7 @@ class RandomizedResponse:
     def _check_estimable(self, n) -> None:
         if self.epsilon == 0:
             raise InvalidParameter("epsilon must be > 0 to estimate: at 0 the reports carry no information")
-        positive_integer(n, "n (the number of users)")
+        number_of_users(n)
 
     def estimate(self, counts: Sequence[int], n: int) -> list:
         """``[f_hat]``, the estimated frequency of true 1s, from the counts of 0s and 1s (exact)."""

@@ -30,7 +30,13 @@ from ldpspec.reference import draws
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.sampling import ExactBernoulli, PackedBernoulli, packed_bit_counts, unpacked_rows
 from ldpspec.reference.shared.estimators import count_estimate, count_estimates, count_variances, item_counts
-from ldpspec.reference.validation import count_array, domain_size, item_array, item_index, positive_integer
+from ldpspec.reference.validation import (
+    count_array,
+    domain_size,
+    item_array,
+    item_index,
+    number_of_users,
+)
 from ldpspec.spec.channel import sequence
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
@@ -231,7 +237,7 @@ class UnaryEncodingTwin:
 
     def estimate(self, bit_counts, n: int) -> np.ndarray:
         """``c_hat_i = (C_i - n b_i) / (a_i - b_i)`` in floats."""
-        positive_integer(n, "n (the number of users)")
+        number_of_users(n)
         return count_estimate(np.asarray(bit_counts, dtype=float), n, self.a, self.b)
 
 

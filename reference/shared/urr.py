@@ -39,7 +39,7 @@ from ldpspec.reference.validation import (
     item_array,
     item_budgets,
     item_index,
-    positive_integer,
+    number_of_users,
     smallest_budget,
 )
 from ldpspec.spec.channel import Channel, check_entries, label_list
@@ -199,7 +199,7 @@ class URRTwin:
 
     def estimate(self, counts, n: int) -> np.ndarray:
         """The estimates of ``URR.estimate`` in floats."""
-        positive_integer(n, "n (the number of users)")
+        number_of_users(n)
         p = np.array([float(v) for v in self.mechanism.p])
         q = np.array([float(v) for v in self.mechanism.q])
         return count_estimate(np.asarray(counts, dtype=float), n, p, q)

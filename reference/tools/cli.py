@@ -51,7 +51,8 @@ from decimal import Decimal
 
 import numpy as np
 
-from ldpspec.reference.gu2020.idue import SOLVER_PARAMETERS, levels_of, solve_levels
+from ldpspec.reference.gu2020.idue import SOLVER_PARAMETERS, solve_levels
+from ldpspec.reference.gu2020.levels import levels_of
 from ldpspec.reference.porting.conform import ALPHA, RELATIVE_ERROR, conform
 from ldpspec.reference.registry import MECHANISMS, NOTIONS, listing
 from ldpspec.reference.shared.direct import (
@@ -70,7 +71,7 @@ from ldpspec.spec.channelfile import channel_file_text, read_channel_file
 from ldpspec.spec.errors import InvalidParameter, SpecError
 from ldpspec.spec.exact import Undecided
 from ldpspec.spec.loss import MAX_PAIR_WORK, loss_profile
-from ldpspec.spec.numbers import to_decimal_string
+from ldpspec.spec.numbers import integer, to_decimal_string
 from ldpspec.spec.parameters import Parameter
 from ldpspec.spec.structured import ColumnClasses
 
@@ -194,8 +195,10 @@ def _parse_counts(text: str, d: int, where: str = "--counts") -> list[int]:
     if len(values) != d:
         raise InvalidParameter(f"{where} must have one count per item ({d} items); got {len(values)}")
     for k, value in enumerate(values):
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
-            raise InvalidParameter(f"{where}[{k}] must be an integer in [0, 2^53]; got {str(value)[:40]}")
+        try:
+            integer(value, f"{where}[{k}]", 0, MAX_COUNT)
+        except InvalidParameter:  # said with 2^53, and the value cut short: JSON's integers have no length limit
+            raise InvalidParameter(f"{where}[{k}] must be an integer in [0, 2^53]; got {str(value)[:40]}") from None
     if sum(values) > MAX_COUNT:
         raise InvalidParameter(f"{where} must total at most 2^53 reports (counts are held in floats); got "
                                f"{sum(values)}")

@@ -163,7 +163,7 @@ def test_idue_solve_prints_verified_parameters(capsys):
     assert len(solution["items"]) == 5 and len(solution["levels"]) == 2
     assert float(solution["verified_margin"]) >= 0
     # The decimal strings are deployable: the kernel accepts them as they are printed.
-    from ldpspec.reference.gu2020.idue import PrivacyLevels, verify_idue
+    from ldpspec.reference.gu2020.levels import PrivacyLevels, verify_idue
     levels = PrivacyLevels.from_sizes(["1.3862943611198906", "1.791759469228055"], [1, 4])
     assert verify_idue(levels, [lv["a"] for lv in solution["levels"]], [lv["b"] for lv in solution["levels"]]).holds
 

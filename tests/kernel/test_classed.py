@@ -136,7 +136,8 @@ def test_bad_structures_are_refused_by_name(build, message):
 def test_idue_over_100000_items_is_judged_whole():
     """MinID-LDP of IDUE with 10^5 items in three levels, all of it (the verdict's witness is a pair of items and the
     whole vector of bits), and the same verdict as on two items per level."""
-    from ldpspec.reference.gu2020.idue import PrivacyLevels, idue, solve_levels, verify_idue
+    from ldpspec.reference.gu2020.idue import solve_levels
+    from ldpspec.reference.gu2020.levels import PrivacyLevels, idue, verify_idue
 
     small = PrivacyLevels.from_sizes([1, "1.2", 2], [2, 2, 2])
     solution = solve_levels(small)

@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from ldpspec import spec
-from ldpspec.reference.gu2020.idue import PrivacyLevels, solve_levels
+from ldpspec.reference.gu2020.idue import solve_levels
 from ldpspec.reference.gu2020.idue_ps import idue_ps, oue_ps, rappor_ps, solved_idue_ps
+from ldpspec.reference.gu2020.levels import PrivacyLevels
 from ldpspec.reference.shared.unary import oue, sue
 from ldpspec.verify.common import channel_row, exact_moments
 
@@ -53,7 +54,7 @@ def test_the_twin_simulates_item_sets_given_as_a_mapping():
 @pytest.mark.parametrize("call, message", [
     (lambda: idue_ps(SET_LEVELS, SET_SOLUTION.a, SET_SOLUTION.b, 2, release="some"), "release must be one of"),
     (lambda: idue_ps(SET_LEVELS, SET_SOLUTION.a, SET_SOLUTION.b, 2, dummy_level=5),
-     "dummy_level must be a level index"),
+     "dummy_level must be an integer in \\[0, 1\\]"),
     (lambda: oue_ps(1, 3, 2).twin.simulate_counts({(0,): -2}, np.random.default_rng()), "non-negative integer"),
     (lambda: oue_ps(1, 0, 2), r"m \(the number of items\) must be an integer in \[1, 10,000,000\]"),
 ])

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ldpspec import spec
-from ldpspec.reference.gu2020.idue import PrivacyLevels, verify_idue, worst_case_mse
+from ldpspec.reference.gu2020.levels import PrivacyLevels, verify_idue, worst_case_mse
 from ldpspec.reference.gu2020.solvers import DEFAULT_BOX, solve
 from ldpspec.reference.shared.unary import oue, sue
 from tests.support import examples

@@ -77,7 +77,7 @@ def test_compact_reports():
     (lambda: Grr(1, 4).twin.reports(np.array([0, 7]), np.random.default_rng()), r"values in \[0, 3\]"),
     (lambda: oue(1, 3).twin.simulate_counts([1, -1, 0], np.random.default_rng()), "non-negative integers"),
     (lambda: ue("0.5", "0.5", 2).estimate([1, 1], 2), "p != q"),
-    (lambda: RandomizedResponse(1).perturb(2, random.Random()), "bit must be 0 or 1"),
+    (lambda: RandomizedResponse(1).perturb(2, random.Random()), r"bit must be an integer in \[0, 1\]"),
     (lambda: RandomizedResponse(0).estimate([1, 1], 2), "epsilon must be > 0"),
     (lambda: Grr(1, 1), r"d \(domain size\) must be an integer in \[2, 10,000,000\], got 1"),
     (lambda: oue(1, 2.5), r"d \(domain size\) must be an integer in \[2, 10,000,000\]"),

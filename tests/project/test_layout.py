@@ -4,6 +4,7 @@ citations a reader can follow, and a wheel that holds the package only."""
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
 import re
 import subprocess
@@ -94,11 +95,20 @@ def _nav_pages() -> set:
                 for value in entry.values():
                     walk(value) if isinstance(value, list) else pages.add(value)
 
-    walk(configuration["nav"])
+    walk(_hook("registry").mechanism_pages(configuration["nav"]))
     return pages
 
 
+def _hook(name: str):
+    """A hook of the site's build (``docs/hooks/NAME.py``), as the build loads it."""
+    specification = importlib.util.spec_from_file_location(f"docs_hook_{name}", DOCS / "hooks" / f"{name}.py")
+    module = importlib.util.module_from_spec(specification)
+    specification.loader.exec_module(module)
+    return module
+
+
 def test_the_navigation_lists_every_paper_mechanism_and_notion():
+    """As the site is built: ``mkdocs.yml``'s navigation with the registered mechanisms' pages the hook adds."""
     pages = _nav_pages()
     papers_with_work = {claim.paper for claim in load_claims().values()} | {
         m.home for m in MECHANISMS.values() if m.home != "shared"}

@@ -26,7 +26,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from ldpspec.reference.gu2020.idue import PrivacyLevels, idue, solve_levels
+from ldpspec.reference.gu2020.idue import solve_levels
+from ldpspec.reference.gu2020.levels import PrivacyLevels, idue
 from ldpspec.reference.shared.estimators import count_variance
 from ldpspec.reference.shared.unary import UnaryEncoding, oue, sue
 

@@ -15,7 +15,8 @@ import numpy as np
 import z3
 from scipy.stats import t as student_t
 
-from ldpspec.reference.gu2020.idue import PrivacyLevels, solve_levels, worst_case_mse
+from ldpspec.reference.gu2020.idue import solve_levels
+from ldpspec.reference.gu2020.levels import PrivacyLevels, worst_case_mse
 from ldpspec.verify.audit import outcome
 from ldpspec.verify.claims import REGISTRY, AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.gu2020.experiments import EPSILON_GRID, LEVEL_SHARES, fig3, share_sweep

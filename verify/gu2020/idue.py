@@ -9,15 +9,8 @@ from fractions import Fraction
 import z3
 from hypothesis import strategies as st
 
-from ldpspec.reference.gu2020.idue import (
-    PrivacyLevels,
-    idue,
-    level_pairs,
-    solve_levels,
-    total_mse,
-    verify_idue,
-    worst_case_mse,
-)
+from ldpspec.reference.gu2020.idue import solve_levels
+from ldpspec.reference.gu2020.levels import PrivacyLevels, idue, level_pairs, total_mse, verify_idue, worst_case_mse
 from ldpspec.reference.shared.unary import UnaryBits, one_hot_bit_distributions, oue, sue
 from ldpspec.spec.exact import Exact
 from ldpspec.spec.notions import min_id_ldp

@@ -12,8 +12,9 @@ from fractions import Fraction
 import z3
 from hypothesis import strategies as st
 
-from ldpspec.reference.gu2020.idue import PrivacyLevels, level_pairs, solve_levels, with_dummies
+from ldpspec.reference.gu2020.idue import solve_levels
 from ldpspec.reference.gu2020.idue_ps import IduePs, itemset_budget
+from ldpspec.reference.gu2020.levels import PrivacyLevels, level_pairs, with_dummies
 from ldpspec.reference.shared.unary import UnaryBits, UnaryEncoding
 from ldpspec.spec.loss import pairwise_loss
 from ldpspec.spec.nats import Nats

@@ -48,7 +48,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ldpspec.reference.gu2020.idue import PrivacyLevels, idue
+from ldpspec.reference.gu2020.levels import PrivacyLevels, idue
 from ldpspec.reference.ipldp2023.iprr import IPRR
 from ldpspec.reference.shared.direct import ColumnStructure, mle_np, norm_sub_np
 from ldpspec.reference.shared.grr import Grr

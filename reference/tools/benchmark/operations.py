@@ -193,7 +193,8 @@ def _numeric(library: str, name: str, mode: str, n: int) -> Operation:
 def _kernel(notion: str, d: int) -> Operation:
     """The kernel's verdict on IDUE over ``d`` items in the workload's three levels (solved first, on two items per
     level: the solution does not depend on the number of items the kernel is then given)."""
-    from ldpspec.reference.gu2020.idue import PrivacyLevels, benchmark_levels, solve_levels, verify_idue
+    from ldpspec.reference.gu2020.idue import solve_levels
+    from ldpspec.reference.gu2020.levels import PrivacyLevels, benchmark_levels, verify_idue
 
     levels = benchmark_levels(d)
     solution = solve_levels(PrivacyLevels.from_sizes(levels.budgets, [2] * levels.count), r=KERNEL_NOTIONS[notion])
