@@ -213,11 +213,15 @@ class Benchmark:
         peers: the same mechanism in peer libraries, ``{library: client}``; ``client(d, epsilon)`` prepares the
             library's per-user client (compiling it where the library compiles) and returns ``run(values)``, which
             makes every user's report and keeps them in a list.
+        report_bits: ``report_bits(mechanism)``, the bits of information one report carries (``log2`` of the number
+            of values it takes), for the cost per released bit, where the declared ``reports`` do not give them (an
+            item of ``d`` carries ``log2 d``, a bit vector its bits).
     """
 
     workload: Callable
     group: str
     peers: Mapping[str, Callable] = field(default_factory=dict)
+    report_bits: Callable | None = None
 
     def __post_init__(self):
         if self.group not in BENCHMARK_GROUPS:

@@ -42,6 +42,17 @@ def unit_sign(value, name: str) -> int:
     return int(value)
 
 
+def positive_budget(value, name: str, why: str):
+    """A budget > 0 (``budget`` of the kernel, then not 0); ``why`` says why the mechanism needs it, for the
+    message."""
+    from ldpspec.spec.numbers import budget  # the kernel's reading of a budget: exact, finite, >= 0
+
+    epsilon = budget(value, name)
+    if epsilon.sign() == 0:
+        raise InvalidParameter(f"{name} must be > 0 {why}")
+    return epsilon
+
+
 def flag(value, name: str) -> bool:
     """A switch: ``True`` or ``False`` (not a number or text that means one)."""
     if not isinstance(value, bool):

@@ -13,7 +13,7 @@ from ldpspec.spec.channelfile import (
     write_channel_file,
 )
 from ldpspec.spec.continuous import Density, PiecewiseChannel
-from ldpspec.spec.errors import InvalidChannel, InvalidParameter, SpecError
+from ldpspec.spec.errors import InvalidChannel, InvalidParameter, SpecError, TooLarge
 from ldpspec.spec.exact import Exact, Undecided
 from ldpspec.spec.families import AffineFamily
 from ldpspec.spec.loss import (
@@ -50,7 +50,7 @@ from ldpspec.spec.verdict import Verdict, Witness
 __all__ = [
     "Channel", "compose", "map_outputs", "postprocess",
     "ChannelFile", "channel_file_text", "parse_channel_file", "read_channel_file", "write_channel_file",
-    "InvalidChannel", "InvalidParameter", "SpecError",
+    "InvalidChannel", "InvalidParameter", "SpecError", "TooLarge",
     "invertible_outputs", "ldp_epsilon", "loss_profile", "output_loss", "pair_loss", "pairwise_loss",
     "posterior_leakage_range",
     "NOTIONS", "Notion", "Parameter", "PAIR_FUNCTIONS", "SULDP_READINGS",

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from functools import reduce
 
-from ldpspec.spec.errors import InvalidChannel, InvalidParameter
+from ldpspec.spec.errors import InvalidChannel, InvalidParameter, TooLarge
 from ldpspec.spec.exact import ONE, ZERO, Exact, Undecided
 from ldpspec.spec.numbers import exact, integer
 from ldpspec.spec.protocol import ChannelProtocol, column_loss, row_pair_loss
@@ -36,7 +36,7 @@ def check_entries(count: int, what: str, max_entries: int | None = None) -> None
     (``MAX_ENTRIES`` by default), before any of the work is done."""
     limit = MAX_ENTRIES if max_entries is None else integer(max_entries, "max_entries", 1)
     if count > limit:
-        raise InvalidParameter(f"{what} has {count_text(count)} probabilities, more than the limit of {limit:,}; use "
+        raise TooLarge(f"{what} has {count_text(count)} probabilities, more than the limit of {limit:,}; use "
                                "a smaller domain, or raise the limit (max_entries=..., or --max-entries on the "
                                "command line)")
 

@@ -9,5 +9,10 @@ class InvalidParameter(SpecError):
     """A parameter (budget, label set, option) is outside its allowed range."""
 
 
+class TooLarge(InvalidParameter):
+    """A computation refused before it starts for its size, not for its values: raising the limit the message names
+    runs it (``max_entries``, ``max_work``)."""
+
+
 class InvalidChannel(SpecError):
     """A channel is malformed: labels, shape, or probabilities."""

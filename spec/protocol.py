@@ -38,7 +38,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 
-from ldpspec.spec.errors import InvalidChannel, InvalidParameter
+from ldpspec.spec.errors import InvalidChannel, InvalidParameter, TooLarge
 from ldpspec.spec.exact import Exact
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import exact, integer
@@ -150,7 +150,7 @@ class ChannelProtocol(ABC):
         per_pair, unit = self.pair_steps()
         work = pairs ** 2 * per_pair
         if work > limit:
-            raise InvalidParameter(
+            raise TooLarge(
                 f"this check compares every ordered {what} over every {unit}: {pairs:,}^2 x {per_pair:,} = "
                 f"{work:,} steps, more than the limit of {limit:,}; raise the limit (max_work=..., or --max-work on "
                 "the command line) to run it anyway")

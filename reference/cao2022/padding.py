@@ -27,7 +27,7 @@ from math import comb
 
 import numpy as np
 
-from ldpspec.reference import draws
+from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.cao2022.sets import (
     SET_SIZE,
     _plain_integers,
@@ -73,6 +73,10 @@ class Padded:
         self.epsilon = self.inner.epsilon
 
     # --- the normalisation ---
+
+    @cached_property
+    def twin(self) -> PaddedTwin:
+        return PaddedTwin(self)
 
     def user_set(self, items: Iterable) -> tuple:
         """A user's set: 1 to ``d`` distinct items (the channel covers sets up to ``max_set_size``)."""
@@ -164,10 +168,6 @@ class Padded:
             means = [a + b for a, b in zip(means, first)]
             variances = [v + s2 - f * f for v, s2, f in zip(variances, second, first)]
         return means, variances
-
-    @cached_property
-    def twin(self) -> PaddedTwin:
-        return PaddedTwin(self)
 
 
 def _subsets(items: Sequence, size: int) -> list[tuple]:

@@ -26,7 +26,7 @@ from math import comb
 
 import numpy as np
 
-from ldpspec.reference import draws
+from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.cao2022.sets import (
     EMPTY,
     EMPTY_READINGS,
@@ -175,6 +175,10 @@ class SuGRR(_SetMechanism):
                  empty: str = "absent"):
         super().__init__(epsilon, d, sensitive, m, m, y0, empty)
 
+    @cached_property
+    def twin(self) -> SuGRRTwin:
+        return SuGRRTwin(self)
+
     def distribution(self, items: Iterable[int]) -> dict:
         """The exact distribution of the release for the set ``items``: the ``m`` items' outputs, combined."""
         return sugrr_distribution(user_set(items, self.d, self.m), self.item_distribution, self.item.is_sensitive,
@@ -219,16 +223,16 @@ class SuGRR(_SetMechanism):
             indicators.append(probabilities)
         return self._moments(indicators, len(sets), self.m, 1)
 
-    @cached_property
-    def twin(self) -> SuGRRTwin:
-        return SuGRRTwin(self)
-
 
 class SuGRRSample(_SetMechanism):
     """suGRR-Sample: one item of the set, sampled uniformly, through uRR at ``eps`` (Cao et al. Sec. 4.1.1)."""
 
     def __init__(self, epsilon, d: int, sensitive: Iterable[int], m: int, empty: str = "absent"):
         super().__init__(epsilon, d, sensitive, m, 1, "multiset", empty)
+
+    @cached_property
+    def twin(self) -> SuGRRSampleTwin:
+        return SuGRRSampleTwin(self)
 
     def distribution(self, items: Iterable[int]) -> dict:
         """``P[z | s] = (1/m) sum_{i in s} P_uRR[z | i]``, as releases ``((z,), ())`` or ``(no y0, (z,))``."""
@@ -262,23 +266,26 @@ class SuGRRSample(_SetMechanism):
                       for x in range(self.d)]
         return self._moments(indicators, len(sets), 1, self.m)
 
-    @cached_property
-    def twin(self) -> SuGRRSampleTwin:
-        return SuGRRSampleTwin(self)
 
+class _SetTwin:
+    """What the twins of suGRR and suGRR-Sample share: the mechanism, which items are sensitive, and the users' sets
+    as an ``(n, m)`` array."""
 
-class SuGRRTwin:
-    """suGRR for many users at once. A report is the ``m`` outputs of a user, sorted (the release is unordered)."""
-
-    def __init__(self, mechanism: SuGRR):
+    def __init__(self, mechanism: _SetMechanism):
         self.mechanism = mechanism
         self.is_sensitive = np.array(mechanism.item.is_sensitive)
 
+    def sets(self, item_sets) -> np.ndarray:
+        return set_array(item_sets, self.mechanism.d, self.mechanism.m)
+
+
+class SuGRRTwin(_SetTwin):
+    """suGRR for many users at once. A report is the ``m`` outputs of a user, sorted (the release is unordered)."""
+
     def reports(self, item_sets, rng: np.random.Generator) -> np.ndarray:
         """An ``(n, m)`` array: every item through uRR at ``eps / m``, each row sorted."""
-        mechanism = self.mechanism
-        items = set_array(item_sets, mechanism.d, mechanism.m)
-        outputs = np.asarray(mechanism.item.twin.reports(items.ravel(), rng)).reshape(items.shape)
+        items = self.sets(item_sets)
+        outputs = np.asarray(self.mechanism.item.twin.reports(items.ravel(), rng)).reshape(items.shape)
         return np.sort(outputs, axis=1)
 
     def outputs(self, reports: np.ndarray) -> list[tuple]:
@@ -319,19 +326,12 @@ class SuGRRTwin:
         return _float_estimate(self.mechanism, counts, n, self.mechanism.m, 1)
 
 
-class SuGRRSampleTwin:
+class SuGRRSampleTwin(_SetTwin):
     """suGRR-Sample for many users at once. A report is the one released item of a user."""
-
-    def __init__(self, mechanism: SuGRRSample):
-        self.mechanism = mechanism
-        self.is_sensitive = np.array(mechanism.item.is_sensitive)
 
     def reports(self, item_sets, rng: np.random.Generator) -> np.ndarray:
         """One item per user: a uniform item of its set, through uRR at ``eps``."""
-        mechanism = self.mechanism
-        items = set_array(item_sets, mechanism.d, mechanism.m)
-        sampled = sample_one(items, rng)
-        return mechanism.item.twin.reports(sampled, rng)
+        return self.mechanism.item.twin.reports(sample_one(self.sets(item_sets), rng), rng)
 
     def outputs(self, reports: np.ndarray) -> list[tuple]:
         empty = self.mechanism.empty
@@ -361,7 +361,6 @@ def _float_estimate(mechanism: _SetMechanism, counts, n: int, trials: int, scale
     q = np.where(sensitive, float(mechanism.q), 0.0)
     users = np.where(sensitive, trials * n, n)
     return scale * (counts - users * q) / (p - q)
-
 
 
 _SOURCE = "Cao, Zhu, He, Zhang 2022, Sec. 4.1"

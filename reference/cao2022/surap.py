@@ -28,7 +28,7 @@ from math import comb
 
 import numpy as np
 
-from ldpspec.reference import draws
+from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.cao2022.sets import (
     SET_SIZE,
     EverySensitive,
@@ -44,10 +44,10 @@ from ldpspec.reference.cao2022.sets import (
 )
 from ldpspec.reference.cao2022.sugrr import NOTION
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarantee, Mechanism
-from ldpspec.reference.sampling import packed_bit_counts, unpacked_rows
 from ldpspec.reference.shared.unary import UnaryEncoding
 from ldpspec.reference.shared.urap import urap_bits
 from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
+from ldpspec.reference.twin_sampling import packed_bit_counts, unpacked_rows
 from ldpspec.reference.validation import choice, domain_size, number_of_users
 from ldpspec.spec.channel import Channel, check_entries, map_outputs
 from ldpspec.spec.errors import InvalidParameter
@@ -138,6 +138,10 @@ class SuRAP(_SuRAPBase):
     def __init__(self, epsilon, d: int, sensitive: Iterable[int], m: int, y0: str = "vector"):
         super().__init__(epsilon, d, sensitive, m, m, y0)
 
+    @cached_property
+    def twin(self) -> SuRAPTwin:
+        return SuRAPTwin(self)
+
     def bit_distributions(self, items: Iterable[int]) -> tuple:
         """``(P[b_j = 0], P[b_j = 1])`` for every bit, given the set."""
         items = set(user_set(items, self.d, self.m))
@@ -168,16 +172,16 @@ class SuRAP(_SuRAPBase):
         bits = self.encoding.bits
         return self._moments([[bits[x].p if x in s else bits[x].q for s in sets] for x in range(self.d)], 1)
 
-    @cached_property
-    def twin(self) -> SuRAPTwin:
-        return SuRAPTwin(self)
-
 
 class SuRAPSample(_SuRAPBase):
     """suRAP-Sample: one item of the set, sampled uniformly, one-hot encoded at ``eps`` (Cao et al. Sec. 4.2.1)."""
 
     def __init__(self, epsilon, d: int, sensitive: Iterable[int], m: int, y0: str = "vector"):
         super().__init__(epsilon, d, sensitive, m, 1, y0)
+
+    @cached_property
+    def twin(self) -> SuRAPSampleTwin:
+        return SuRAPSampleTwin(self)
 
     def channel(self, max_entries: int | None = None) -> Channel:
         """``P[b | s] = (1/m) sum_{i in s} P_uRAP[b | i]`` over every set of ``m`` items (as ``(y0, R)``)."""
@@ -205,10 +209,6 @@ class SuRAPSample(_SuRAPBase):
         bits = self.encoding.bits
         return self._moments([[bits[x].q + (bits[x].p - bits[x].q) * (1 if x in s else 0) / self.m for s in sets]
                               for x in range(self.d)], self.m)
-
-    @cached_property
-    def twin(self) -> SuRAPSampleTwin:
-        return SuRAPSampleTwin(self)
 
 
 class _SuRAPTwinBase:
@@ -267,7 +267,6 @@ class SuRAPSampleTwin(_SuRAPTwinBase):
 Y0 = Parameter("y0", "choice", "suRAP's protected part: the whole vector, or its sensitive bits (the audit's "
                "reading surap_y0)",
                required=False, default="vector", choices=Y0_READINGS)
-
 
 
 _SOURCE = "Cao, Zhu, He, Zhang 2022, Sec. 4.2"

@@ -39,7 +39,7 @@ from math import comb
 
 import numpy as np
 
-from ldpspec.reference import draws
+from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.cao2022.sets import (
     SET_SIZE,
     all_sets,
@@ -51,8 +51,8 @@ from ldpspec.reference.cao2022.sets import (
     user_set,
 )
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarantee, Mechanism
-from ldpspec.reference.sampling import packed_bit_counts
 from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
+from ldpspec.reference.twin_sampling import packed_bit_counts
 from ldpspec.reference.validation import domain_size, number_of_users
 from ldpspec.spec.channel import check_entries, label_list
 from ldpspec.spec.continuous import Density, PiecewiseChannel, cell_text, sorted_unique
@@ -431,7 +431,6 @@ class WheelTwin:
 
 HASH_VALUES = Parameter("hash-values", "numbers", "h(0), ..., h(d-1): the public hash, points of [0, 1) "
                         "(default x / d)", required=False)
-
 
 
 _SOURCE = "Cao, Zhu, He, Zhang 2022, Sec. 4.3; Wang et al. PVLDB 2020"

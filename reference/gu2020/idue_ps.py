@@ -41,10 +41,10 @@ from ldpspec.reference.gu2020.levels import (
     with_dummies,
 )
 from ldpspec.reference.mechanism import EPSILON, Benchmark, Guarantee, Mechanism
-from ldpspec.reference.sampling import packed_bit_counts, unpacked_rows
-from ldpspec.reference.shared.estimators import count_estimate
+from ldpspec.reference.shared.estimators import bit_counts, count_estimate
 from ldpspec.reference.shared.ps import padding_and_sampling, padding_and_sampling_many, padding_length, ps_distribution
 from ldpspec.reference.shared.unary import UnaryEncoding, oue_probabilities, sue_probabilities
+from ldpspec.reference.twin_sampling import packed_bit_counts, unpacked_rows
 from ldpspec.reference.validation import MAX_DOMAIN, choice, item_set, number_of_users, positive_integer, user_count
 from ldpspec.spec.channel import check_entries, sequence
 from ldpspec.spec.errors import InvalidParameter
@@ -111,6 +111,10 @@ class IduePs:
         self.encoding, self.release = encoding, release
         self._guarantee = guarantee
 
+    @cached_property
+    def twin(self) -> IduePsTwin:
+        return IduePsTwin(self)
+
     @property
     def released_bits(self) -> int:
         return self.encoding.d if self.release == "all" else self.m
@@ -144,12 +148,7 @@ class IduePs:
 
     def counts(self, reports: Sequence[Sequence[int]]) -> list[int]:
         """``C_k``: the number of reports with released bit ``k`` set."""
-        counts = [0] * self.released_bits
-        for report in reports:
-            if len(report) != self.released_bits or any(bit not in (0, 1) for bit in report):
-                raise InvalidParameter(f"a report must be {self.released_bits} bits (0 or 1), got {report!r}")
-            counts = [c + bit for c, bit in zip(counts, report)]
-        return counts
+        return bit_counts(reports, self.released_bits)
 
     def estimate(self, bit_counts: Sequence[int], n: int) -> list:
         """``c_hat_i = l (C_i - n b_i) / (a_i - b_i)`` for the ``m`` real items (exact)."""
@@ -177,10 +176,6 @@ class IduePs:
             means.append(self.padding * (sum(probabilities) - n * b) / (a - b))
             variances.append(self.padding ** 2 * sum(s * (1 - s) for s in probabilities) / (a - b) ** 2)
         return means, variances
-
-    @cached_property
-    def twin(self) -> IduePsTwin:
-        return IduePsTwin(self)
 
 
 class IduePsTwin:

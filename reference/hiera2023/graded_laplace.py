@@ -19,14 +19,14 @@ from functools import cached_property
 
 import numpy as np
 
-from ldpspec.reference import draws
+from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.hiera2023.levels import BOUNDARIES, LEVEL_BUDGETS, LEVEL_GRID, Levels
 from ldpspec.reference.hiera2023.lhp import explicit_levels
 from ldpspec.reference.mechanism import Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import MeanOfReleases, MeanOfReleasesTwin
 from ldpspec.reference.shared.laplace import laplace_density, rational_budget, rational_grid
 from ldpspec.reference.validation import count_array, value, value_array
-from ldpspec.spec.continuous import PiecewiseChannel
+from ldpspec.spec.continuous import Density
 from ldpspec.spec.exact import Exact
 
 
@@ -40,15 +40,17 @@ class GradedLaplace(MeanOfReleases):
         self.eps = tuple(rational_budget(e, f"budgets[{j}]") for j, e in enumerate(budgets))
         self.grid = rational_grid(self.levels.boundaries if grid is None else grid)
 
+    @cached_property
+    def twin(self) -> GradedLaplaceTwin:
+        return GradedLaplaceTwin(self)
+
     def level_budget(self, v) -> Fraction:
         """``eps_{t(v)}``."""
         return self.eps[self.levels.level(v) - 1]
 
-    def channel(self, max_entries: int | None = None) -> PiecewiseChannel:
-        """The exact channel: inputs the grid's numbers (labelled by their text), each a Laplace density at its
-        level's budget."""
-        return PiecewiseChannel(tuple(v.text() for v in self.grid),
-                                {v.text(): {None: laplace_density(self.level_budget(v), v)} for v in self.grid})
+    def density(self, v) -> Density:
+        """The Laplace density at the budget of ``v``'s level."""
+        return laplace_density(self.level_budget(v), v)
 
     def guarantee(self) -> Guarantee:
         return Guarantee(None)
@@ -66,10 +68,6 @@ class GradedLaplace(MeanOfReleases):
         """``(v, 8 / eps_{t(v)}^2)``."""
         v = value(v, "an input")
         return v, Exact.rational(8 / self.level_budget(v) ** 2)
-
-    @cached_property
-    def twin(self) -> GradedLaplaceTwin:
-        return GradedLaplaceTwin(self)
 
 
 class GradedLaplaceTwin(MeanOfReleasesTwin):

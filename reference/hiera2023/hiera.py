@@ -38,7 +38,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ldpspec.reference import draws
+from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.hiera2023.lhp import LHP
 from ldpspec.reference.validation import choice, flag, number_of_users, positive_integer
 from ldpspec.spec.errors import InvalidParameter
@@ -108,6 +108,10 @@ class HierA:
                                 for h, i in self.conversions}
 
     # --- the plain reference: one datum at a time ---
+
+    @cached_property
+    def twin(self) -> HierATwin:
+        return HierATwin(self)
 
     def convert(self, signs: Sequence[int], h: int, i: int, rng: random.Random) -> list[int]:
         """PLC (Algorithm 4) of the data ``signs`` of level ``h`` to level ``i``: each kept with ``q``, else
@@ -195,10 +199,6 @@ class HierA:
             for _, w in combination:
                 weight = weight * w
             yield {conversion: value for conversion, (value, _) in zip(self.conversions, combination)}, weight
-
-    @cached_property
-    def twin(self) -> HierATwin:
-        return HierATwin(self)
 
 
 def _binomial(n: int, j: int, p) -> Exact:

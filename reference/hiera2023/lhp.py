@@ -31,7 +31,7 @@ from functools import cached_property
 
 import numpy as np
 
-from ldpspec.reference import draws
+from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.hiera2023.levels import BOUNDARIES, LEVEL_BUDGETS, LEVEL_GRID, Levels
 from ldpspec.reference.mechanism import Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import mean_moments
@@ -102,6 +102,10 @@ class LHP:
         self.level_budget = choice(level_budget, LEVEL_BUDGET_SOURCES, "level_budget")
         E = self.levels.exponentials
         self.tilts = tuple((e - 1) / (e + 1) for e in E)  # 2 p_j - 1
+
+    @cached_property
+    def twin(self) -> LHPTwin:
+        return LHPTwin(self)
 
     @property
     def outputs(self) -> tuple:
@@ -201,10 +205,6 @@ class LHP:
     def estimate_moments(self, inputs: Sequence) -> tuple[list, list]:
         """Exact mean and variance of ``m*`` for users holding ``inputs`` (independent users)."""
         return mean_moments([self.release_moments(v) for v in inputs])
-
-    @cached_property
-    def twin(self) -> LHPTwin:
-        return LHPTwin(self)
 
 
 class LHPTwin:

@@ -34,17 +34,15 @@ from functools import cached_property
 
 import numpy as np
 
-from ldpspec.reference import draws
+from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.mechanism import ITEM_BUDGETS, Benchmark, Guarantee, Mechanism
-from ldpspec.reference.sampling import ITEMS_PER_CHUNK, AliasTable, ExactBernoulli, count_items, item_reports, put_items
-from ldpspec.reference.shared.direct import ColumnStructure, DirectEncoding
-from ldpspec.reference.shared.estimators import count_estimate
+from ldpspec.reference.shared.direct import ColumnStructure, DirectEncoding, DirectEncodingTwin
+from ldpspec.reference.twin_sampling import ITEMS_PER_CHUNK, AliasTable, ExactBernoulli, item_reports, put_items
 from ldpspec.reference.validation import (
     count_array,
     item_array,
     item_budgets,
     item_index,
-    number_of_users,
 )
 from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.exact import ZERO, Exact
@@ -123,6 +121,10 @@ class IPRR(DirectEncoding):
         self.q_report = [ZERO if e is None else b for e, b in zip(self.E, self.qbar)]
         self._weights = shared(self.r, float)
 
+    @cached_property
+    def twin(self) -> IPRRTwin:
+        return IPRRTwin(self)
+
     def channel(self, max_entries: int | None = None) -> Channel:
         """The exact channel of Definition 5: ``d`` inputs, ``d`` outputs."""
         check_entries(self.d * self.d, f"IPRR's channel on {self.d:,} items", max_entries)
@@ -154,18 +156,12 @@ class IPRR(DirectEncoding):
         / (q_x - qbar_x)`` is estimator (12) in counts, ``n p_hat_x = C_x / S - n r_x``."""
         return self.p_report, self.q_report
 
-    @cached_property
-    def twin(self) -> IPRRTwin:
-        return IPRRTwin(self)
 
-
-class IPRRTwin:
+class IPRRTwin(DirectEncodingTwin):
     """IPRR for many users at once. Reports are one unsigned integer per user."""
 
     def __init__(self, mechanism: IPRR):
-        self.mechanism = mechanism
-        self.d = mechanism.d
-        self.dtype = np.min_scalar_type(self.d - 1)
+        super().__init__(mechanism)
         self.sensitive = np.array(mechanism.sensitive, dtype=np.int64)
         self.keep = float(mechanism.S)
         self._keep = ExactBernoulli([self.keep])
@@ -188,13 +184,6 @@ class IPRRTwin:
             put_items(reports, start, out)
         return reports
 
-    def outputs(self, reports) -> list[int]:
-        return np.asarray(reports).tolist()
-
-    def counts(self, reports) -> np.ndarray:
-        """``C_y``: the number of reports naming item ``y``."""
-        return count_items(reports, self.d)
-
     def simulate_counts(self, true_counts, rng: np.random.Generator) -> np.ndarray:
         """The report counts of ``sum(true_counts)`` users, drawn directly in O(d).
 
@@ -207,13 +196,6 @@ class IPRRTwin:
         if moved:
             result[self.sensitive] += rng.multinomial(moved, self.spread)
         return result
-
-    def estimate(self, counts, n: int) -> np.ndarray:
-        """The estimates of ``IPRR.estimate`` in floats."""
-        number_of_users(n)
-        p = np.array([float(v) for v in self.mechanism.p_report])
-        q = np.array([float(v) for v in self.mechanism.q_report])
-        return count_estimate(np.asarray(counts, dtype=float), n, p, q)
 
 
 def _workload(n: int, d: int, rng: np.random.Generator):

@@ -5,14 +5,17 @@ A port runs the vectors (``reference/porting/vectors/``) and writes what it comp
 
 .. code-block:: json
 
-    {"format": "ldpspec-answers/1", "port": "a name",
-     "stream":     [{"id": 1, "first_bytes": "…", "draws": [{"value": 5, "bits_read": 3}, …]}],
-     "parameters": [{"mechanism": "grr", "id": 1, "result": "valid", "probabilities": [[0.57, …], …]},
-                    {"mechanism": "grr", "id": 9, "result": "invalid"}],
-     "estimators": [{"id": 12, "estimate": [0.5, …], "variance": [0.1, …],
+    {"format": "ldpspec-answers/2", "port": "a name",
+     "stream":     [{"id": "seed 00", "first_bytes": "…", "draws": [{"value": 5, "bits_read": 3}, …]}],
+     "parameters": [{"mechanism": "grr", "id": "example", "result": "valid", "probabilities": [[0.57, …], …]},
+                    {"mechanism": "grr", "id": "invalid: epsilon=-1", "result": "invalid"}],
+     "estimators": [{"mechanism": "grr", "id": "example", "estimate": [0.5, …], "variance": [0.1, …],
                      "direct": {"empirical": […], "norm_sub": […], "mle": […]}}],
-     "sampling":   [{"id": 3, "releases": [1, 0, 2, …], "bits_read": 36}],
+     "sampling":   [{"mechanism": "grr", "id": "input 2", "releases": [1, 0, 2, …], "bits_read": 36}],
      "samples":    [{"mechanism": "grr", "options": {"epsilon": "1", "d": "3"}, "input": 0, "releases": [0, 2, …]}]}
+
+An answer names the vector it answers as the vectors do: a stream test by its ``id``; a test of a mechanism's file
+(``vectors/<kind>/<mechanism>.json``) by its ``mechanism`` and its ``id`` in that file.
 
 **Deterministic answers** (``stream``, ``parameters``, ``estimators``, ``sampling``) are compared with the vectors:
 releases, bytes, draws and bit counts exactly; numbers within a relative error (default ``RELATIVE_ERROR``) of the
@@ -43,7 +46,7 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
-from ldpspec.reference.porting.vectors import VECTORS, build
+from ldpspec.reference.porting.vectors import MECHANISM_KINDS, VECTORS, build
 from ldpspec.reference.registry import MECHANISMS
 from ldpspec.spec.channel import label_to_json, normalize_label
 from ldpspec.spec.continuous import output_distribution
@@ -51,7 +54,9 @@ from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import Exact
 from ldpspec.spec.numbers import budget, to_decimal_string
 
-ANSWERS_FORMAT = "ldpspec-answers/1"
+ANSWERS_FORMAT = "ldpspec-answers/2"
+"""Version 2 names a test by its string id, and a mechanism's test by its mechanism too (version 1, for the vectors
+of format 1, named them by running numbers)."""
 RELATIVE_ERROR = 1e-9
 """The default relative error of a number: a double computation of a few dozen operations stays within about
 ``1e-13``; every flagged slip moves some number of its vectors by far more."""
@@ -65,19 +70,19 @@ SHOWN = 5
 
 
 def load_vectors() -> dict:
-    """``{kind: {key: test}}``: stream and sampling and estimators by id, parameters by ``(mechanism, id)``."""
+    """``{kind: {key: test}}``: the stream's tests by id, the tests of the kinds about mechanisms by
+    ``(mechanism, id)``."""
     def read(path: Path) -> dict:
         return json.loads(path.read_text(encoding="utf-8"))
 
-    parameters = {}
-    for path in sorted((VECTORS / "parameters").glob("*.json")):
-        document = read(path)
-        for test in document["tests"]:
-            parameters[(document["mechanism"], test["id"])] = test
-    return {"stream": {test["id"]: test for test in read(VECTORS / "stream.json")["tests"]},
-            "parameters": parameters,
-            "estimators": {test["id"]: test for test in read(VECTORS / "estimators.json")["tests"]},
-            "sampling": {test["id"]: test for test in read(VECTORS / "sampling.json")["tests"]}}
+    vectors = {"stream": {test["id"]: test for test in read(VECTORS / "stream.json")["tests"]}}
+    for kind in MECHANISM_KINDS:
+        vectors[kind] = {}
+        for path in sorted((VECTORS / kind).glob("*.json")):
+            document = read(path)
+            for test in document["tests"]:
+                vectors[kind][(document["mechanism"], test["id"])] = test
+    return vectors
 
 
 # --- numbers ---------------------------------------------------------------------------------------------------------
@@ -151,7 +156,7 @@ def _stream_failure(answer: dict, test: dict, relative: float) -> str | None:
 def _parameters_failure(answer: dict, test: dict, relative: float) -> str | None:
     result = answer.get("result")
     if result not in ("valid", "invalid"):
-        raise InvalidParameter(f"parameters answer {answer.get('mechanism')} #{answer.get('id')}: result must be "
+        raise InvalidParameter(f"parameters answer {answer.get('mechanism')} {answer.get('id')!r}: result must be "
                                f"'valid' or 'invalid', got {json.dumps(result)[:40]}")
     if result != test["result"]:
         reason = f" ({test['reason']})" if test["result"] == "invalid" else ""
@@ -242,17 +247,23 @@ COMPARE = {"stream": _stream_failure, "parameters": _parameters_failure, "estima
 
 
 def _key(kind: str, answer, index: int):
-    if not isinstance(answer, dict) or not isinstance(answer.get("id"), int):
-        raise InvalidParameter(f"{kind}[{index}] must be an object with an integer id")
-    if kind == "parameters":
-        if not isinstance(answer.get("mechanism"), str):
-            raise InvalidParameter(f"parameters[{index}] must name its mechanism")
-        return answer["mechanism"], answer["id"]
-    return answer["id"]
+    """The vector an answer names: a stream test's id, or ``(mechanism, id)``."""
+    if not isinstance(answer, dict) or not isinstance(answer.get("id"), str):
+        raise InvalidParameter(f"{kind}[{index}] must be an object with the id of the test it answers (a string)")
+    if kind == "stream":
+        return answer["id"]
+    if not isinstance(answer.get("mechanism"), str):
+        raise InvalidParameter(f"{kind}[{index}] must name its mechanism")
+    return answer["mechanism"], answer["id"]
 
 
-def _mechanism_of(kind: str, key, test: dict) -> str | None:
-    return key[0] if kind == "parameters" else test.get("mechanism")
+def _mechanism_of(kind: str, key) -> str | None:
+    return None if kind == "stream" else key[0]
+
+
+def _named(key) -> str:
+    """A test's key as the report and the messages write it: the stream test's id, or ``[mechanism, id]``."""
+    return json.dumps(label_to_json(key))
 
 
 # --- samples from the port's own generator ---------------------------------------------------------------------------
@@ -341,12 +352,12 @@ def conform(answers: dict, relative: float = RELATIVE_ERROR, alpha: float = ALPH
         for index, answer in enumerate(section):
             key = _key(kind, answer, index)
             if key not in vectors[kind]:
-                raise InvalidParameter(f"{kind}[{index}] answers no vector: there is no {kind} test {key}")
+                raise InvalidParameter(f"{kind}[{index}] answers no vector: there is no {kind} test {_named(key)}")
             if key in keys:
-                raise InvalidParameter(f"{kind}[{index}] answers {key} a second time")
+                raise InvalidParameter(f"{kind}[{index}] answers {_named(key)} a second time")
             keys.add(key)
             test = vectors[kind][key]
-            claimed.add(_mechanism_of(kind, key, test))
+            claimed.add(_mechanism_of(kind, key))
             failure = compare(answer, test, relative)
             if failure:
                 failures.append({"test": label_to_json(key), "flags": test.get("flags", []), "failure": failure})
@@ -359,13 +370,12 @@ def conform(answers: dict, relative: float = RELATIVE_ERROR, alpha: float = ALPH
     claimed |= {sample["mechanism"] for sample in report["samples"]}
     claimed.discard(None)
     missing = {}
-    for kind in ("parameters", "estimators", "sampling"):
-        left = [key for key, test in vectors[kind].items()
-                if _mechanism_of(kind, key, test) in claimed and key not in answered[kind]]
+    for kind in MECHANISM_KINDS:
+        left = [key for key in vectors[kind] if _mechanism_of(kind, key) in claimed and key not in answered[kind]]
         if left:
             missing[kind] = [label_to_json(key) for key in left]
     if "stream" in answers and len(answered["stream"]) < len(vectors["stream"]):
-        missing["stream"] = sorted(set(vectors["stream"]) - answered["stream"])
+        missing["stream"] = [key for key in vectors["stream"] if key not in answered["stream"]]
     report["mechanisms"] = sorted(claimed)
     report["unanswered"] = missing
     report["conforms"] = (not missing and all(report[kind]["failed"] == 0 for kind in COMPARE)

@@ -8,6 +8,8 @@ MODULES = (
     "unary",
     "urr",
     "urap",
+    "olh",
+    "hadamard",
     "harmony",
     "pm",
     "laplace",

@@ -29,13 +29,14 @@ encoding shares (``Mechanism.direct_encoding``): counts of the reported items an
 from __future__ import annotations
 
 import math
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
-from ldpspec.reference.shared.estimators import count_estimates, count_variances, item_counts
+from ldpspec.reference.shared.estimators import CountEstimator, count_estimate, item_counts
+from ldpspec.reference.twin_sampling import count_items
 from ldpspec.reference.validation import number_of_users, positive_integer, user_count
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ZERO, Exact
@@ -53,46 +54,53 @@ class ColumnStructure:
         return [[self.base[y] + self.extra[y] if y == x else self.base[y] for y in range(d)] for x in range(d)]
 
 
-class DirectEncoding(ABC):
+class DirectEncoding(CountEstimator):
     """The server side of a direct encoding over the items ``0 .. d-1`` (``Mechanism.direct_encoding``): a report
     names one item, so the server counts the reports of each item, ``C_y``, and estimates the true counts with the
-    count estimator ``c_hat_x = (C_x - n q_x) / (p_x - q_x)`` (``reference.shared.estimators``), where ``p_x`` is the
-    probability that a holder of ``x`` reports ``x`` and ``q_x`` that anyone else does: ``base_x + extra_x`` and
-    ``base_x`` of the column structure.
+    count estimator (``CountEstimator``), where ``p_x`` is the probability that a holder of ``x`` reports ``x`` and
+    ``q_x`` that anyone else does: ``base_x + extra_x`` and ``base_x`` of the column structure.
 
     A mechanism gives ``d``, ``structure()`` and ``report_probabilities()`` (``p`` and ``q`` as it computes them,
-    one entry per item); the exact moments of the estimates count the users' items as inputs, never through
-    ``counts``, which counts reports.
+    one entry per item).
     """
-
-    d: int
 
     @abstractmethod
     def structure(self) -> ColumnStructure:
         """``Q(y|x) = base_y + extra_y [y = x]``: the form the estimators of this module use."""
 
-    @abstractmethod
-    def report_probabilities(self) -> tuple[Sequence, Sequence]:
-        """``(p, q)``, one entry per item: ``p_x = Q(x|x)`` and ``q_x = Q(x|x')`` for ``x' != x``."""
-
     def counts(self, reports: Iterable[int]) -> list[int]:
         """``C_y``: how many reports name item ``y``."""
         return item_counts(reports, self.d, "a report")
 
-    def estimate(self, counts: Sequence[int], n: int) -> list:
-        """``c_hat_x = (C_x - n q_x) / (p_x - q_x)`` for every item (exact)."""
-        return count_estimates(counts, n, *self.report_probabilities())
 
-    def variance(self, true_counts: Sequence[int]) -> tuple[list, object]:
-        """Per-item variances of the estimates and their total, for the given true counts (exact)."""
-        per_item = count_variances(true_counts, *self.report_probabilities())
-        return per_item, sum(per_item)
+class DirectEncodingTwin:
+    """The NumPy twin's side of ``DirectEncoding``: a report is one item, packed to the bits an item needs
+    (``reference.twin_sampling.item_reports``); the counts of the reported items, and the count estimator in floats. A
+    mechanism's twin adds how its reports are drawn (``reports``, ``simulate_counts``)."""
 
-    def estimate_moments(self, items: Sequence[int]) -> tuple[list, list]:
-        """Exact mean (the true counts: the estimator is unbiased) and variance of every estimate, for users holding
-        ``items``."""
-        true_counts = item_counts(items, self.d, "a user's item")
-        return [Exact.rational(c) for c in true_counts], self.variance(true_counts)[0]
+    def __init__(self, mechanism: DirectEncoding):
+        self.mechanism = mechanism
+        self.d = mechanism.d
+        self.dtype = np.min_scalar_type(self.d - 1)
+
+    def outputs(self, reports) -> list[int]:
+        return np.asarray(reports).tolist()
+
+    def counts(self, reports) -> np.ndarray:
+        """``C_y``: the number of reports naming item ``y``."""
+        return count_items(reports, self.d)
+
+    def estimate(self, counts, n: int) -> np.ndarray:
+        """The plain reference's estimates ``(C_x - n q_x) / (p_x - q_x)``, in floats."""
+        number_of_users(n)
+        p, q = (_floats(values) for values in self.mechanism.report_probabilities())
+        return count_estimate(np.asarray(counts, dtype=float), n, p, q)
+
+
+def _floats(values: Sequence) -> np.ndarray:
+    """Exact numbers as doubles, each distinct object converted once (a mechanism's items share a few values)."""
+    converted: dict = {}
+    return np.array([converted.setdefault(id(value), float(value)) for value in values])
 
 
 @dataclass(frozen=True)

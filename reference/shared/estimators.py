@@ -85,6 +85,16 @@ def count_variances(true_counts: Sequence[int], p: Sequence, q: Sequence) -> lis
     return variances
 
 
+def bit_counts(reports: Iterable, bits: int) -> list[int]:
+    """``C_k``: how many of ``reports`` (each a vector of ``bits`` bits, checked) have bit ``k`` set."""
+    counts = [0] * bits
+    for report in reports:
+        if len(report) != bits or any(bit not in (0, 1) for bit in report):
+            raise InvalidParameter(f"a report must be {bits} bits (0 or 1), got {report!r}"[:300])
+        counts = [c + bit for c, bit in zip(counts, report)]
+    return counts
+
+
 def item_counts(items: Iterable[int], d: int, name: str) -> list[int]:
     """How many of ``items`` name each item of ``0 .. d-1`` (``name`` says what they are: reports, or users'
     items), each checked."""
@@ -92,6 +102,37 @@ def item_counts(items: Iterable[int], d: int, name: str) -> list[int]:
     for item in items:
         counts[item_index(item, d, name)] += 1
     return counts
+
+
+class CountEstimator(ABC):
+    """The server side of a mechanism whose users hold one item each of ``0 .. d-1`` and whose counts ``C_x``, one
+    per item, are estimated with the count estimator: a user's report counts for ``x`` with probability ``p_x`` when
+    the user holds ``x`` and ``q_x`` otherwise (``report_probabilities``). The estimate, its exact variance and its
+    exact moments follow from ``(p, q)`` and the users' items, which it counts as inputs (never through ``counts``,
+    which counts reports). A mechanism gives ``d``, ``report_probabilities()`` and its own ``counts``; the registry's
+    tests enumerate the moments from the exact channel, so a mechanism these do not fit fails there."""
+
+    d: int
+
+    @abstractmethod
+    def report_probabilities(self) -> tuple[Sequence, Sequence]:
+        """``(p, q)``, one entry per item: the probabilities that a report counts for ``x`` from a holder of ``x``
+        and from anyone else."""
+
+    def estimate(self, counts: Sequence[int], n: int) -> list:
+        """``c_hat_x = (C_x - n q_x) / (p_x - q_x)`` for every item (exact)."""
+        return count_estimates(counts, n, *self.report_probabilities())
+
+    def variance(self, true_counts: Sequence[int]) -> tuple[list, object]:
+        """Per-item variances of the estimates and their total, exactly, for the given true counts."""
+        per_item = count_variances(true_counts, *self.report_probabilities())
+        return per_item, sum(per_item)
+
+    def estimate_moments(self, items: Sequence[int]) -> tuple[list, list]:
+        """Exact mean (the true counts: the estimator is unbiased) and variance of every estimate, for users holding
+        ``items``."""
+        true_counts = item_counts(items, self.d, "a user's item")
+        return [Exact.rational(c) for c in true_counts], self.variance(true_counts)[0]
 
 
 def mean_moments(moments: Sequence[tuple]) -> tuple[list, list]:
@@ -106,13 +147,27 @@ class MeanOfReleases(ABC):
     """The server side of a mechanism whose release ``y`` is a number with ``E[y | v] = v`` (Laplace, PM): the mean
     of the releases estimates the mean of the inputs (``Mechanism.statistic = "sum"``).
 
-    A mechanism provides ``release_moments(v)``: the exact ``(E[y | v], Var[y | v])`` of one release, in closed form
-    (the tests tie them to the exact channel's densities), and ``channel()`` on a grid of inputs.
+    A mechanism provides ``grid`` (the numbers its exact channel is computed on), ``density(v)``: the exact density
+    of the release for the input ``v`` (``spec.continuous.Density``), and ``release_moments(v)``: the exact
+    ``(E[y | v], Var[y | v])`` of one release, in closed form (the tests tie them to the densities).
     """
+
+    grid: tuple
+
+    @abstractmethod
+    def density(self, v):
+        """The density of the release for the input ``v``."""
 
     @abstractmethod
     def release_moments(self, v) -> tuple:
         """The exact mean and variance of one release for the input ``v``."""
+
+    def channel(self, max_entries: int | None = None):
+        """The exact channel: inputs the grid's numbers (labelled by their text), one density each."""
+        from ldpspec.spec.continuous import PiecewiseChannel
+
+        return PiecewiseChannel(tuple(v.text() for v in self.grid),
+                                {v.text(): {None: self.density(v)} for v in self.grid})
 
     def label(self, release: float, channel) -> object:
         """The output (cell) of the exact channel that holds the release ``y``."""

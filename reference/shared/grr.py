@@ -13,25 +13,22 @@ from functools import cached_property
 
 import numpy as np
 
-from ldpspec.reference import draws
+from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, ITEM_BUDGETS, Benchmark, Guarantee, Mechanism
-from ldpspec.reference.sampling import (
+from ldpspec.reference.shared.direct import ColumnStructure, DirectEncoding, DirectEncodingTwin
+from ldpspec.reference.twin_sampling import (
     ITEMS_PER_CHUNK,
     ExactBernoulli,
     PackedItems,
-    count_items,
     item_reports,
     put_items,
 )
-from ldpspec.reference.shared.direct import ColumnStructure, DirectEncoding
-from ldpspec.reference.shared.estimators import count_estimate
 from ldpspec.reference.validation import (
     count_array,
     domain_size,
     item_array,
     item_budgets,
     item_index,
-    number_of_users,
     smallest_budget,
 )
 from ldpspec.spec.channel import Channel, check_entries
@@ -58,6 +55,10 @@ class Grr(DirectEncoding):
         self.epsilon = budget(epsilon, "epsilon")
         self.d = domain_size(d)
         self.p, self.q = grr_probabilities(self.epsilon.exponential(), self.d)
+
+    @cached_property
+    def twin(self) -> GrrTwin:
+        return GrrTwin(self)
 
     @classmethod
     def from_budgets(cls, budgets) -> Grr:
@@ -90,24 +91,18 @@ class Grr(DirectEncoding):
         """``p`` and ``q`` for every item: the estimate is ``c_hat_i = (C_i - n q) / (p - q)``."""
         return [self.p] * self.d, [self.q] * self.d
 
-    @cached_property
-    def twin(self) -> GrrTwin:
-        return GrrTwin(self)
 
-
-class GrrTwin:
+class GrrTwin(DirectEncodingTwin):
     """GRR for many users at once. Reports are one unsigned integer per user, of the smallest type that holds
     ``d - 1``."""
 
     def __init__(self, mechanism: Grr):
-        self.mechanism = mechanism
-        self.d = mechanism.d
-        self.dtype = np.min_scalar_type(self.d - 1)
+        super().__init__(mechanism)
         self._keep = ExactBernoulli([float(mechanism.p)])
 
     def reports(self, items, rng: np.random.Generator) -> np.ndarray | PackedItems:
         """One report per user: the true item with probability ``p``, else one of the other items uniformly; packed
-        to ``ceil(log2 d)`` bits each where that saves memory (``reference.sampling.item_reports``)."""
+        to ``ceil(log2 d)`` bits each where that saves memory (``reference.twin_sampling.item_reports``)."""
         items = item_array(items, self.d)
         reports = item_reports(len(items), self.d)
         for start in range(0, len(items), ITEMS_PER_CHUNK):  # the temporaries stay well below the reports
@@ -117,13 +112,6 @@ class GrrTwin:
             keep = self._keep.draw_columns(len(chunk), rng)[:, 0]
             put_items(reports, start, np.where(keep, chunk, other))
         return reports
-
-    def outputs(self, reports: np.ndarray | PackedItems) -> list[int]:
-        return np.asarray(reports).tolist()
-
-    def counts(self, reports: np.ndarray | PackedItems) -> np.ndarray:
-        """``C_i``: the number of reports naming item ``i``."""
-        return count_items(reports, self.d)
 
     def simulate_counts(self, true_counts, rng: np.random.Generator) -> np.ndarray:
         """The report counts of ``sum(true_counts)`` users, drawn directly in O(d).
@@ -135,11 +123,6 @@ class GrrTwin:
         counts = count_array(true_counts, self.d)
         kept = rng.binomial(counts, float(self.mechanism.p - self.mechanism.q))
         return kept + rng.multinomial(int(counts.sum() - kept.sum()), np.full(self.d, 1 / self.d))
-
-    def estimate(self, counts, n: int) -> np.ndarray:
-        """``c_hat_i = (C_i - n q) / (p - q)`` in floats."""
-        number_of_users(n)
-        return count_estimate(np.asarray(counts, dtype=float), n, float(self.mechanism.p), float(self.mechanism.q))
 
 
 def _workload(n: int, d: int, rng: np.random.Generator):

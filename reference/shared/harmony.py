@@ -25,12 +25,13 @@ from functools import cached_property
 
 import numpy as np
 
-from ldpspec.reference import draws
+from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.mechanism import EPSILON, NUMERIC_GRID, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.rr import rr_keep_probability
 from ldpspec.reference.validation import (
     count_array,
     number_of_users,
+    positive_budget,
     positive_integer,
     unit_sign,
     value,
@@ -41,7 +42,6 @@ from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
 from ldpspec.spec.families import AffineFamily
-from ldpspec.spec.numbers import budget
 
 
 def harmony_scale(E):
@@ -62,15 +62,17 @@ class Harmony:
     # --- the plain reference ---
 
     def __init__(self, epsilon, grid: Sequence = (-1, 0, 1)):
-        self.epsilon = budget(epsilon, "epsilon")
-        if self.epsilon.sign() == 0:
-            raise InvalidParameter("epsilon must be > 0 for Harmony: its scale C = (e^eps + 1)/(e^eps - 1) is "
-                                   "infinite at 0")
+        self.epsilon = positive_budget(epsilon, "epsilon", "for Harmony: its scale C = (e^eps + 1)/(e^eps - 1) is "
+                                       "infinite at 0")
         self.grid = value_grid(grid)
         E = self.epsilon.exponential()
         self.keep = rr_keep_probability(E)
         self.scale = harmony_scale(E)
         self._E = E
+
+    @cached_property
+    def twin(self) -> HarmonyTwin:
+        return HarmonyTwin(self)
 
     def channel(self, max_entries: int | None = None) -> Channel:
         """The exact channel: inputs the grid's numbers (labelled by their text), outputs the signs -1 and 1."""
@@ -118,10 +120,6 @@ class Harmony:
         mean = sum(values, Exact.rational(0)) / n
         variance = sum((self.scale ** 2 - v * v for v in values), Exact.rational(0)) / (n * n)
         return [mean], [variance]
-
-    @cached_property
-    def twin(self) -> HarmonyTwin:
-        return HarmonyTwin(self)
 
 
 class HarmonyTwin:

@@ -23,11 +23,11 @@ from functools import cached_property
 
 import numpy as np
 
-from ldpspec.reference import draws
+from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.mechanism import EPSILON, NUMERIC_GRID, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import MeanOfReleases, MeanOfReleasesTwin
 from ldpspec.reference.validation import count_array, value, value_array, value_grid
-from ldpspec.spec.continuous import Density, PiecewiseChannel
+from ldpspec.spec.continuous import Density
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
 from ldpspec.spec.numbers import budget
@@ -78,10 +78,12 @@ class Laplace(MeanOfReleases):
         self.scale = 2 / self.eps  # b
         self.grid = rational_grid(grid)
 
-    def channel(self, max_entries: int | None = None) -> PiecewiseChannel:
-        """The exact channel: inputs the grid's numbers (labelled by their text), one density each."""
-        return PiecewiseChannel(tuple(v.text() for v in self.grid),
-                                {v.text(): {None: laplace_density(self.eps, v)} for v in self.grid})
+    @cached_property
+    def twin(self) -> LaplaceTwin:
+        return LaplaceTwin(self)
+
+    def density(self, v) -> Density:
+        return laplace_density(self.eps, v)
 
     def guarantee(self) -> Guarantee:
         return Guarantee("ldp", {"epsilon": self.epsilon})
@@ -97,10 +99,6 @@ class Laplace(MeanOfReleases):
     def release_moments(self, v) -> tuple:
         v = value(v, "an input")
         return v, Exact.rational(2 * self.scale ** 2)
-
-    @cached_property
-    def twin(self) -> LaplaceTwin:
-        return LaplaceTwin(self)
 
 
 class LaplaceTwin(MeanOfReleasesTwin):

@@ -27,13 +27,12 @@ from functools import cached_property
 
 import numpy as np
 
-from ldpspec.reference import draws
+from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.mechanism import EPSILON, NUMERIC_GRID, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import MeanOfReleases, MeanOfReleasesTwin
-from ldpspec.reference.validation import count_array, value, value_array, value_grid
-from ldpspec.spec.continuous import Density, PiecewiseChannel
+from ldpspec.reference.validation import count_array, positive_budget, value, value_array, value_grid
+from ldpspec.spec.continuous import Density
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.numbers import budget
 
 
 def pm_constants(s) -> tuple:
@@ -69,10 +68,8 @@ class PiecewiseMechanism(MeanOfReleases):
     # --- the plain reference ---
 
     def __init__(self, epsilon, grid: Sequence = (-1, 0, 1)):
-        self.epsilon = budget(epsilon, "epsilon")
-        if self.epsilon.sign() == 0:
-            raise InvalidParameter("epsilon must be > 0 for PM: its output range [-C, C] with C = (e^(eps/2) + 1)/"
-                                   "(e^(eps/2) - 1) is unbounded at 0")
+        self.epsilon = positive_budget(epsilon, "epsilon", "for PM: its output range [-C, C] with "
+                                       "C = (e^(eps/2) + 1)/(e^(eps/2) - 1) is unbounded at 0")
         self.grid = value_grid(grid)
         try:
             self.s = (self.epsilon / 2).exponential()
@@ -81,10 +78,12 @@ class PiecewiseMechanism(MeanOfReleases):
         self.C, self.pr = pm_constants(self.s)
         self.centre_probability = self.s / (self.s + 1)
 
-    def channel(self, max_entries: int | None = None) -> PiecewiseChannel:
-        """The exact channel: inputs the grid's numbers (labelled by their text), one density each."""
-        return PiecewiseChannel(tuple(v.text() for v in self.grid),
-                                {v.text(): {None: pm_density(self.s, v)} for v in self.grid})
+    @cached_property
+    def twin(self) -> PiecewiseMechanismTwin:
+        return PiecewiseMechanismTwin(self)
+
+    def density(self, v) -> Density:
+        return pm_density(self.s, v)
 
     def guarantee(self) -> Guarantee:
         return Guarantee("ldp", {"epsilon": self.epsilon})
@@ -112,10 +111,6 @@ class PiecewiseMechanism(MeanOfReleases):
     def release_moments(self, v) -> tuple:
         v = value(v, "an input")
         return v, pm_variance(self.s, v)
-
-    @cached_property
-    def twin(self) -> PiecewiseMechanismTwin:
-        return PiecewiseMechanismTwin(self)
 
 
 class PiecewiseMechanismTwin(MeanOfReleasesTwin):

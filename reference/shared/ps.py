@@ -22,7 +22,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ldpspec.reference import draws
+from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.validation import MAX_DOMAIN, item_set, positive_integer
 
 

@@ -18,10 +18,10 @@ from functools import cached_property
 
 import numpy as np
 
-from ldpspec.reference import draws
+from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.mechanism import EPSILON, Benchmark, Guarantee, Mechanism
-from ldpspec.reference.sampling import ITEMS_PER_CHUNK, ExactBernoulli, count_items, item_reports, put_items
 from ldpspec.reference.shared.estimators import item_counts
+from ldpspec.reference.twin_sampling import ITEMS_PER_CHUNK, ExactBernoulli, count_items, item_reports, put_items
 from ldpspec.reference.validation import count_array, item_index, number_of_users
 from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidParameter
@@ -44,6 +44,10 @@ class RandomizedResponse:
         E = self.epsilon.exponential()
         self.p = rr_keep_probability(E)
         self.flip = 1 / (1 + E)  # 1 - p, without the subtraction that loses every digit at a large budget
+
+    @cached_property
+    def twin(self) -> RandomizedResponseTwin:
+        return RandomizedResponseTwin(self)
 
     def channel(self, max_entries: int | None = None) -> Channel:
         """The exact channel on the bits 0 and 1."""
@@ -81,10 +85,6 @@ class RandomizedResponse:
         self._check_estimable(n)
         true_frequency = Exact.rational(item_counts(bits, 2, "a user's bit")[1]) / n
         return [true_frequency], [self.p * self.flip / (n * (2 * self.p - 1) ** 2)]
-
-    @cached_property
-    def twin(self) -> RandomizedResponseTwin:
-        return RandomizedResponseTwin(self)
 
 
 class RandomizedResponseTwin:

@@ -26,10 +26,14 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ldpspec.reference import draws
+from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarantee, Mechanism
-from ldpspec.reference.sampling import ExactBernoulli, PackedBernoulli, packed_bit_counts, unpacked_rows
-from ldpspec.reference.shared.estimators import count_estimate, count_estimates, count_variances, item_counts
+from ldpspec.reference.shared.estimators import (
+    CountEstimator,
+    bit_counts,
+    count_estimate,
+)
+from ldpspec.reference.twin_sampling import ExactBernoulli, PackedBernoulli, packed_bit_counts, unpacked_rows
 from ldpspec.reference.validation import (
     count_array,
     domain_size,
@@ -39,7 +43,6 @@ from ldpspec.reference.validation import (
 )
 from ldpspec.spec.channel import sequence
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import Exact
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import budget, probability
 from ldpspec.spec.parameters import Parameter
@@ -91,7 +94,7 @@ def _checked_bit(bit, k: int) -> UnaryBits:
     return UnaryBits(p, q, not_p, not_q)
 
 
-class UnaryEncoding:
+class UnaryEncoding(CountEstimator):
     """Unary encoding over ``d`` items with per-bit parameters ``bits[k] = (a_k, b_k, 1 - a_k, 1 - b_k)``.
 
     Args:
@@ -114,6 +117,10 @@ class UnaryEncoding:
                 checked[id(bit)] = _checked_bit(bit, k)
         self.bits = tuple(checked[id(bit)] for bit in bits)
         self._guarantee = guarantee
+
+    @cached_property
+    def twin(self) -> UnaryEncodingTwin:
+        return UnaryEncodingTwin(self)
 
     @classmethod
     def uniform(cls, bits: UnaryBits, d: int, guarantee: Guarantee | None = None) -> UnaryEncoding:
@@ -156,37 +163,18 @@ class UnaryEncoding:
 
     def counts(self, reports: Sequence[Sequence[int]]) -> list[int]:
         """``C_i``: the number of reports with bit ``i`` set."""
-        counts = [0] * self.d
-        for report in reports:
-            if len(report) != self.d or any(bit not in (0, 1) for bit in report):
-                raise InvalidParameter(f"a report must be {self.d} bits (0 or 1), got {report!r}")
-            counts = [c + bit for c, bit in zip(counts, report)]
-        return counts
+        return bit_counts(reports, self.d)
 
-    def estimate(self, bit_counts: Sequence[int], n: int) -> list:
-        """``c_hat_i = (C_i - n b_i) / (a_i - b_i)`` (Gu et al. eq. (7)), from ``C_i``, the reports with bit ``i``
-        set."""
-        return count_estimates(bit_counts, n, [bit.p for bit in self.bits], [bit.q for bit in self.bits])
-
-    def variance(self, true_counts: Sequence[int]) -> tuple[list, object]:
-        """Per-item variances (Gu et al. eq. (8)) and their total, exactly, for the given true counts."""
-        per_item = count_variances(true_counts, [bit.p for bit in self.bits], [bit.q for bit in self.bits])
-        return per_item, sum(per_item)
-
-    def estimate_moments(self, items: Sequence[int]) -> tuple[list, list]:
-        """Exact mean (the true counts: the estimator is unbiased) and variance of every estimate, for users holding
-        ``items``."""
-        true_counts = item_counts(items, self.d, "a user's item")
-        return [Exact.rational(c) for c in true_counts], self.variance(true_counts)[0]
-
-    @cached_property
-    def twin(self) -> UnaryEncodingTwin:
-        return UnaryEncodingTwin(self)
+    def report_probabilities(self) -> tuple[tuple, tuple]:
+        """``(a, b)``: bit ``k`` is set with probability ``a_k`` by a holder of item ``k`` and ``b_k`` by anyone
+        else, so the estimate is ``c_hat_k = (C_k - n b_k) / (a_k - b_k)`` (Gu et al. eq. (7)) with the variance of
+        eq. (8)."""
+        return self.a, self.b
 
 
 class UnaryEncodingTwin:
     """Unary encoding for many users at once. Reports are bit vectors packed eight to a byte
-    (``n x ceil(d / 8)`` bytes, ``reference.sampling``)."""
+    (``n x ceil(d / 8)`` bytes, ``reference.twin_sampling``)."""
 
     def __init__(self, encoding: UnaryEncoding):
         self.encoding = encoding

@@ -28,18 +28,16 @@ from functools import cached_property
 
 import numpy as np
 
-from ldpspec.reference import draws
+from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, ITEM_BUDGETS, Benchmark, Guarantee, Mechanism
-from ldpspec.reference.sampling import ITEMS_PER_CHUNK, ExactBernoulli, count_items, item_reports, put_items
-from ldpspec.reference.shared.direct import ColumnStructure, DirectEncoding
-from ldpspec.reference.shared.estimators import count_estimate
+from ldpspec.reference.shared.direct import ColumnStructure, DirectEncoding, DirectEncodingTwin
+from ldpspec.reference.twin_sampling import ITEMS_PER_CHUNK, ExactBernoulli, item_reports, put_items
 from ldpspec.reference.validation import (
     count_array,
     domain_size,
     item_array,
     item_budgets,
     item_index,
-    number_of_users,
     smallest_budget,
 )
 from ldpspec.spec.channel import Channel, check_entries, label_list
@@ -102,6 +100,10 @@ class URR(DirectEncoding):
         self.p = [self.c1 if s else self.c3 for s in self.is_sensitive]
         self.q = [self.c2 if s else ZERO for s in self.is_sensitive]
 
+    @cached_property
+    def twin(self) -> URRTwin:
+        return URRTwin(self)
+
     @classmethod
     def from_budgets(cls, budgets) -> URR:
         """URR, the IPLDP preprint's baseline: uRR with the items that have a budget as ``X_sen`` and the smallest
@@ -138,18 +140,12 @@ class URR(DirectEncoding):
         or ``C_x / c3``."""
         return self.p, self.q
 
-    @cached_property
-    def twin(self) -> URRTwin:
-        return URRTwin(self)
 
-
-class URRTwin:
+class URRTwin(DirectEncodingTwin):
     """uRR for many users at once. Reports are one unsigned integer per user."""
 
     def __init__(self, mechanism: URR):
-        self.mechanism = mechanism
-        self.d = mechanism.d
-        self.dtype = np.min_scalar_type(self.d - 1)
+        super().__init__(mechanism)
         self.sensitive = np.array(mechanism.sensitive, dtype=np.int64)
         self.is_sensitive = np.array(mechanism.is_sensitive)
         # rank of each sensitive item among the sensitive items, to skip the true one when drawing another
@@ -173,13 +169,6 @@ class URRTwin:
             put_items(reports, start, np.where(keep, chunk, self.sensitive[np.minimum(other, k - 1)]))
         return reports
 
-    def outputs(self, reports) -> list[int]:
-        return np.asarray(reports).tolist()
-
-    def counts(self, reports) -> np.ndarray:
-        """``C_y``: the number of reports naming item ``y``."""
-        return count_items(reports, self.d)
-
     def simulate_counts(self, true_counts, rng: np.random.Generator) -> np.ndarray:
         """The report counts of ``sum(true_counts)`` users, drawn directly in O(d).
 
@@ -196,13 +185,6 @@ class URRTwin:
         k = len(self.sensitive)
         result[self.sensitive] += rng.multinomial(int(counts.sum() - result.sum()), np.full(k, 1 / k))
         return result
-
-    def estimate(self, counts, n: int) -> np.ndarray:
-        """The estimates of ``URR.estimate`` in floats."""
-        number_of_users(n)
-        p = np.array([float(v) for v in self.mechanism.p])
-        q = np.array([float(v) for v in self.mechanism.q])
-        return count_estimate(np.asarray(counts, dtype=float), n, p, q)
 
 
 SENSITIVE = Parameter("sensitive", "labels", "the sensitive items X_sen, a non-empty subset of 0 .. d-1",

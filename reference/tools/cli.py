@@ -352,7 +352,7 @@ def build_parser() -> argparse.ArgumentParser:
     conformer = commands.add_parser(
         "conform", help="check a port's answers against the porting kit's vectors; exit 0 if they conform, 1 if not, "
                         "2 on bad input")
-    conformer.add_argument("answers", help="the port's answers file (JSON, format ldpspec-answers/1)")
+    conformer.add_argument("answers", help="the port's answers file (JSON, format ldpspec-answers/2)")
     conformer.add_argument("--relative-error", type=float, default=RELATIVE_ERROR, metavar="R",
                            help=f"the relative error allowed in a number (default {RELATIVE_ERROR})")
     conformer.add_argument("--alpha", type=float, default=ALPHA, metavar="A",

@@ -17,7 +17,7 @@ import pytest
 from scipy.stats import ks_2samp
 
 import tests.support
-from ldpspec.reference import draws
+from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.mechanism import (
     ContinuousReleases,
     DirectEncoding,

@@ -10,7 +10,15 @@ import re
 
 import pytest
 
-from ldpspec.reference.porting.conform import ALPHA, POWER, conform, l1_threshold, load_vectors, sample_report
+from ldpspec.reference.porting.conform import (
+    ALPHA,
+    ANSWERS_FORMAT,
+    POWER,
+    conform,
+    l1_threshold,
+    load_vectors,
+    sample_report,
+)
 from ldpspec.reference.porting.stream import Stream
 from ldpspec.reference.porting.vectors import release_json
 from ldpspec.reference.registry import MECHANISMS
@@ -30,7 +38,7 @@ def _as_given(declaration, test: dict):
 def reference_answers(name: str, samples: int = 3000) -> dict:
     """Every vector of one mechanism answered by the Python reference, in doubles, as a port would answer them."""
     declaration = MECHANISMS[name]
-    answers = {"format": "ldpspec-answers/1", "port": "python reference", "parameters": [], "estimators": [],
+    answers = {"format": ANSWERS_FORMAT, "port": "python reference", "parameters": [], "estimators": [],
                "sampling": [], "samples": []}
     for (mechanism, test_id), test in VECTORS["parameters"].items():
         if mechanism != name:
@@ -49,25 +57,27 @@ def reference_answers(name: str, samples: int = 3000) -> dict:
         else:
             answer["probabilities"] = [[float(p) for p in row] for row in channel.rows]
         answers["parameters"].append(answer)
-    for test_id, test in VECTORS["estimators"].items():
-        if test["mechanism"] != name:
+    for (mechanism, test_id), test in VECTORS["estimators"].items():
+        if mechanism != name:
             continue
         built = _as_given(declaration, test)
         population = [tuple(x) if isinstance(x, list) else x for x in test["population"]]
         means, variances = built.estimate_moments(population)
-        answer = {"id": test_id, "estimate": [float(e) for e in built.estimate(test["counts"], test["n"])],
+        estimate = built.estimate(test["counts"], test["n"])
+        answer = {"mechanism": name, "id": test_id, "estimate": [float(e) for e in estimate],
                   "variance": [float(v) for v in variances], "mean": [float(m) for m in means]}
         if "direct" in test:  # the reference's own direct estimators, as decimal strings
             answer["direct"] = {field: test["direct"][field]["decimal"] for field in ("empirical", "norm_sub", "mle")}
         answers["estimators"].append(answer)
-    for test_id, test in VECTORS["sampling"].items():
-        if test["mechanism"] != name:
+    for (mechanism, test_id), test in VECTORS["sampling"].items():
+        if mechanism != name:
             continue
         built = _as_given(declaration, test)
         stream = Stream(test["seed"])
         x = tuple(test["input"]) if isinstance(test["input"], list) else test["input"]
         releases = [release_json(built.perturb(x, stream)) for _ in test["releases"]]
-        answers["sampling"].append({"id": test_id, "releases": releases, "bits_read": stream.bits_read})
+        answers["sampling"].append({"mechanism": name, "id": test_id, "releases": releases,
+                                    "bits_read": stream.bits_read})
     built, rng = declaration.from_options(declaration.example()), random.Random(7)
     for x in built.channel().inputs:
         releases = [built.perturb(x, rng) for _ in range(samples)]
@@ -155,7 +165,7 @@ def test_privacy_answers_compare_items_and_protected_outputs_exactly():
         answer = {"mechanism": key[0], "id": key[1], "result": "valid",
                   "probabilities": [[float(Exact.of(p)) for p in row] for row in test["channel"]["probabilities"]],
                   "privacy": {**privacy, "epsilon": float(privacy["epsilon"]), **changes}}
-        return report_of({"format": "ldpspec-answers/1", "parameters": [answer]})["parameters"]
+        return report_of({"format": ANSWERS_FORMAT, "parameters": [answer]})["parameters"]
 
     assert report()["failed"] == 0
     assert report(protected_outputs=[[0], [1]])["failures"][0]["failure"].startswith("privacy.protected_outputs")
@@ -175,21 +185,21 @@ def test_a_claimed_mechanism_must_answer_all_its_vectors(grr_answers):
     partial = json.loads(json.dumps(grr_answers))
     partial["sampling"].pop()
     report = report_of(partial)
-    assert not report["conforms"] and report["unanswered"] == {"sampling": [8]}
+    assert not report["conforms"] and report["unanswered"] == {"sampling": [["grr", "input 2"]]}
 
 
 def test_samples_from_a_sampler_with_p_and_q_swapped_fail(grr_answers):
     rng, d = random.Random(3), 3
     p = math.e / (math.e + d - 1)
     swapped = [x if rng.random() >= p else rng.choice([y for y in range(d) if y != x]) for x in [0] * 3000]
-    answers = {"format": "ldpspec-answers/1", "samples": [{"mechanism": "grr", "options": {"epsilon": "1", "d": "3"},
+    answers = {"format": ANSWERS_FORMAT, "samples": [{"mechanism": "grr", "options": {"epsilon": "1", "d": "3"},
                                                             "input": 0, "releases": swapped}]}
     (sample,) = report_of(answers)["samples"]
     assert not sample["conforms"] and sample["l1_distance"] > sample["threshold"]
 
 
 def test_a_release_the_channel_never_gives_fails_at_once():
-    answers = {"format": "ldpspec-answers/1", "samples": [{"mechanism": "grr", "options": {"epsilon": "1", "d": "3"},
+    answers = {"format": ANSWERS_FORMAT, "samples": [{"mechanism": "grr", "options": {"epsilon": "1", "d": "3"},
                                                             "input": 0, "releases": [0, 1, 2] * 100 + [3]}]}
     (sample,) = report_of(answers)["samples"]
     assert not sample["conforms"] and sample["never_released"] == ["3"]
@@ -215,18 +225,25 @@ def test_the_stated_power_holds_for_a_sampler_off_by_the_stated_distance():
 
 
 @pytest.mark.parametrize("answers, message", [
-    ({"format": "something else", "stream": [{"id": 1}]}, "format"),
-    ({"format": "ldpspec-answers/1"}, "answers nothing"),
-    ({"format": "ldpspec-answers/1", "stream": [{"id": 999}]}, "no stream test 999"),
-    ({"format": "ldpspec-answers/1", "sampling": [{"id": 1, "releases": []}, {"id": 1, "releases": []}]},
+    ({"format": "something else", "stream": [{"id": "seed 00"}]}, "format"),
+    ({"format": "ldpspec-answers/1", "stream": [{"id": 1}]}, "ldpspec-answers/2"),  # the running numbers of format 1
+    ({"format": ANSWERS_FORMAT}, "answers nothing"),
+    ({"format": ANSWERS_FORMAT, "stream": [{"id": "seed ff"}]}, 'no stream test "seed ff"'),
+    ({"format": ANSWERS_FORMAT, "stream": [{"id": 1}]}, "the id of the test it answers"),
+    ({"format": ANSWERS_FORMAT, "sampling": [{"mechanism": "grr", "id": "input 0", "releases": []},
+                                             {"mechanism": "grr", "id": "input 0", "releases": []}]},
      "a second time"),
-    ({"format": "ldpspec-answers/1", "parameters": [{"id": 1}]}, "must name its mechanism"),
-    ({"format": "ldpspec-answers/1", "extra": []}, "unknown sections"),
-    ({"format": "ldpspec-answers/1", "samples": [{"mechanism": "nope", "input": 0, "releases": [0]}]},
+    ({"format": ANSWERS_FORMAT, "parameters": [{"id": "example"}]}, "must name its mechanism"),
+    ({"format": ANSWERS_FORMAT, "sampling": [{"id": "input 0", "releases": []}]}, "must name its mechanism"),
+    ({"format": ANSWERS_FORMAT, "estimators": [{"mechanism": "grr", "id": "padding=1"}]},
+     'no estimators test \\["grr", "padding=1"\\]'),
+    ({"format": ANSWERS_FORMAT, "extra": []}, "unknown sections"),
+    ({"format": ANSWERS_FORMAT, "samples": [{"mechanism": "nope", "input": 0, "releases": [0]}]},
      "registered mechanism"),
-    ({"format": "ldpspec-answers/1", "samples": [{"mechanism": "grr", "input": 7, "releases": [0]}]},
+    ({"format": ANSWERS_FORMAT, "samples": [{"mechanism": "grr", "input": 7, "releases": [0]}]},
      "input of the channel"),
-    ({"format": "ldpspec-answers/1", "estimators": [{"id": 1, "estimate": ["x"], "variance": []}]},
+    ({"format": ANSWERS_FORMAT, "estimators": [{"mechanism": "grr", "id": "example", "estimate": ["x", 1, 1],
+                                                "variance": []}]},
      "number or a decimal string|finite number"),
 ])
 def test_a_malformed_answers_file_exits_2_naming_the_field(tmp_path, capsys, answers, message):
@@ -263,7 +280,7 @@ def test_an_item_sets_budget_taken_as_a_plain_mean_fails_and_eq16_passes():
         probabilities = [[float(p) for p in row] for row in test["channel"]["decimal"]]
         answer = {"mechanism": "idue-ps", "id": key[1], "result": "valid", "probabilities": probabilities,
                   "privacy": {"budgets": [set_budget(x, combine) for x in test["channel"]["inputs"]]}}
-        return report_of({"format": "ldpspec-answers/1", "parameters": [answer]})["parameters"]
+        return report_of({"format": ANSWERS_FORMAT, "parameters": [answer]})["parameters"]
 
     assert report(log_mean_exp)["failed"] == 0
     (failure,) = report(plain_mean)["failures"]

@@ -1,5 +1,5 @@
-"""The packed bit-sliced sampler (``reference.sampling.PackedBernoulli``) is exact: enumerating every pattern of its
-random bits, each lane is 1 with exactly the probability of the first digits of its ``p``, and what is left
+"""The packed bit-sliced sampler (``reference.twin_sampling.PackedBernoulli``) is exact: enumerating every pattern of
+its random bits, each lane is 1 with exactly the probability of the first digits of its ``p``, and what is left
 undecided is exactly the mass of the one pattern that ties; the tied lanes continue with the same rule one at a
 time, and land in the right place of the packed layout."""
 
@@ -10,8 +10,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from ldpspec.reference import sampling
-from ldpspec.reference.sampling import PLANES, PackedBernoulli, binary_digits, compare_planes, continue_ties
+from ldpspec.reference import twin_sampling as sampling
+from ldpspec.reference.twin_sampling import PLANES, PackedBernoulli, binary_digits, compare_planes, continue_ties
 from ldpspec.spec.errors import InvalidParameter
 
 PROBABILITIES = [

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from ldpspec.reference import sampling
-from ldpspec.reference.sampling import AliasTable
+from ldpspec.reference import twin_sampling as sampling
+from ldpspec.reference.twin_sampling import AliasTable
 from ldpspec.spec.errors import InvalidParameter
 
 

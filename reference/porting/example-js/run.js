@@ -5,7 +5,8 @@
 //   node run.js > answers.json && ldpspec conform answers.json
 //
 // It reads from the vectors only what a port is given (options, IDUE's solver output, inputs, seeds, counts,
-// populations), never the expected results.
+// populations), never the expected results. A mechanism's vectors of each kind are one file,
+// vectors/<kind>/<mechanism>.json; an answer names its test by the mechanism and the test's id in that file.
 
 const fs = require('fs');
 const path = require('path');
@@ -17,7 +18,10 @@ const SAMPLES = 3000;  // releases per mechanism drawn with the port's own gener
 
 const read = (name) => JSON.parse(fs.readFileSync(path.join(VECTORS, name), 'utf8'));
 const MECHANISMS = mechanisms();
-const ours = (test) => Object.prototype.hasOwnProperty.call(MECHANISMS, test.mechanism);
+const NAMES = Object.keys(MECHANISMS);
+// every test of one kind for the mechanisms this port implements, each with its mechanism's name
+const testsOf = (kind) => NAMES.flatMap((name) => read(path.join(kind, `${name}.json`)).tests
+  .map((test) => ({ name, test })));
 
 // the stream: its first 64 bytes, then the script of draws from a fresh stream
 const stream = read('stream.json').tests.map((test) => {
@@ -34,27 +38,24 @@ const stream = read('stream.json').tests.map((test) => {
 });
 
 // parameters: valid (the channel's probabilities and the privacy section's parameters) or invalid
-const parameters = [];
-for (const name of Object.keys(MECHANISMS)) {
-  for (const test of read(path.join('parameters', `${name}.json`)).tests) {
-    const answer = { mechanism: name, id: test.id };
-    try {
-      const channel = MECHANISMS[name].channel(MECHANISMS[name].parse(test.options, test.solution));
-      Object.assign(answer, { result: 'valid', probabilities: channel.rows, privacy: channel.privacy });
-    } catch (error) {
-      if (!(error instanceof InvalidParameter)) throw error;
-      answer.result = 'invalid';
-    }
-    parameters.push(answer);
+const parameters = testsOf('parameters').map(({ name, test }) => {
+  const answer = { mechanism: name, id: test.id };
+  try {
+    const channel = MECHANISMS[name].channel(MECHANISMS[name].parse(test.options, test.solution));
+    Object.assign(answer, { result: 'valid', probabilities: channel.rows, privacy: channel.privacy });
+  } catch (error) {
+    if (!(error instanceof InvalidParameter)) throw error;
+    answer.result = 'invalid';
   }
-}
+  return answer;
+});
 
 // estimators: the estimate from the counts, the exact variance over the population; a direct encoding's three
 // estimates of the distribution
-const estimators = read('estimators.json').tests.filter(ours).map((test) => {
-  const mechanism = MECHANISMS[test.mechanism];
+const estimators = testsOf('estimators').map(({ name, test }) => {
+  const mechanism = MECHANISMS[name];
   const params = mechanism.parse(test.options, test.solution);
-  const answer = { id: test.id, estimate: mechanism.estimate(params, test.counts, test.n),
+  const answer = { mechanism: name, id: test.id, estimate: mechanism.estimate(params, test.counts, test.n),
     variance: mechanism.variance(params, test.population) };
   if (mechanism.structure) {
     const structure = mechanism.structure(params);
@@ -65,17 +66,17 @@ const estimators = read('estimators.json').tests.filter(ours).map((test) => {
 });
 
 // sampling: 16 releases from the stream of the test's seed, one after another
-const sampling = read('sampling.json').tests.filter(ours).map((test) => {
-  const mechanism = MECHANISMS[test.mechanism];
+const sampling = testsOf('sampling').map(({ name, test }) => {
+  const mechanism = MECHANISMS[name];
   const params = mechanism.parse(test.options, test.solution);
   const source = new Stream(test.seed);
   const releases = Array.from({ length: test.releases.length }, () => mechanism.perturb(params, test.input, source));
-  return { id: test.id, releases, bits_read: source.bitsRead };
+  return { mechanism: name, id: test.id, releases, bits_read: source.bitsRead };
 });
 
 // samples: the port's own generator, for the goodness-of-fit test (the example options, the first input)
-const samples = Object.keys(MECHANISMS).map((name, k) => {
-  const example = read(path.join('parameters', `${name}.json`)).tests.find((test) => test.flags.includes('example'));
+const samples = NAMES.map((name, k) => {
+  const example = read(path.join('parameters', `${name}.json`)).tests.find((test) => test.id === 'example');
   const mechanism = MECHANISMS[name];
   const params = mechanism.parse(example.options, example.solution);
   const input = mechanism.channel(params).inputs[0];
@@ -84,7 +85,7 @@ const samples = Object.keys(MECHANISMS).map((name, k) => {
   return { mechanism: name, options: example.options, input, releases };
 });
 
-const answers = { format: 'ldpspec-answers/1', port: 'example-js', stream, parameters, estimators, sampling, samples };
+const answers = { format: 'ldpspec-answers/2', port: 'example-js', stream, parameters, estimators, sampling, samples };
 // BigInt (bits(64)) is written as its digits; NaN and infinities become null, which conform reports as wrong
 const text = JSON.stringify(answers, (key, value) => (typeof value === 'bigint' ? `#big#${value}` : value));
 process.stdout.write(`${text.replace(/"#big#(\d+)"/g, '$1')}\n`);

@@ -117,7 +117,8 @@ def _sensitive(mechanism) -> str:
 
 def released_bits(declaration, mechanism, inputs) -> dict:
     """``{"released_bits": ...}``: the bits all users of ``inputs`` release, for the cost per released bit of a
-    reports row (ours or a peer's: the same release), by the declared report (``Mechanism.reports``). One item of
+    reports row (ours or a peer's: the same release): those the mechanism declares (``Benchmark.report_bits``: OLH's
+    hash and value, Hadamard Response's index), else by the declared report (``Mechanism.reports``). One item of
     ``d`` releases ``log2 d`` bits (RR, which has no ``d``, one of two: one bit). A bit vector releases the bits of
     one output as the channel labels it (made for the first user): ``d``, or ``m + l`` for IDUE-PS and its
     baselines, whose vectors carry the padding's dummy items (``m`` when they release only the real bits). Other
@@ -125,7 +126,9 @@ def released_bits(declaration, mechanism, inputs) -> dict:
     whose output is a record (Cao et al.'s: the vector and the revealed items)."""
     if not len(inputs):
         return {}
-    if declaration.reports == "item":
+    if declaration.benchmark.report_bits is not None:
+        per_user = float(declaration.benchmark.report_bits(mechanism))
+    elif declaration.reports == "item":
         per_user = float(np.log2(getattr(mechanism, "d", 2)))
     elif declaration.reports == "bit-vector":
         first = mechanism.twin.outputs(mechanism.twin.reports(inputs[:1], np.random.default_rng(0)))[0]
