@@ -142,9 +142,9 @@ class Padded:
         return self.inner.perturb(self.normalise(items, rng), rng)
 
     def label(self, release: tuple, channel) -> tuple:
-        """The exact channel's output for a release (suWheel's float ``y0`` falls in a cell)."""
-        labelled = getattr(self.inner, "label", None)
-        return labelled(release, channel) if labelled else release
+        """The exact channel's output for a release: the inner mechanism's label where the channel has densities
+        (suWheel's float ``y0`` falls in a cell), the release itself otherwise."""
+        return self.inner.label(release, channel) if channel.has_densities else release
 
     def counts(self, releases: Iterable[tuple]) -> list[int]:
         """The mechanism's counts over the ``d + m`` items (the fake ones last)."""

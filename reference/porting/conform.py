@@ -299,11 +299,10 @@ def sample_report(answer: dict, index: int, alpha: float) -> dict:
     if not isinstance(releases, list) or not releases:
         raise InvalidParameter(f"{where}.releases must be a non-empty list")
     row = output_distribution(channel, x)
-    label = getattr(built, "label", None)
     observed, never = Counter(), []
     for release in releases:
-        try:
-            y = label(_python_release(release), channel) if label else normalize_label(release)
+        try:  # a point of a density falls in a cell of the exact channel (the mechanism's label)
+            y = built.label(_python_release(release), channel) if channel.has_densities else normalize_label(release)
         except (InvalidChannel, InvalidParameter, TypeError, ValueError):
             y = None
         if y is None or row.get(y, 0) == 0:

@@ -42,6 +42,7 @@ class RandomizedResponse:
     def __init__(self, epsilon):
         self.epsilon = budget(epsilon, "epsilon")
         E = self.epsilon.exponential()
+        self.d = 2  # the items are the bits 0 and 1
         self.p = rr_keep_probability(E)
         self.flip = 1 / (1 + E)  # 1 - p, without the subtraction that loses every digit at a large budget
 

@@ -51,7 +51,7 @@ from decimal import Decimal
 
 import numpy as np
 
-from ldpspec.reference.gu2020.idue import SOLVER_PARAMETERS, solve_levels
+from ldpspec.reference.gu2020.idue import BOX, SOLVER_PARAMETERS, solve_levels
 from ldpspec.reference.gu2020.levels import levels_of
 from ldpspec.reference.porting.conform import ALPHA, RELATIVE_ERROR, conform
 from ldpspec.reference.registry import MECHANISMS, NOTIONS, listing
@@ -373,7 +373,7 @@ def build_parser() -> argparse.ArgumentParser:
                                                 f"{declaration.notion or 'no notion with a finite budget'}.")
         for parameter in declaration.parameters:
             _add_parameter(sub, parameter)
-        if any(parameter.name == "box" for parameter in declaration.parameters):
+        if BOX in declaration.parameters:
             _add_no_box_alias(sub)
         sub.add_argument("--output", "-o", help="write the file here instead of standard output")
         sub.add_argument("--classes", action="store_true",

@@ -119,7 +119,7 @@ def released_bits(declaration, mechanism, inputs) -> dict:
     """``{"released_bits": ...}``: the bits all users of ``inputs`` release, for the cost per released bit of a
     reports row (ours or a peer's: the same release): those the mechanism declares (``Benchmark.report_bits``: OLH's
     hash and value, Hadamard Response's index), else by the declared report (``Mechanism.reports``). One item of
-    ``d`` releases ``log2 d`` bits (RR, which has no ``d``, one of two: one bit). A bit vector releases the bits of
+    ``d`` releases ``log2 d`` bits (RR, one of two: one bit). A bit vector releases the bits of
     one output as the channel labels it (made for the first user): ``d``, or ``m + l`` for IDUE-PS and its
     baselines, whose vectors carry the padding's dummy items (``m`` when they release only the real bits). Other
     reports (sets of items, numbers, records of parts, an inner mechanism's) have no such count, nor has a bit vector
@@ -129,7 +129,7 @@ def released_bits(declaration, mechanism, inputs) -> dict:
     if declaration.benchmark.report_bits is not None:
         per_user = float(declaration.benchmark.report_bits(mechanism))
     elif declaration.reports == "item":
-        per_user = float(np.log2(getattr(mechanism, "d", 2)))
+        per_user = float(np.log2(mechanism.d))
     elif declaration.reports == "bit-vector":
         first = mechanism.twin.outputs(mechanism.twin.reports(inputs[:1], np.random.default_rng(0)))[0]
         if not all(type(bit) is int and bit in (0, 1) for bit in first):
