@@ -14,7 +14,7 @@ from numbers import Integral
 import numpy as np
 
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.numbers import integer
+from ldpspec.spec.numbers import budget, exact, integer  # the kernel's exact readings of numbers and budgets
 
 MAX_DOMAIN = 10_000_000
 """The largest domain a mechanism is built over: the mechanisms hold per-item parameters and counts."""
@@ -45,8 +45,6 @@ def unit_sign(value, name: str) -> int:
 def positive_budget(value, name: str, why: str):
     """A budget > 0 (``budget`` of the kernel, then not 0); ``why`` says why the mechanism needs it, for the
     message."""
-    from ldpspec.spec.numbers import budget  # the kernel's reading of a budget: exact, finite, >= 0
-
     epsilon = budget(value, name)
     if epsilon.sign() == 0:
         raise InvalidParameter(f"{name} must be > 0 {why}")
@@ -119,8 +117,6 @@ def item_budgets(values, name: str = "budgets", *, positive: bool = False) -> tu
 
     Returns the budgets as ``Nats`` (and ``None``). With ``positive``, a sensitive item's budget must be ``> 0``.
     """
-    from ldpspec.spec.numbers import budget  # the kernel's reading of a budget: exact, finite, >= 0
-
     if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
         raise InvalidParameter(f"{name} must be a list with one budget per item 0 .. d-1 (null for a non-sensitive "
                                f"item), got {values!r}"[:300])
@@ -147,8 +143,6 @@ def smallest_budget(budgets: tuple, name: str = "budgets"):
 
 def value(x, name: str = "x", low=-1, high=1):
     """One user's number of ``[low, high]``, exactly (a number, or its text such as ``"0.5"`` or ``"-1/3"``)."""
-    from ldpspec.spec.numbers import exact  # the kernel's exact reading of a number
-
     if isinstance(x, bool):
         raise InvalidParameter(f"{name} must be a number in [{low}, {high}], got {x!r}")
     number = exact(x, name)
