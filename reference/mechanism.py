@@ -167,10 +167,10 @@ def interface_gaps(value, interface: type) -> list[str]:
     for name, member in vars(interface).items():
         if name.startswith("_"):
             continue
-        found = getattr(value, name, None) if hasattr(value, name) else None
         if not hasattr(value, name):
             gaps.append(f"{name} is missing")
         elif callable(member):
+            found = getattr(value, name)
             if not callable(found):
                 gaps.append(f"{name} is not a method")
                 continue

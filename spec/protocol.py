@@ -38,7 +38,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 
-from ldpspec.spec.errors import InvalidChannel, InvalidParameter, TooLarge
+from ldpspec.spec.errors import InvalidParameter, TooLarge
 from ldpspec.spec.exact import Exact
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import exact, integer
@@ -272,7 +272,3 @@ def level_of(value: Exact, boundaries: Sequence[Exact]) -> int:
             return j
     return len(boundaries) - 2
 
-
-def unknown_label(x, labels: Sequence) -> InvalidChannel:
-    """The error for an input or output a channel does not have."""
-    return InvalidChannel(f"unknown input label {x!r}; the inputs are {list(labels)!r}")
