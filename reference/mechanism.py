@@ -27,7 +27,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Protocol, runtime_checkable
+from typing import Protocol
 
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.notions import NOTIONS
@@ -88,7 +88,6 @@ class Guarantee:
 
 # --- the interfaces ------------------------------------------------------------------------------------------------
 
-@runtime_checkable
 class Twin(Protocol):
     """The NumPy twin of a mechanism: many users at once."""
 
@@ -103,7 +102,6 @@ class Twin(Protocol):
     def estimate(self, counts, n): ...
 
 
-@runtime_checkable
 class PlainReference(Protocol):
     """The plain reference of a mechanism: one user at a time."""
 
@@ -122,7 +120,6 @@ class PlainReference(Protocol):
     def estimate_moments(self, inputs) -> tuple: ...
 
 
-@runtime_checkable
 class DirectEncoding(Protocol):
     """``Mechanism.direct_encoding``: one item reported for one item, with the column structure
     ``Q(y|x) = base_y + extra_y [y = x]`` of ``reference.shared.direct`` (its estimators, ``ldpspec estimate``) and
@@ -133,7 +130,6 @@ class DirectEncoding(Protocol):
     def report_probabilities(self) -> tuple: ...
 
 
-@runtime_checkable
 class IntervalFamily(Protocol):
     """``Mechanism.interval_family``: the channel for every number of ``[-1, 1]``, affine on segments
     (``spec.families.AffineFamily``), beside the channel on the grid."""
@@ -141,7 +137,6 @@ class IntervalFamily(Protocol):
     def family(self): ...
 
 
-@runtime_checkable
 class ContinuousReleases(Protocol):
     """A mechanism whose exact channel has densities (``has_densities``): ``label`` names the output (a cell) of the
     exact channel that a release (a point) falls in."""
@@ -149,7 +144,6 @@ class ContinuousReleases(Protocol):
     def label(self, release, channel): ...
 
 
-@runtime_checkable
 class SolvedParameters(Protocol):
     """``Mechanism.solved``: the parameters come from a numerical solver; ``build`` takes its recorded output
     (``solution``) instead of solving, ``solution()`` gives it back per item, and ``metadata`` records what was

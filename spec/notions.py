@@ -122,8 +122,7 @@ def _pairwise_budget_check(channel, notion: str, input_budgets: dict, r, paramet
         parameters["policy"] = sorted(([x, x2] for x, x2 in protected if repr(x) < repr(x2)), key=repr)
     worst = WorstCase(notion, parameters)
     if protected is None:  # inputs in classes: one pair per pair of classes split by budget, with its loss and budget
-        labels = _budget_labels(input_budgets) if channel.input_classes() is not None else None
-        losses = channel.pair_losses(max_work, labels)
+        losses = channel.pair_losses(max_work, _budget_labels(input_budgets))
     else:
         losses = channel.pair_losses(max_work, every_pair=True)
     for (x, x2), (loss, y) in losses.items():

@@ -622,8 +622,10 @@ def main(argv=None) -> int:
         parser.error(f"unknown kind {unknown[0]!r}; the kinds are {', '.join(sorted(KINDS))}")
     try:
         refuted = refuted_in_ledger(options.ledger) if options.ledger else refuted_in_vectors()
-    except (OSError, ValueError, KeyError, TypeError) as error:
+    except (OSError, ValueError) as error:
         parser.error(f"cannot read the audit's verdicts from {options.ledger or VECTORS}: {error}")
+    except (KeyError, TypeError) as error:  # JSON, but not of the ledger's shape
+        parser.error(f"{options.ledger or VECTORS} is not the ledger the audit writes (ledger.json): no {error}")
     differing = []
     for kind in options.kinds:
         fresh = generate(kind, refuted)

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ldpspec.reference.shared.estimators import CountEstimator, count_estimate, item_counts
+from ldpspec.reference.shared.estimators import CountEstimator, CountEstimatorTwin, item_counts
 from ldpspec.reference.twin_sampling import count_items
 from ldpspec.reference.validation import number_of_users, positive_integer, user_count
 from ldpspec.spec.errors import InvalidParameter
@@ -73,10 +73,10 @@ class DirectEncoding(CountEstimator):
         return item_counts(reports, self.d, "a report")
 
 
-class DirectEncodingTwin:
+class DirectEncodingTwin(CountEstimatorTwin):
     """The NumPy twin's side of ``DirectEncoding``: a report is one item, packed to the bits an item needs
-    (``reference.twin_sampling.item_reports``); the counts of the reported items, and the count estimator in floats. A
-    mechanism's twin adds how its reports are drawn (``reports``, ``simulate_counts``)."""
+    (``reference.twin_sampling.item_reports``); the counts of the reported items, and the count estimator in floats
+    (``CountEstimatorTwin``). A mechanism's twin adds how its reports are drawn (``reports``, ``simulate_counts``)."""
 
     def __init__(self, mechanism: DirectEncoding):
         self.mechanism = mechanism
@@ -89,18 +89,6 @@ class DirectEncodingTwin:
     def counts(self, reports) -> np.ndarray:
         """``C_y``: the number of reports naming item ``y``."""
         return count_items(reports, self.d)
-
-    def estimate(self, counts, n: int) -> np.ndarray:
-        """The plain reference's estimates ``(C_x - n q_x) / (p_x - q_x)``, in floats."""
-        number_of_users(n)
-        p, q = (_floats(values) for values in self.mechanism.report_probabilities())
-        return count_estimate(np.asarray(counts, dtype=float), n, p, q)
-
-
-def _floats(values: Sequence) -> np.ndarray:
-    """Exact numbers as doubles, each distinct object converted once (a mechanism's items share a few values)."""
-    converted: dict = {}
-    return np.array([converted.setdefault(id(value), float(value)) for value in values])
 
 
 @dataclass(frozen=True)

@@ -135,6 +135,30 @@ class CountEstimator(ABC):
         return [Exact.rational(c) for c in true_counts], self.variance(true_counts)[0]
 
 
+class CountEstimatorTwin:
+    """The NumPy twin's side of ``CountEstimator``: the plain reference's estimates from the same counts, in floats.
+    A twin holds its plain reference as ``mechanism``."""
+
+    mechanism: CountEstimator
+
+    def estimate(self, counts, n: int):
+        """``c_hat_x = (C_x - n q_x) / (p_x - q_x)`` for every item, in floats."""
+        import numpy as np
+
+        number_of_users(n)
+        p, q = (doubles(values) for values in self.mechanism.report_probabilities())
+        return count_estimate(np.asarray(counts, dtype=float), n, p, q)
+
+
+def doubles(values: Sequence):
+    """Exact numbers as a float64 array, each distinct object converted once (a mechanism's items share a few
+    values)."""
+    import numpy as np
+
+    converted: dict = {}
+    return np.array([converted.setdefault(id(value), float(value)) for value in values])
+
+
 def mean_moments(moments: Sequence[tuple]) -> tuple[list, list]:
     """``([E m*], [Var m*])`` of ``m* = (1/n) sum_u T_u`` for independent terms with ``(E T_u, Var T_u) =
     moments[u]``: ``(1/n) sum E T_u`` and ``(1/n^2) sum Var T_u``, exactly."""

@@ -38,7 +38,7 @@ import numpy as np
 
 from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarantee, Mechanism
-from ldpspec.reference.shared.estimators import CountEstimator, count_estimate, item_counts
+from ldpspec.reference.shared.estimators import CountEstimator, CountEstimatorTwin, item_counts
 from ldpspec.reference.shared.rr import rr_keep_probability
 from ldpspec.reference.twin_sampling import (
     ITEMS_PER_CHUNK,
@@ -48,7 +48,7 @@ from ldpspec.reference.twin_sampling import (
     item_reports,
     put_items,
 )
-from ldpspec.reference.validation import count_array, domain_size, item_array, item_index, number_of_users
+from ldpspec.reference.validation import count_array, domain_size, item_array, item_index
 from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.numbers import budget
 
@@ -159,7 +159,7 @@ def moved_to_side(rows: np.ndarray, uniform: np.ndarray, outside) -> np.ndarray:
     return uniform ^ np.where(wrong_side, rows & -rows, 0)
 
 
-class HadamardResponseTwin:
+class HadamardResponseTwin(CountEstimatorTwin):
     """Hadamard Response for many users at once. Reports are one index of ``0 .. K-1`` per user, packed to
     ``log2 K`` bits where that saves memory (``reference.twin_sampling.item_reports``)."""
 
@@ -220,10 +220,6 @@ class HadamardResponseTwin:
             start = stop
         return histogram
 
-    def estimate(self, counts, n: int) -> np.ndarray:
-        """``c_hat_x = (S_x - n/2) / (p - 1/2)`` in floats."""
-        number_of_users(n)
-        return count_estimate(np.asarray(counts, dtype=float), n, float(self.mechanism.p), 0.5)
 
 
 def _workload(n: int, d: int, rng: np.random.Generator):

@@ -42,10 +42,10 @@ import numpy as np
 
 from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarantee, Mechanism
-from ldpspec.reference.shared.estimators import CountEstimator, count_estimate
+from ldpspec.reference.shared.estimators import CountEstimator, CountEstimatorTwin
 from ldpspec.reference.shared.grr import Grr
 from ldpspec.reference.twin_sampling import ITEMS_PER_CHUNK
-from ldpspec.reference.validation import count_array, domain_size, item_array, item_index, number_of_users
+from ldpspec.reference.validation import count_array, domain_size, item_array, item_index
 from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.numbers import budget, integer
@@ -203,7 +203,7 @@ def merged_tally(cells: list[np.ndarray], weights: list[np.ndarray]) -> tuple[np
     return distinct, totals
 
 
-class LocalHashingTwin:
+class LocalHashingTwin(CountEstimatorTwin):
     """Local hashing for many users at once. A report is a row ``(j, y)`` of two unsigned integers, of the smallest
     type that holds ``g^k - 1``: the hash index and the perturbed hash value."""
 
@@ -211,7 +211,6 @@ class LocalHashingTwin:
         self.mechanism = mechanism
         self.d, self.g, self.k, self.hashes = mechanism.d, mechanism.g, mechanism.k, mechanism.hashes
         self.dtype = np.min_scalar_type(self.hashes - 1)
-        self.p, self.q = float(mechanism.p), 1 / self.g
         perturbation = mechanism.perturbation
         self._kept = float(perturbation.p - perturbation.q)  # (E - 1) / (E + g - 1): no overflow at eps = 1000
 
@@ -292,10 +291,6 @@ class LocalHashingTwin:
         weights.append(multiplicity)
         return self.support_counts(*merged_tally(cells, weights))
 
-    def estimate(self, counts, n: int) -> np.ndarray:
-        """``c_hat_x = (C_x - n/g) / (p - 1/g)`` in floats."""
-        number_of_users(n)
-        return count_estimate(np.asarray(counts, dtype=float), n, self.p, self.q)
 
 
 def _workload(n: int, d: int, rng: np.random.Generator):

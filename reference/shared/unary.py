@@ -30,8 +30,8 @@ from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import (
     CountEstimator,
+    CountEstimatorTwin,
     bit_counts,
-    count_estimate,
 )
 from ldpspec.reference.twin_sampling import ExactBernoulli, PackedBernoulli, packed_bit_counts, unpacked_rows
 from ldpspec.reference.validation import (
@@ -39,7 +39,6 @@ from ldpspec.reference.validation import (
     domain_size,
     item_array,
     item_index,
-    number_of_users,
 )
 from ldpspec.spec.channel import sequence
 from ldpspec.spec.errors import InvalidParameter
@@ -172,12 +171,12 @@ class UnaryEncoding(CountEstimator):
         return self.a, self.b
 
 
-class UnaryEncodingTwin:
+class UnaryEncodingTwin(CountEstimatorTwin):
     """Unary encoding for many users at once. Reports are bit vectors packed eight to a byte
-    (``n x ceil(d / 8)`` bytes, ``reference.twin_sampling``)."""
+    (``n x ceil(d / 8)`` bytes, ``reference.twin_sampling``); the estimate is ``CountEstimatorTwin``'s."""
 
     def __init__(self, encoding: UnaryEncoding):
-        self.encoding = encoding
+        self.mechanism = encoding
         self.d = encoding.d
         self.a = np.array([float(bit.p) for bit in encoding.bits])
         self.b = np.array([float(bit.q) for bit in encoding.bits])
@@ -223,10 +222,6 @@ class UnaryEncodingTwin:
         n = counts.sum()
         return rng.binomial(counts, self.a) + rng.binomial(n - counts, self.b)
 
-    def estimate(self, bit_counts, n: int) -> np.ndarray:
-        """``c_hat_i = (C_i - n b_i) / (a_i - b_i)`` in floats."""
-        number_of_users(n)
-        return count_estimate(np.asarray(bit_counts, dtype=float), n, self.a, self.b)
 
 
 def ue(p, q, d: int) -> UnaryEncoding:
