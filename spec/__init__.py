@@ -44,11 +44,12 @@ from ldpspec.spec.notions import (
 )
 from ldpspec.spec.numbers import DISPLAY_DIGITS
 from ldpspec.spec.parameters import Parameter
+from ldpspec.spec.rows import RowReading
 from ldpspec.spec.structured import ClassedChannel, ClassedUnary, ColumnClasses, IndependentBits, StructuredChannel
 from ldpspec.spec.verdict import Verdict, Witness
 
 __all__ = [
-    "Channel", "compose", "map_outputs", "postprocess",
+    "Channel", "RowReading", "compose", "map_outputs", "postprocess",
     "ChannelFile", "channel_file_text", "parse_channel_file", "read_channel_file", "write_channel_file",
     "InvalidChannel", "InvalidParameter", "SpecError", "TooLarge",
     "invertible_outputs", "ldp_epsilon", "loss_profile", "output_loss", "pair_loss", "pairwise_loss",

@@ -21,9 +21,10 @@ from decimal import Decimal
 from functools import reduce
 
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter, TooLarge
-from ldpspec.spec.exact import ONE, ZERO, Exact, Undecided
-from ldpspec.spec.numbers import exact, integer
+from ldpspec.spec.exact import ZERO, Exact, Undecided
+from ldpspec.spec.numbers import integer
 from ldpspec.spec.protocol import ChannelProtocol, column_loss, row_pair_loss
+from ldpspec.spec.rows import RowReading, RowsRead, read_rows
 
 MAX_ENTRIES = 1_000_000
 """The most probabilities a mechanism builds a channel with, unless told otherwise (``max_entries=``, or
@@ -108,17 +109,19 @@ def _unique_labels(labels: Iterable, side: str) -> tuple:
     return normalized
 
 
-def _probability_entry(value, x, y) -> Exact:
-    """The entry ``P[y|x]`` read exactly, or ``InvalidChannel`` naming it."""
+def _probability_entry(value, x, y, reading: RowReading) -> Exact:
+    """The entry ``P[y|x]`` read exactly under ``reading``, or ``InvalidChannel`` naming it: a probability in
+    [0, 1], or under a reading that makes rows sum to 1 (``spec.rows``) a number >= 0."""
     try:
-        p = exact(value, f"P[{y!r}|{x!r}]")
-        inside = p.sign() >= 0 and (1 - p).sign() >= 0
+        p = reading.number(value, f"P[{y!r}|{x!r}]")
+        inside = p.sign() >= 0 and (reading.rows != "exact" or (1 - p).sign() >= 0)
     except InvalidParameter as error:
         raise InvalidChannel(str(error)) from None
     except Undecided:
         inside = False
     if not inside:
-        raise InvalidChannel(f"P[{y!r}|{x!r}] must be a probability in [0, 1], got {p.text()}")
+        allowed = "a probability in [0, 1]" if reading.rows == "exact" else "a number >= 0"
+        raise InvalidChannel(f"P[{y!r}|{x!r}] must be {allowed}, got {p.text()}")
     return p
 
 
@@ -128,20 +131,28 @@ class Channel(ChannelProtocol):
     Args:
         inputs: the input labels, unique.
         outputs: the output labels, unique.
-        probabilities: one row (a list or tuple) per input, one entry per output; each entry is anything
-            ``spec.numbers.exact`` reads (decimal or fraction text, an expression with ``exp()``, int, Fraction,
-            Decimal, float read as its shortest decimal, ``Exact``).
+        probabilities: one row (a list, tuple or NumPy array) per input, one entry per output; each entry is
+            anything ``spec.numbers.exact`` reads (decimal or fraction text, an expression with ``exp()``, int,
+            Fraction, Decimal, float read as its shortest decimal, ``Exact``).
+        reading: how numbers and rows that do not sum to exactly 1 are read (``spec.rows.RowReading``, or a mapping
+            ``{"rows": ..., "numbers": ..., "remainder_to": ...}``); by default decimals as written and rows that sum
+            to exactly 1. Every verdict on the channel names a reading other than the default
+            (``parameters["reading"]``).
 
     Raises:
-        InvalidChannel: labels not unique, shape mismatch, an entry outside [0, 1], or a row not summing to
-            exactly 1.
+        InvalidChannel: labels not unique, shape mismatch, an entry outside [0, 1] (below 0 under a reading that
+            makes rows sum to 1), or a row not summing to exactly 1 under ``rows = "exact"``.
     """
 
-    __slots__ = ("inputs", "outputs", "_rows", "_input_index", "_output_index")
+    __slots__ = ("inputs", "outputs", "_rows", "_input_index", "_output_index", "_rows_read")
 
-    def __init__(self, inputs: Iterable, outputs: Iterable, probabilities: Sequence[Sequence]):
+    def __init__(self, inputs: Iterable, outputs: Iterable, probabilities: Sequence[Sequence], *,
+                 reading: RowReading | Mapping | None = None):
+        reading = RowReading.of(reading)
         self.inputs = _unique_labels(label_list(inputs, "inputs"), "input")
         self.outputs = _unique_labels(label_list(outputs, "outputs"), "output")
+        if reading.remainder_to is not None:
+            reading = RowReading(reading.rows, reading.numbers, normalize_label(reading.remainder_to, "remainder_to"))
         rows_given = sequence(probabilities, "probabilities", InvalidChannel)
         if len(rows_given) != len(self.inputs):
             raise InvalidChannel(
@@ -153,21 +164,37 @@ class Channel(ChannelProtocol):
             if len(row) != len(self.outputs):
                 raise InvalidChannel(f"row of input {x!r} must have one entry per output: {len(self.outputs)} "
                                      f"outputs, {len(row)} entries")
-            entries, multiplicity = [], {}
+            entries = []
             for y, value in zip(self.outputs, row):
                 p = read.get(id(value))
                 if p is None:
-                    p = read[id(value)] = _probability_entry(value, x, y)
+                    p = read[id(value)] = _probability_entry(value, x, y, reading)
                 entries.append(p)
-                multiplicity[id(p)] = multiplicity.get(id(p), 0) + 1
-            distinct = {id(p): p for p in entries}
-            total = sum((count * distinct[key] for key, count in multiplicity.items()), start=ZERO)
-            if total != ONE:
-                raise InvalidChannel(f"row of input {x!r} must sum to exactly 1, sums to {_sum_text(total)}")
-            rows.append(tuple(entries))
+            rows.append(entries)
+        rows, self._rows_read = read_rows(self.inputs, self.outputs, rows, reading)
         self._rows = tuple(rows)
         self._input_index = {x: i for i, x in enumerate(self.inputs)}
         self._output_index = {y: j for j, y in enumerate(self.outputs)}
+
+    @classmethod
+    def from_array(cls, probabilities, inputs: Iterable | None = None, outputs: Iterable | None = None, *,
+                   reading: RowReading | Mapping | None = None) -> Channel:
+        """A channel from a two-dimensional array (a NumPy array, or a list of rows): rows are inputs, columns
+        outputs, labelled ``0, 1, ...`` unless ``inputs`` and ``outputs`` are given. A matrix computed in floating
+        point rarely has rows that sum to exactly 1: give it a ``reading`` (``{"rows": "renormalise"}``,
+        ``{"rows": "remainder"}``, and ``{"numbers": "binary"}`` for each float's exact binary value;
+        ``spec.rows``)."""
+        shape = getattr(probabilities, "shape", None)
+        if shape is not None and len(shape) != 2:
+            raise InvalidChannel(f"probabilities must be a two-dimensional array (inputs x outputs), got shape "
+                                 f"{tuple(shape)}")
+        rows = sequence(probabilities, "probabilities", InvalidChannel)
+        width = len(sequence(rows[0], "the first row", InvalidChannel)) if rows else 0
+        return cls(range(len(rows)) if inputs is None else inputs, range(width) if outputs is None else outputs,
+                   rows, reading=reading)
+
+    def reading(self) -> RowsRead | None:
+        return self._rows_read
 
     def input_position(self, x) -> int:
         try:
@@ -362,10 +389,3 @@ def label_list(value, name: str, error=InvalidChannel) -> tuple:
 def _short(value) -> str:
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _sum_text(total: Exact) -> str:
-    rational = total.as_rational()
-    if rational is not None:
-        return total.text() if len(total.text()) <= 60 else f"{float(rational):.17g} (approximately)"
-    return f"{float(total):.17g} (approximately; exactly {total.text()})"

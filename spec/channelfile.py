@@ -112,7 +112,7 @@ import json
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from ldpspec.spec.channel import Channel, _sum_text, _unique_labels, check_entries, label_to_json, once_per_object
+from ldpspec.spec.channel import Channel, _unique_labels, check_entries, label_to_json, once_per_object
 from ldpspec.spec.continuous import (
     Density,
     Infinity,
@@ -129,6 +129,7 @@ from ldpspec.spec.notions import PRIVACY_KEYS
 from ldpspec.spec.numbers import budget, exact
 from ldpspec.spec.parameters import input_budgets, label_from_json
 from ldpspec.spec.protocol import checked_channel
+from ldpspec.spec.rows import RowReading, sum_text
 from ldpspec.spec.structured import ClassedUnary, ColumnClasses
 
 FORMAT = "ldpspec-channel/1"
@@ -144,7 +145,7 @@ STRUCTURES = {"unary-classes": ("hot", "cold", ClassedUnary), "column-classes": 
 """The structures a version 3 file may hold, with the keys of each class and the channel that holds it."""
 MAX_CLASSED_ITEMS = 10_000_000
 """The most items of a version 3 file (the channel keeps one class index per item)."""
-_TOP_LEVEL = {"format", "description", "metadata", "inputs", "outputs", "probabilities", "privacy"}
+_TOP_LEVEL = {"format", "description", "metadata", "inputs", "outputs", "probabilities", "privacy", "reading"}
 _CONTINUOUS_KEYS = {"densities", "cell_outputs", "component_order"}
 DENSITY_KINDS = {"constant": ("input", "label", "kind", "breakpoints", "values"),
                  "exponential": ("input", "label", "kind", "breakpoints", "values", "rates")}
@@ -181,8 +182,9 @@ def _number_text(value, where: str):
                          f"got {type(value).__name__} {value!r}"[:300])
 
 
-def _discrete(document: dict, max_entries: int | None) -> Channel:
-    """The channel of a version 1 document."""
+def _discrete(document: dict, max_entries: int | None, reading: RowReading | None) -> Channel:
+    """The channel of a version 1 document, read under ``reading`` when one is given, else under the file's own
+    ``reading`` section (the default reading when it has none)."""
     inputs, outputs = _labels(document, "inputs"), _labels(document, "outputs")
     rows = document.get("probabilities")
     if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
@@ -191,7 +193,16 @@ def _discrete(document: dict, max_entries: int | None) -> Channel:
                   max_entries)
     entries = [[_number_text(value, f"channel file: probabilities[{i}][{j}]") for j, value in enumerate(row)]
                for i, row in enumerate(rows)]
-    return Channel(inputs, outputs, entries)
+    if reading is None:
+        section = document.get("reading")
+        try:
+            reading = RowReading.of(section)
+        except InvalidParameter as error:
+            raise InvalidChannel(f"channel file: {error}") from None
+        if reading.remainder_to is not None:
+            reading = RowReading(reading.rows, reading.numbers,
+                                 label_from_json(reading.remainder_to, "channel file: reading.remainder_to"))
+    return Channel(inputs, outputs, entries, reading=reading)
 
 
 class _Numbers:
@@ -279,7 +290,7 @@ def _mass_text(total: Exact) -> str:
     """A total mass for a message: a short exact text, or an approximation of a long rational (an irrational one is
     shown as its text, cut short: approximating ``exp(-1e1999)`` would take long)."""
     if total.as_rational() is not None:
-        return _sum_text(total)
+        return sum_text(total)
     text = total.text()
     return text if len(text) <= 100 else text[:100] + "..."
 
@@ -431,8 +442,11 @@ def _classed(document: dict, max_entries: int | None):
     return channel, section
 
 
-def parse_channel_file(text: str, max_entries: int | None = None) -> ChannelFile:
+def parse_channel_file(text: str, max_entries: int | None = None, reading: RowReading | None = None) -> ChannelFile:
     """Read a channel file (format 1, 2 or 3) from its JSON text; raise ``SpecError`` naming what is wrong.
+
+    ``reading`` (``spec.rows.RowReading``) says how the numbers and rows of a version 1 file are read, in place of
+    the file's own ``reading`` section; versions 2 and 3 are exact and take none.
 
     A file of more than ``max_entries`` probabilities (``spec.channel.MAX_ENTRIES`` by default) is refused before its
     numbers are read; so is a file of version 2 with more than ``max_entries`` numbers, or whose explicit channel
@@ -452,6 +466,9 @@ def parse_channel_file(text: str, max_entries: int | None = None) -> ChannelFile
     if not isinstance(version, str) or version not in FORMATS:
         raise InvalidChannel(f"channel file format must be one of {', '.join(map(repr, FORMATS))}, got "
                              f"{version!r}"[:300])
+    if version != FORMAT and (reading is not None and not reading.is_default or "reading" in document):
+        raise InvalidChannel(f"a reading of rows that do not sum to 1 applies to a matrix (format {FORMAT!r}); a "
+                             f"file of format {version!r} is read exactly")
     allowed = (_CLASSES_KEYS if version == FORMAT_CLASSES
                else _TOP_LEVEL | (_CONTINUOUS_KEYS if version == FORMAT_CONTINUOUS else set()))
     unknown = set(document) - allowed
@@ -469,7 +486,7 @@ def parse_channel_file(text: str, max_entries: int | None = None) -> ChannelFile
     elif version == FORMAT_CONTINUOUS:
         channel = _continuous(document, max_entries)
     else:
-        channel = _discrete(document, max_entries)
+        channel = _discrete(document, max_entries, reading)
 
     if not isinstance(section, dict):
         raise InvalidChannel("channel file: 'privacy' must be an object")
@@ -492,8 +509,8 @@ def parse_channel_file(text: str, max_entries: int | None = None) -> ChannelFile
     return ChannelFile(channel, privacy, description, json.loads(json.dumps(metadata, default=str)))
 
 
-def read_channel_file(path, max_entries: int | None = None) -> ChannelFile:
-    """Read a channel file from ``path`` (``max_entries`` as for ``parse_channel_file``)."""
+def read_channel_file(path, max_entries: int | None = None, reading: RowReading | None = None) -> ChannelFile:
+    """Read a channel file from ``path`` (``max_entries`` and ``reading`` as for ``parse_channel_file``)."""
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
@@ -503,7 +520,7 @@ def read_channel_file(path, max_entries: int | None = None) -> ChannelFile:
         raise InvalidChannel(f"channel file {path} is not UTF-8 text") from None
     except ValueError as error:  # a path the system cannot name (a NUL byte)
         raise SpecError(f"cannot read channel file {path!r}: {error}") from None
-    return parse_channel_file(text, max_entries)
+    return parse_channel_file(text, max_entries, reading)
 
 
 def _privacy_to_json(channel: Channel, key: str, value):

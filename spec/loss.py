@@ -127,6 +127,9 @@ def loss_profile(channel, max_work: int | None = None, max_entries: int | None =
             for (x, x2), (loss, y) in pairs.items()
         ],
     }
+    read = channel.reading()
+    if read is not None:
+        profile["reading"] = read.to_json()
     classes = channel.input_classes()
     if classes is not None:
         profile["input_classes"] = [{"first": label_to_json(members[0]), "inputs": len(members)}

@@ -329,7 +329,7 @@ def _suldp_check(channel, sensitive_items, non_sensitive_items, protected_output
     worst = WorstCase(notion, structure.parameters(eps))
     structure.check_invertible_parts(channel, worst)
     ratio_check(channel, structure, eps, worst)
-    return worst.verdict()
+    return worst.verdict(channel, witness_probabilities=False)
 
 
 def _column_ratio(worst: WorstCase, inputs: Sequence, column: Sequence, output, eps) -> None:

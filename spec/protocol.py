@@ -26,7 +26,9 @@ here, and never which kind a channel is:
 * ``check_pair_work(max_work)``: refuses a pairwise computation of more than ``max_work`` steps before it starts;
 * ``discrete_outcomes()``: the discrete channel a sampled release is counted on (goodness of fit, never privacy);
 * ``preprocessed(pre)``: a randomised preprocessing of the input followed by this channel;
-* ``file_structures``: how a channel file can hold it (``spec.channelfile``).
+* ``file_structures``: how a channel file can hold it (``spec.channelfile``);
+* ``reading()``: how a matrix whose rows did not sum to exactly 1 was made exact (``spec.rows``), which every
+  verdict on it names (``parameters["reading"]``); ``None`` when nothing was read but exact rows.
 
 A new kind of channel is added by subclassing ``ChannelProtocol`` and answering these questions; no notion changes.
 The losses of rows and columns, to which every kind reduces, are computed here once (``row_pair_loss``,
@@ -76,6 +78,11 @@ class ChannelProtocol(ABC):
     def scope(self) -> str | None:
         """What a verdict on the judged inputs covers, when it covers more than them (``parameters["inputs"]`` of
         the verdict); ``None`` for the inputs themselves."""
+        return None
+
+    def reading(self):
+        """How the channel's numbers and rows were read (``spec.rows.RowsRead``), when a declared reading made its
+        rows exact; ``None`` when it was given exact rows."""
         return None
 
     def matrix(self, max_entries: int | None = None):

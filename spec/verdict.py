@@ -150,19 +150,25 @@ class WorstCase:
             self.margin = -ctx.inf
             self.witness = structural_witness(condition, inputs, output, detail)
 
-    def verdict(self, channel=None) -> Verdict:
+    def verdict(self, channel=None, *, witness_probabilities: bool = True) -> Verdict:
         """The verdict so far (the state is left as it is, so more conditions may follow). Given the ``channel``
-        whose outputs the ratio conditions were over, the witness of a ratio condition also carries the two
-        probabilities its ratio is made of, where the channel holds them (``ratio_probabilities``)."""
-        witness = self.witness
-        if channel is not None and witness is not None and witness.log_ratio is not None:
+        judged, the parameters name the reading that made its rows exact (``parameters["reading"]``, when it was
+        given one; ``spec.rows``), and the witness of a ratio condition over its outputs carries the two
+        probabilities its ratio is made of, where the channel holds them (``ratio_probabilities``; not for a
+        condition over parts of outputs, ``witness_probabilities=False``)."""
+        witness, parameters = self.witness, self.parameters
+        read = None if channel is None else channel.reading()
+        if read is not None:
+            parameters = {**parameters, "reading": read.to_json()}
+        if (channel is not None and witness_probabilities and witness is not None
+                and witness.log_ratio is not None):
             x, x2 = witness.inputs
             probabilities = channel.ratio_probabilities(x, x2, witness.output)
             if probabilities is not None:
                 witness = replace(witness, probabilities=probabilities)
         if self._structural_failure or self._failed:
-            return Verdict(self.notion, False, self.margin, witness, self.parameters)
+            return Verdict(self.notion, False, self.margin, witness, parameters)
         if self._undecided:
-            return Verdict(self.notion, None, self.margin, witness, self.parameters,
+            return Verdict(self.notion, None, self.margin, witness, parameters,
                            f"undecided at this precision: {self._undecided}")
-        return Verdict(self.notion, True, self.margin, witness, self.parameters)
+        return Verdict(self.notion, True, self.margin, witness, parameters)

@@ -4,13 +4,15 @@
     ldpspec list [--json]
         The registered mechanisms and notions, with their parameters.
 
-    ldpspec profile CHANNEL.json
+    ldpspec profile CHANNEL.json [--rows exact|renormalise|remainder] [--remainder-to LABEL] [--numbers decimal|binary]
         The privacy-loss profile as JSON (ldp_epsilon, pairwise and per-output losses, invertible outputs). A file
         with constant densities (format 2) is profiled on its explicit channel: atoms and cells. A file with
         exponential pieces has pairwise losses only (suprema over each cell; no explicit channel exists).
 
-    ldpspec check CHANNEL.json --notion NAME [parameters]
-        The verdict as JSON. Parameters not given are taken from the channel file's ``privacy`` section.
+    ldpspec check CHANNEL.json --notion NAME [parameters] [--rows ...] [--remainder-to LABEL] [--numbers ...]
+        The verdict as JSON. Parameters not given are taken from the channel file's ``privacy`` section. A matrix
+        whose rows do not sum to exactly 1 (computed in floating point) is read under the reading the options
+        declare, else the file's ``reading`` section (``spec.rows``); the verdict names it.
 
     ldpspec idue solve (--budgets JSON | --levels JSON) [--model opt0|opt1|opt2] [--notion min|avg] ...
         Deployable IDUE parameters (per item and per level), the objective, the active constraints and the margin
@@ -72,7 +74,8 @@ from ldpspec.spec.errors import InvalidParameter, SpecError
 from ldpspec.spec.exact import Undecided
 from ldpspec.spec.loss import MAX_PAIR_WORK, loss_profile
 from ldpspec.spec.numbers import integer, to_decimal_string
-from ldpspec.spec.parameters import Parameter
+from ldpspec.spec.parameters import Parameter, label_from_json
+from ldpspec.spec.rows import NUMBER_READINGS, ROW_RULES, RowReading
 from ldpspec.spec.structured import ColumnClasses
 
 EXIT = {"holds": 0, "does not hold": 1, "bad input": 2, "bug": 3, "undecided": 4}
@@ -115,7 +118,7 @@ def _check_options() -> dict:
 
 def check(arguments) -> tuple[dict, bool | None]:
     """Run ``ldpspec check``; returns the verdict as JSON data and whether the notion holds (``None``: undecided)."""
-    stored = read_channel_file(arguments.channel, arguments.max_entries)
+    stored = read_channel_file(arguments.channel, arguments.max_entries, _reading(arguments))
     notion = NOTIONS[arguments.notion]
     values = {}
     for parameter in notion.parameters:
@@ -221,8 +224,9 @@ def _em_options(arguments) -> tuple[float, int]:
 
 
 def _direct_channel(arguments):
-    """``(exact channel, float channel, items)``: a ``ColumnStructure`` (exact and in floats) for a registered
-    mechanism, the rows of a channel file (exact and in floats) with its inputs as the items."""
+    """``(exact channel, float channel, items, reading)``: a ``ColumnStructure`` (exact and in floats) for a
+    registered mechanism, the rows of a channel file (exact and in floats) with its inputs as the items, and how the
+    file's rows were read (``None`` when they sum to exactly 1 as written)."""
     if (arguments.mechanism is None) == (arguments.channel is None):
         raise InvalidParameter("ldpspec estimate needs either a mechanism (" + ", ".join(m.name for m in
                                                                                   direct_encodings())
@@ -231,8 +235,9 @@ def _direct_channel(arguments):
         declaration = MECHANISMS[arguments.mechanism]
         structure = declaration.from_options(_given(arguments, declaration.parameters)).structure()
         floats = ColumnStructure([float(v) for v in structure.base], [float(v) for v in structure.extra])
-        return structure, floats, None
-    channel = read_channel_file(arguments.channel, arguments.max_entries).channel.matrix(arguments.max_entries)
+        return structure, floats, None, None
+    stored = read_channel_file(arguments.channel, arguments.max_entries, _reading(arguments))
+    channel = stored.channel.matrix(arguments.max_entries)
     if channel is None or set(channel.outputs) != set(channel.inputs):
         raise InvalidParameter(f"--channel: {arguments.channel} is not a direct encoding: estimate needs a channel "
                                "whose outputs are its inputs (one item reported for one item)")
@@ -241,10 +246,11 @@ def _direct_channel(arguments):
     items = list(channel.inputs)
     rows = [[channel.probability(x, y) for y in items] for x in items]  # the columns in the order of the inputs
     structure = column_structure(rows)
+    read = channel.reading()
     if structure is not None:  # GRR, uRR, IPRR, ... written as a file: O(d) estimators, exact and in floats
         return structure, ColumnStructure([float(v) for v in structure.base],
-                                          [float(v) for v in structure.extra]), items
-    return rows, [[float(v) for v in row] for row in rows], items
+                                          [float(v) for v in structure.extra]), items, read
+    return rows, [[float(v) for v in row] for row in rows], items, read
 
 
 def _inverse_work(rows) -> int:
@@ -257,7 +263,7 @@ def _inverse_work(rows) -> int:
 
 def estimate(arguments) -> dict:
     """Run ``ldpspec estimate``: the empirical estimate, Norm-Sub and the MLE from the counts of the reports."""
-    exact_channel, floats, items = _direct_channel(arguments)
+    exact_channel, floats, items, read = _direct_channel(arguments)
     d = len(floats.base) if isinstance(floats, ColumnStructure) else len(floats)
     if arguments.counts is None:
         raise InvalidParameter(f"ldpspec estimate needs {COUNTS.option} ({COUNTS.help})")
@@ -306,6 +312,8 @@ def estimate(arguments) -> dict:
     output = {"n": sum(counts)}
     if items is not None:
         output["items"] = [label_to_json(x) for x in items]
+    if read is not None:
+        output["reading"] = read.to_json()
     output.update({"empirical": first, "norm_sub": second, "mle": likelihood})
     return output
 
@@ -327,6 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     profile = commands.add_parser("profile", help="print the privacy-loss profile of a channel file as JSON")
     profile.add_argument("channel", help="a channel file (JSON)")
+    _add_reading(profile)
     _add_limits(profile, work=True)
 
     notion_lines = [f"  {name}: " + (", ".join(p.option + ("" if p.required else " (optional)")
@@ -347,6 +356,7 @@ def build_parser() -> argparse.ArgumentParser:
                              metavar=_metavar(first),
                              help="; ".join(f"{meaning} ({', '.join(notions)})"
                                             for meaning, notions in meanings.items()))
+    _add_reading(checker)
     _add_limits(checker, work=True)
 
     conformer = commands.add_parser(
@@ -390,6 +400,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_estimate_options(estimator, None)
     estimator.add_argument("--channel", metavar="CHANNEL.json",
                            help="a channel file (JSON) whose outputs are its inputs, instead of a mechanism")
+    _add_reading(estimator)
     _add_limits(estimator, work=True)
     mechanisms = estimator.add_subparsers(dest="mechanism", metavar="MECHANISM")
     for declaration in direct_encodings():
@@ -431,6 +442,36 @@ def _add_limits(parser: argparse.ArgumentParser, *, work: bool) -> None:
         parser.add_argument("--max-work", type=_limit, default=MAX_PAIR_WORK, metavar="N",
                             help="refuse a pairwise check of more than N = inputs^2 x outputs steps "
                                  f"(default {MAX_PAIR_WORK:,})")
+
+
+def _add_reading(parser: argparse.ArgumentParser) -> None:
+    """How a matrix whose rows do not sum to exactly 1 is read (``spec.rows``); each option given replaces the
+    file's ``reading`` section as a whole."""
+    parser.add_argument("--rows", choices=ROW_RULES, default=None,
+                        help="a row that does not sum to exactly 1: refused (exact, the default), divided by its sum "
+                             "(renormalise), or its remainder given to one output (remainder)")
+    parser.add_argument("--remainder-to", metavar="LABEL", default=None,
+                        help="with --rows remainder: the output that takes the remainder, as JSON (\"c\", 2), or "
+                             "as text; the last output by default")
+    parser.add_argument("--numbers", choices=NUMBER_READINGS, default=None,
+                        help="a number written in decimal: as written (decimal, the default), or the double nearest "
+                             "to it, exactly (binary)")
+
+
+def _reading(arguments) -> RowReading | None:
+    """The reading the options declare, or ``None`` when none is given (the file's own section applies)."""
+    if arguments.rows is None and arguments.numbers is None and arguments.remainder_to is None:
+        return None
+    target = arguments.remainder_to
+    if target is not None:
+        try:
+            target = label_from_json(json.loads(target), "--remainder-to")
+        except json.JSONDecodeError:  # a label given as plain text
+            pass
+        if arguments.rows != "remainder":
+            raise InvalidParameter("--remainder-to names the output that takes a row's remainder: give it with "
+                                   "--rows remainder")
+    return RowReading(arguments.rows or "exact", arguments.numbers or "decimal", target)
 
 
 def _list_text() -> str:
@@ -488,7 +529,7 @@ def run(argv=None) -> int:
         _write(arguments.output, channel_file(arguments))
         return EXIT["holds"]
     if arguments.command == "profile":
-        channel = read_channel_file(arguments.channel, arguments.max_entries).channel
+        channel = read_channel_file(arguments.channel, arguments.max_entries, _reading(arguments)).channel
         result, status = loss_profile(channel, arguments.max_work, arguments.max_entries), EXIT["holds"]
     elif arguments.command == "estimate":
         result, status = estimate(arguments), EXIT["holds"]
