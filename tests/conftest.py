@@ -11,15 +11,17 @@ import tests.support
 
 # The default run is reproducible: Hypothesis draws the same examples on every machine, so CI fails only for a change
 # in the code, never for a new random draw. The deep profile and long fuzz runs draw afresh each time: they explore,
-# and whatever they find becomes a regression test.
-settings.register_profile("reproducible", derandomize=True)
+# and whatever they find becomes a regression test. No profile has a deadline: a test that measured time would fail
+# on a busy machine (Hypothesis' default deadline is 200 ms per example), and no test here depends on the machine's
+# speed (tests/project/test_no_timing.py checks it).
+settings.register_profile("reproducible", derandomize=True, deadline=None)
+settings.register_profile("explore", deadline=None)
 
 
 def pytest_configure(config):
     tests.support.DEEP = bool(config.getoption("--deep"))
     tests.support.FUZZ = config.getoption("--fuzz")
-    if not (tests.support.DEEP or tests.support.FUZZ):
-        settings.load_profile("reproducible")
+    settings.load_profile("explore" if tests.support.DEEP or tests.support.FUZZ else "reproducible")
 
 
 def pytest_terminal_summary(terminalreporter, config):

@@ -6,7 +6,6 @@ deployment-sized IDUE judged whole."""
 from __future__ import annotations
 
 import itertools
-import time
 from fractions import Fraction
 
 import pytest
@@ -142,9 +141,7 @@ def test_idue_over_100000_items_is_judged_whole():
     small = PrivacyLevels.from_sizes([1, "1.2", 2], [2, 2, 2])
     solution = solve_levels(small)
     large = PrivacyLevels.from_sizes([1, "1.2", 2], [5_000, 5_000, 90_000])
-    start = time.perf_counter()
-    verdict = verify_idue(large, solution.a, solution.b)
-    assert time.perf_counter() - start < 60  # a guard against per-pair work (10^10 pairs), not a speed test
+    verdict = verify_idue(large, solution.a, solution.b)  # per-pair work (10^10 pairs) would be refused by max_work
     assert verdict.holds and verdict.margin == verify_idue(small, solution.a, solution.b).margin
     assert len(verdict.witness.output) == 100_000
     tight = [a * 1.0001 for a in solution.a]  # a little more likely to keep the true bit: over the budget
