@@ -51,6 +51,23 @@ def counts_text(counts: Mapping) -> str:
     return text + (f", {counts[DEPENDS]} depending on the reading" if counts.get(DEPENDS) else "")
 
 
+def tally_lines(document: dict) -> list[str]:
+    """A few lines for the terminal: the verdicts of each paper's claims, then all of them, and what a test that
+    passes means."""
+    verdicts = ("verified", "refuted", "open", DEPENDS)
+    by_paper = {paper: dict.fromkeys(verdicts, 0) for paper in document["papers"]}
+    for entry in document["claims"]:
+        by_paper.setdefault(entry["paper"], dict.fromkeys(verdicts, 0))[entry["verdict"]] += 1
+    width = max(len("all"), *(len(paper) for paper in by_paper))
+    lines = [f"{paper:<{width}}  {sum(counts.values()):>3} claims: {counts_text(counts)}"
+             for paper, counts in by_paper.items() if sum(counts.values())]
+    lines.append(f"{'all':<{width}}  {len(document['claims']):>3} claims: {counts_text(document['counts'])}"
+                 + ("" if document["complete"] else " (a partial run: not every registered claim was checked)"))
+    lines.append("a passed test is a claim whose computed verdict matches its record, whatever the verdict: refuted "
+                 "and open claims pass too")
+    return lines
+
+
 def ledger_markdown(document: dict) -> str:
     """The ledger as Markdown: a summary table, then one section per claim."""
     lines = ["# Claims ledger", "",

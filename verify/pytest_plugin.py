@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 from pathlib import Path
 
 import pytest
@@ -99,7 +100,18 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def pytest_terminal_summary(terminalreporter, config):
+    """The ledger's tally, paper by paper, then where it is: a passing audit means that every computed verdict
+    matches its record, not that every claim holds."""
     paths = config.stash.get(_PATHS, None)
     if paths:
+        import json
+
+        from ldpspec.verify.ledger import tally_lines
+
         json_path, markdown_path = paths
-        terminalreporter.write_line(f"claims ledger: {markdown_path} (machine-readable: {json_path})")
+        document = json.loads(json_path.read_text(encoding="utf-8"))
+        terminalreporter.section("claims ledger")
+        for line in tally_lines(document):
+            terminalreporter.write_line(line)
+        shown = [os.path.relpath(path) for path in (markdown_path, json_path)]
+        terminalreporter.write_line(f"summary: {shown[0]} (machine-readable: {shown[1]})")

@@ -160,3 +160,18 @@ def test_choices_must_be_declared_for_the_paper_and_recorded_per_reading(registe
               choices=(release,))
     with pytest.raises(ValueError, match="say what"):
         Choice("vague", ("a", "b"), "somewhere", {"a": "one"})
+
+
+def test_the_terminal_tally_counts_each_papers_verdicts_and_says_what_passing_means():
+    from ldpspec.verify.ledger import tally_lines
+
+    claims = [{"paper": "p1", "verdict": "verified"}, {"paper": "p1", "verdict": "refuted"},
+              {"paper": "p2", "verdict": "open"}, {"paper": "p2", "verdict": "depends-on-reading"},
+              {"paper": "p2", "verdict": "depends-on-reading"}]
+    document = {"papers": {"p1": "", "p2": "", "p3": ""}, "claims": claims, "complete": False,
+                "counts": {"verified": 1, "refuted": 1, "open": 1, "depends-on-reading": 2}}
+    lines = tally_lines(document)
+    assert lines[0] == "p1     2 claims: 1 verified, 1 refuted, 0 open"
+    assert lines[1] == "p2     3 claims: 0 verified, 0 refuted, 1 open, 2 depending on the reading"
+    assert lines[2].startswith("all    5 claims: 1 verified, 1 refuted, 1 open, 2 depending on the reading (a partial")
+    assert "refuted and open claims pass too" in lines[3] and len(lines) == 4  # p3, without claims, is left out
