@@ -168,8 +168,15 @@ class ChannelFile:
     metadata: dict = field(default_factory=dict)
 
 
+def _required(document: dict, key: str, what: str):
+    """``document[key]``, or ``InvalidChannel`` saying that it is missing and what it holds."""
+    if key not in document:
+        raise InvalidChannel(f"channel file: '{key}' is missing ({what})")
+    return document[key]
+
+
 def _labels(document: dict, key: str) -> list:
-    value = document.get(key)
+    value = _required(document, key, f"the {key[:-1]} labels, a list")
     if not isinstance(value, list):
         raise InvalidChannel(f"channel file: '{key}' must be a list of labels")
     return [label_from_json(label, f"channel file: {key}[{k}]") for k, label in enumerate(value)]
@@ -186,7 +193,7 @@ def _discrete(document: dict, max_entries: int | None, reading: RowReading | Non
     """The channel of a version 1 document, read under ``reading`` when one is given, else under the file's own
     ``reading`` section (the default reading when it has none)."""
     inputs, outputs = _labels(document, "inputs"), _labels(document, "outputs")
-    rows = document.get("probabilities")
+    rows = _required(document, "probabilities", "one row of P[y|x] per input")
     if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
         raise InvalidChannel("channel file: 'probabilities' must be a list of rows (lists)")
     check_entries(len(inputs) * len(outputs), f"the channel file ({len(inputs):,} inputs x {len(outputs):,} outputs)",
@@ -229,7 +236,7 @@ def _text_key(value) -> str:
 
 def _densities(document: dict, inputs: tuple, atoms: set) -> list:
     """The ``densities`` entries, their shape checked (no number read yet): ``[(where, input, label, entry)]``."""
-    entries = document.get("densities")
+    entries = _required(document, "densities", "one object per input and label with a density")
     if not isinstance(entries, list):
         raise InvalidChannel("channel file: 'densities' must be a list of densities (objects with the keys "
                              f"{list(DENSITY_KINDS['constant'])})")
@@ -388,12 +395,12 @@ def _continuous(document: dict, max_entries: int | None) -> PiecewiseChannel:
 
 def _classed(document: dict, max_entries: int | None):
     """The channel of a version 3 document, and its privacy section with ``class_budgets`` spread over the items."""
-    structure = document.get("structure")
+    structure = _required(document, "structure", f"one of {sorted(STRUCTURES)}")
     if not isinstance(structure, str) or structure not in STRUCTURES:
         raise InvalidChannel(f"channel file: 'structure' must be one of {sorted(STRUCTURES)}, got "
                              f"{structure!r}"[:300] + "; a structure this version does not know is refused")
     *keys, build = STRUCTURES[structure]
-    classes = document.get("classes")
+    classes = _required(document, "classes", f"a list of objects with the keys {list(keys)}")
     if not isinstance(classes, list) or not classes or not all(isinstance(c, dict) for c in classes):
         raise InvalidChannel(f"channel file: 'classes' must be a non-empty list of objects with the keys {list(keys)}")
     check_entries(len(classes) * 4, f"the channel file's {len(classes):,} classes", max_entries)

@@ -260,7 +260,7 @@ class PaddedTwin:
 
 INNER_PARAMETER = Parameter("inner", "choice", "the set mechanism the normalised set goes to", choices=tuple(INNER),
                             example="sugrr-sample")
-MAX_SET_SIZE = Parameter("max_set_size", "integer", "the largest set a user holds (the channel's inputs are the "
+MAX_SET_SIZE = Parameter("max-set-size", "integer", "the largest set a user holds (the channel's inputs are the "
                          "non-empty sets of at most this many items; default m + 1)", required=False,
                          minimum=1, maximum=MAX_DOMAIN)
 DUMMIES_PARAMETER = Parameter("dummies", "choice", "whether the fake items are sensitive items of the mechanism",

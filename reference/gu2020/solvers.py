@@ -103,7 +103,8 @@ class IdueSolution:
             "levels": [{"budget": to_decimal_string(eps, 20), "items": size, "a": a.text(), "b": b.text()}
                        for eps, size, a, b in zip(self.levels.budgets, self.levels.sizes, self.a, self.b)],
             "items": [{"a": a.text(), "b": b.text()} for a, b in self.item_parameters()],
-            "active_constraints": self.active_constraints,
+            "active_constraints": [{**constraint, "slack": repr(constraint["slack"])}
+                                   for constraint in self.active_constraints],
             "verified": self.verified,
             "verified_margin": to_decimal_string(self.margin, 20),
             "starts": self.starts,

@@ -45,6 +45,7 @@ comparison is undecided at the largest precision (``spec.exact.MAX_BITS``).
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import json
 import math
 import os
@@ -88,11 +89,12 @@ def _metavar(parameter) -> str | None:
     return {"budget": "EPS", "number": "NUMBER", "integer": "INTEGER"}.get(parameter.kind, "JSON")
 
 
-def _add_parameter(parser: argparse.ArgumentParser, parameter) -> None:
-    """An option for a registry parameter: its text is kept and parsed by the parameter (errors exit with 2)."""
+def _add_parameter(parser: argparse.ArgumentParser, parameter, *, required: bool = False) -> None:
+    """An option for a registry parameter: its text is kept and parsed by the parameter (errors exit with 2).
+    ``required``: the parameter has no default and must be given (a mechanism's; argparse says so in the usage)."""
     text = parameter.help + (f" (default {parameter.default})" if parameter.default is not None else "")
     parser.add_argument(parameter.option, dest=parameter.name.replace("-", "_"), metavar=_metavar(parameter),
-                        choices=parameter.choices or None, help=text)
+                        choices=parameter.choices or None, help=text, required=required and parameter.required)
 
 
 def _given(arguments, parameters) -> dict:
@@ -325,10 +327,36 @@ def _add_no_box_alias(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-box", dest="box", action="store_const", const="none", help=argparse.SUPPRESS)
 
 
+DOCS_URL = "https://ldpspec.github.io/ldpspec/"
+"""The documentation site (``mkdocs.yml``'s ``site_url``), named in the help."""
+
+_EXAMPLES = (
+    ("ldpspec list", "the mechanisms and notions"),
+    ("ldpspec channel grr --epsilon 1 --d 3 -o grr.json", "a mechanism as a channel file"),
+    ("ldpspec profile grr.json", "its privacy-loss profile"),
+    ("ldpspec check grr.json --notion ldp", "exit 0: holds, 1: does not, 2: bad input, 4: undecided"),
+    ("ldpspec check mine.json --notion ldp --epsilon 1 --rows renormalise", "a matrix computed in floats"),
+    ("ldpspec idue solve --levels '[[1, 5], [2, 95]]'", "deployable IDUE parameters"),
+)
+EXAMPLES = ("examples:\n" + "\n".join(f"  {command}\n      {what}" for command, what in _EXAMPLES)
+            + f"\n\neach command's options: ldpspec COMMAND --help\ndocumentation: {DOCS_URL} (pages \"Command line\" "
+              "and \"Channel file format\")")
+"""The top-level help's epilog (``tests/cli`` runs each example)."""
+
+
+def _version() -> str:
+    try:
+        return importlib.metadata.version("ldpspec")
+    except importlib.metadata.PackageNotFoundError:  # run from a checkout that was not installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ldpspec", description="Exact privacy checks for local differential privacy "
-                                                                 "channels, and the mechanisms of the papers.")
-    commands = parser.add_subparsers(dest="command", required=True)
+                                                                 "channels, and the mechanisms of the papers.",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES)
+    parser.add_argument("--version", action="version", version=f"ldpspec {_version()}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     lister = commands.add_parser("list", help="list the registered mechanisms and notions")
     lister.add_argument("--json", action="store_true", help="print the listing as JSON")
@@ -346,7 +374,9 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="parameters of each notion (else taken from the file's privacy section):\n" + "\n".join(notion_lines))
     checker.add_argument("channel", help="a channel file (JSON)")
-    checker.add_argument("--notion", required=True, choices=list(NOTIONS))
+    checker.add_argument("--notion", required=True, choices=list(NOTIONS),
+                         help="the privacy notion to decide (the pages under \"Notions\" of the documentation define "
+                              "each); its parameters are listed below")
     for name, uses in _check_options().items():
         first = uses[0][1]
         meanings = {}  # one option; what it means, and for which notions
@@ -382,7 +412,7 @@ def build_parser() -> argparse.ArgumentParser:
                                     description=f"{declaration.title} ({declaration.source}); claims "
                                                 f"{declaration.notion or 'no notion with a finite budget'}.")
         for parameter in declaration.parameters:
-            _add_parameter(sub, parameter)
+            _add_parameter(sub, parameter, required=True)
         if BOX in declaration.parameters:
             _add_no_box_alias(sub)
         sub.add_argument("--output", "-o", help="write the file here instead of standard output")
@@ -393,6 +423,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     estimator = commands.add_parser(
         "estimate", help="estimate the distribution of the items from the counts of a direct encoding's reports",
+        usage="ldpspec estimate --counts JSON [options] (MECHANISM [parameters] | --channel CHANNEL.json)",
         description="The empirical estimate, Norm-Sub and the MLE (EM) of the item distribution, from the counts "
                     "of the reports of a registered direct encoding (a subcommand with its parameters) or of a "
                     "channel file whose outputs are its inputs (--channel). The options below may also follow the "
@@ -401,13 +432,14 @@ def build_parser() -> argparse.ArgumentParser:
     estimator.add_argument("--channel", metavar="CHANNEL.json",
                            help="a channel file (JSON) whose outputs are its inputs, instead of a mechanism")
     _add_reading(estimator)
-    _add_limits(estimator, work=True)
-    mechanisms = estimator.add_subparsers(dest="mechanism", metavar="MECHANISM")
+    _add_limits(estimator, work="inverse")
+    mechanisms = estimator.add_subparsers(dest="mechanism", metavar="MECHANISM", required=False,
+                                          title="mechanisms (or --channel)")
     for declaration in direct_encodings():
         sub = mechanisms.add_parser(declaration.name, help=declaration.title,
                                     description=f"{declaration.title} ({declaration.source}).")
         for parameter in declaration.parameters:
-            _add_parameter(sub, parameter)
+            _add_parameter(sub, parameter, required=True)
         _add_estimate_options(sub, argparse.SUPPRESS)  # given after the mechanism: kept, not reset to defaults
     return parser
 
@@ -434,11 +466,17 @@ def _limit(text: str) -> int:
     return value
 
 
-def _add_limits(parser: argparse.ArgumentParser, *, work: bool) -> None:
-    """The size limits, checked before any work that grows faster than the input: raise them to go further."""
+def _add_limits(parser: argparse.ArgumentParser, *, work: bool | str) -> None:
+    """The size limits, checked before any work that grows faster than the input: raise them to go further.
+    ``work``: whether the command has a ``--max-work`` limit, and ``"inverse"`` for the exact inverse of
+    ``estimate --exact``."""
     parser.add_argument("--max-entries", type=_limit, default=MAX_ENTRIES, metavar="N",
                         help=f"refuse a channel of more than N probabilities (default {MAX_ENTRIES:,})")
-    if work:
+    if work == "inverse":
+        parser.add_argument("--max-work", type=_limit, default=MAX_PAIR_WORK, metavar="N",
+                            help="with --channel --exact: refuse an exact inverse of the d x d matrix of more than N "
+                                 f"steps (d^3 for rational entries, 10^d with exponentials; default {MAX_PAIR_WORK:,})")
+    elif work:
         parser.add_argument("--max-work", type=_limit, default=MAX_PAIR_WORK, metavar="N",
                             help="refuse a pairwise check of more than N = inputs^2 x outputs steps "
                                  f"(default {MAX_PAIR_WORK:,})")

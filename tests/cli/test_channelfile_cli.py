@@ -182,10 +182,10 @@ def test_idue_solve_models_and_notions(capsys, model, notion):
     (["idue", "solve", "--budgets", "[1]"], "for 2 to 1,000,000 items, got 1"),
     (["idue", "solve", "--levels", "[[1, 0]]"], "must be an integer >= 1"),
     (["idue", "solve", "--budgets", "[0, 1]"], "every budget must be > 0"),
-    (["channel", "grr", "--d", "3"], "needs --epsilon"),
+    (["channel", "grr", "--d", "3"], "required: --epsilon"),
     (["channel", "idue-ps", "--levels", "[[1, 2]]", "--padding", "1", "--dummy-level", "3"], "dummy_level must be"),
     (["channel", "sue", "--epsilon", "1", "--d", "20"], "20 inputs x 1,048,576 outputs"),
-    (["channel", "oue-ps", "--epsilon", "1", "--m", "3"], "needs --padding"),
+    (["channel", "oue-ps", "--epsilon", "1", "--m", "3"], "required: --padding"),
 ])
 def test_solver_and_channel_errors_exit_2(capsys, arguments, message):
     status, out, err = run(capsys, *arguments)

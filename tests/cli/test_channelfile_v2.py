@@ -316,7 +316,7 @@ A_VALUES = ("densities", 0, "values")
      r"densities\[2\] repeats the density of input 'a' with label None \(densities\[0\]\)"),
     (_set(("densities", 0), ["a", None]), r"densities\[0\] must be an object"),
     (_set(("densities",), {"a": []}), r"'densities' must be a list"),
-    (_delete(("densities",)), r"'densities' must be a list"),
+    (_delete(("densities",)), r"'densities' is missing"),
     (_set(A_BREAKPOINTS, ["-1", "x", "1"]), r"densities\[0\]\.breakpoints\[1\]"),
     (_set(A_BREAKPOINTS, ["-1", "inf", "1"]), r"densities\[0\]\.breakpoints\[1\]"),
     (_set(A_BREAKPOINTS, ["-1", None, "1"]), r"densities\[0\]\.breakpoints\[1\] must be a number"),
