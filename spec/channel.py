@@ -53,6 +53,18 @@ def output_to_json(y):
     return label_to_json(y)
 
 
+def label_text(label, limit: int = 80) -> str:
+    """A label for a sentence: its ``repr``, or for a bit vector of more than 64 bits its length and the positions of
+    its rarer value (``output_to_json``), cut to about ``limit`` characters: a witness's output may have 10^7 bits."""
+    shown = output_to_json(label)
+    if isinstance(shown, dict):
+        rarer = "ones" if "ones" in shown else "zeros"
+        positions = ", ".join(map(str, shown[rarer][:8])) + (", ..." if len(shown[rarer]) > 8 else "")
+        return f"<{shown['bits']:,} bits, {rarer} at [{positions}]>"
+    text = repr(label)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
 def once_per_object(function):
     """``function`` computed once per distinct object it is first given (later arguments ride along): a channel of
     10^5 items in 3 levels shares 3 budget objects, so reading or writing its budgets takes 3 computations."""

@@ -23,6 +23,8 @@ for hours.
 
 from __future__ import annotations
 
+import json
+
 from ldpspec.spec.channel import count_text, label_to_json, output_to_json
 from ldpspec.spec.exact import ZERO
 from ldpspec.spec.nats import Nats
@@ -103,12 +105,69 @@ def posterior_leakage_range(channel) -> dict:
     return result
 
 
+SHOWN = 20
+"""The entries of each long list a profile's summary shows (``loss_profile_summary``)."""
+BINS = 10
+"""The bins of the histogram of pair losses in a profile's summary."""
+
+
+def _largest(entries: list, what: str) -> dict | list:
+    """``entries`` (each with a ``loss``) when short; else their count and the ``SHOWN`` with the largest losses."""
+    if len(entries) <= SHOWN:
+        return entries
+    ordered = sorted(entries, key=lambda entry: -_sort_value(entry["loss"]))
+    return {what: len(entries), "largest": ordered[:SHOWN], "complete": "with --full"}
+
+
+def _sort_value(text: str) -> float:
+    return float("inf") if text == "inf" else float(text)
+
+
+def loss_profile_summary(profile: dict) -> dict:
+    """A profile (``loss_profile``) sized for a person, whatever the channel's size (the command line's default):
+    each long list becomes its length and its ``SHOWN`` largest losses (ordered by their 50-digit decimals: a
+    display order; the tightest budget ``ldp_epsilon`` is exact), the pair losses also a histogram and each input's
+    worst partner, the invertible outputs their count and the first of them."""
+    summary = dict(profile)
+    pairs = profile["pairwise_loss"]
+    if len(pairs) > SHOWN:
+        worst = {}  # each input's worst partner, keyed by the input's JSON
+        for entry in pairs:
+            key = json.dumps(entry["input"])
+            if key not in worst or _sort_value(entry["loss"]) > _sort_value(worst[key]["loss"]):
+                worst[key] = entry
+        summary["pairwise_loss"] = {**_largest(pairs, "pairs"), "histogram": _histogram(pairs),
+                                    "worst_partner": _largest(list(worst.values()), "inputs")}
+    for key in ("output_loss",):
+        if key in profile:
+            summary[key] = _largest(profile[key], "outputs")
+    if len(profile.get("invertible_outputs", ())) > SHOWN:
+        summary["invertible_outputs"] = {"outputs": len(profile["invertible_outputs"]),
+                                         "first": profile["invertible_outputs"][:SHOWN], "complete": "with --full"}
+    return summary
+
+
+def _histogram(pairs: list) -> dict:
+    """How many pair losses fall in each of ``BINS`` equal bins from 0 to the largest finite loss, and how many are
+    infinite."""
+    finite = [_sort_value(entry["loss"]) for entry in pairs if entry["loss"] != "inf"]
+    top = max(finite, default=0.0)
+    counts = [0] * BINS
+    for value in finite:
+        counts[min(BINS - 1, int(BINS * value / top)) if top > 0 else 0] += 1
+    edges = [f"{top * k / BINS:.6g}" for k in range(BINS + 1)]
+    return {"bins": [{"from": edges[k], "to": edges[k + 1], "pairs": counts[k]} for k in range(BINS)],
+            "infinite": len(pairs) - len(finite)}
+
+
 def loss_profile(channel, max_work: int | None = None, max_entries: int | None = None) -> dict:
     """Everything above as JSON-ready data (the ``ldpspec profile`` output).
 
     Losses are shown as decimals (approximations) and, under ``exact``, as exact text. A channel that is a matrix in
     all but its form (``matrix()``, refused beyond ``max_entries`` probabilities) is profiled on it, with the losses of
     its outputs and its invertible outputs; a structure's outputs may be too many to list.
+
+    ``loss_profile_summary`` sizes it for a person.
     """
     channel = checked_channel(channel)
     matrix = channel.matrix(max_entries)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ldpspec.spec.channel import label_to_json, output_to_json
+from ldpspec.spec.channel import label_text, label_to_json, output_to_json
 from ldpspec.spec.exact import Exact, Undecided
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import ctx, to_decimal_string
@@ -38,11 +38,13 @@ class Witness:
     detail: str = ""
     probabilities: tuple | None = None
 
-    def to_json(self) -> dict:
+    def to_json(self, full: bool = True) -> dict:
+        """The witness as JSON; ``full=False`` cuts a long output (the positions of a bit vector's rarer value) to
+        its first ``SHOWN`` entries, saying how many there are."""
         data = {
             "condition": self.condition,
             "inputs": [label_to_json(x) for x in self.inputs],
-            "output": output_to_json(self.output),
+            "output": output_to_json(self.output) if full else _sized(output_to_json(self.output)),
             "log_ratio": None if self.log_ratio is None else to_decimal_string(self.log_ratio),
             "bound": None if self.bound is None else to_decimal_string(self.bound),
             "detail": self.detail,
@@ -84,23 +86,52 @@ class Verdict:
             raise Undecided(f"{self.notion}: {self.undecided}")
         return self.holds
 
-    def to_json(self) -> dict:
+    def to_json(self, full: bool = True) -> dict:
+        """The verdict as JSON. ``full=False`` keeps it small whatever the channel's size (the command line's
+        default): budgets given per budget with the number of inputs that have it, every other long list cut to its
+        first ``SHOWN`` entries with its length; ``full=True`` lists everything."""
         data = {
             "notion": self.notion,
             "holds": self.holds,
             "margin": to_decimal_string(self.margin),
-            "witness": None if self.witness is None else self.witness.to_json(),
-            "parameters": self.parameters,
+            "witness": None if self.witness is None else self.witness.to_json(full),
+            "parameters": self.parameters if full else {key: _sized(value, key) for key, value in
+                                                        self.parameters.items()},
         }
         if self.holds is None:
             data["undecided"] = self.undecided
         return data
 
 
+SHOWN = 20
+"""The entries of a long list that a verdict shows by default (``to_json(full=False)``)."""
+
+
+def _sized(value, key: str = ""):
+    """``value`` for a person to read: a list of more than ``SHOWN`` entries as its length and its first entries
+    (``budgets``, pairs ``[input, budget]``: as each distinct budget with the number of inputs that have it and the
+    first of them); a bit vector's positions likewise. Short values are kept as they are."""
+    if isinstance(value, dict) and "bits" in value:  # a bit vector: the positions of its rarer value
+        rarer = "ones" if "ones" in value else "zeros"
+        return {**value, rarer: _sized(value[rarer])} if len(value[rarer]) > SHOWN else value
+    if not isinstance(value, list) or len(value) <= SHOWN:
+        return value
+    if key == "budgets" and all(isinstance(pair, list) and len(pair) == 2 for pair in value):
+        groups = {}
+        for label, text in value:
+            groups.setdefault(text, [0, label])[0] += 1
+        listed = [{"budget": text, "inputs": count, "first": label} for text, (count, label) in groups.items()]
+        summary = {"inputs": len(value), "distinct budgets": len(listed), "by budget": listed[:SHOWN]}
+    else:
+        summary = {"entries": len(value), "first": value[:SHOWN]}
+    return {**summary, "complete": "with --full (or to_json(full=True))"}
+
+
 def ratio_witness(inputs: tuple, output, log_ratio: Nats, bound: Nats, condition: str = "ratio") -> Witness:
     """A witness for a ratio condition ``ln P[y|x]/P[y|x'] <= bound``."""
     return Witness(condition, inputs, output, log_ratio, bound,
-                   f"ln P[{output!r}|{inputs[0]!r}] / P[{output!r}|{inputs[1]!r}] = "
+                   f"ln P[{label_text(output)}|{label_text(inputs[0])}] / P[{label_text(output)}|"
+                   f"{label_text(inputs[1])}] = "
                    f"{to_decimal_string(log_ratio, 20)} against the bound {to_decimal_string(bound, 20)}")
 
 

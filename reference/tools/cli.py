@@ -73,7 +73,7 @@ from ldpspec.spec.channel import MAX_ENTRIES, label_to_json
 from ldpspec.spec.channelfile import channel_file_text, read_channel_file
 from ldpspec.spec.errors import InvalidParameter, SpecError
 from ldpspec.spec.exact import Undecided
-from ldpspec.spec.loss import MAX_PAIR_WORK, loss_profile
+from ldpspec.spec.loss import MAX_PAIR_WORK, loss_profile, loss_profile_summary
 from ldpspec.spec.numbers import integer, to_decimal_string
 from ldpspec.spec.parameters import Parameter, label_from_json
 from ldpspec.spec.rows import NUMBER_READINGS, ROW_RULES, RowReading
@@ -130,7 +130,9 @@ def check(arguments) -> tuple[dict, bool | None]:
         elif parameter.file_key in stored.privacy:
             values[parameter.keyword] = stored.privacy[parameter.file_key]
     verdict = notion.check(stored.channel, values, arguments.max_work)  # a PiecewiseChannel as in memory
-    return verdict.to_json(), verdict.holds
+    if arguments.output is not None:
+        _write(arguments.output, json.dumps(verdict.to_json(full=True), indent=1) + "\n")
+    return verdict.to_json(full=arguments.full), verdict.holds
 
 
 # --- ldpspec channel and idue solve --------------------------------------------------------------------------------
@@ -364,6 +366,7 @@ def build_parser() -> argparse.ArgumentParser:
     profile = commands.add_parser("profile", help="print the privacy-loss profile of a channel file as JSON")
     profile.add_argument("channel", help="a channel file (JSON)")
     _add_reading(profile)
+    _add_listing(profile)
     _add_limits(profile, work=True)
 
     notion_lines = [f"  {name}: " + (", ".join(p.option + ("" if p.required else " (optional)")
@@ -387,11 +390,12 @@ def build_parser() -> argparse.ArgumentParser:
                              help="; ".join(f"{meaning} ({', '.join(notions)})"
                                             for meaning, notions in meanings.items()))
     _add_reading(checker)
+    _add_listing(checker)
     _add_limits(checker, work=True)
 
     conformer = commands.add_parser(
-        "conform", help="check a port's answers against the porting kit's vectors; exit 0 if they conform, 1 if not, "
-                        "2 on bad input")
+        "conform", help="check a port's answers against the porting kit's vectors (all of them, or what the file "
+                        "declares in \"answers\"); exit 0 if they conform, 1 if not, 2 on bad input")
     conformer.add_argument("answers", help="the port's answers file (JSON, format ldpspec-answers/2)")
     conformer.add_argument("--relative-error", type=float, default=RELATIVE_ERROR, metavar="R",
                            help=f"the relative error allowed in a number (default {RELATIVE_ERROR})")
@@ -482,6 +486,15 @@ def _add_limits(parser: argparse.ArgumentParser, *, work: bool | str) -> None:
                                  f"(default {MAX_PAIR_WORK:,})")
 
 
+def _add_listing(parser: argparse.ArgumentParser) -> None:
+    """The output is sized for a person by default; the complete listing on request."""
+    parser.add_argument("--full", action="store_true",
+                        help="print everything: every budget and every position of a long witness (by default a "
+                             "long list is shown as its length and its first entries)")
+    parser.add_argument("--output", "-o", metavar="FILE",
+                        help="also write the complete result (as --full prints it) to FILE")
+
+
 def _add_reading(parser: argparse.ArgumentParser) -> None:
     """How a matrix whose rows do not sum to exactly 1 is read (``spec.rows``); each option given replaces the
     file's ``reading`` section as a whole."""
@@ -568,7 +581,11 @@ def run(argv=None) -> int:
         return EXIT["holds"]
     if arguments.command == "profile":
         channel = read_channel_file(arguments.channel, arguments.max_entries, _reading(arguments)).channel
-        result, status = loss_profile(channel, arguments.max_work, arguments.max_entries), EXIT["holds"]
+        complete = loss_profile(channel, arguments.max_work, arguments.max_entries)
+        if arguments.output is not None:
+            _write(arguments.output, json.dumps(complete, indent=1) + "\n")
+        result = complete if arguments.full else loss_profile_summary(complete)
+        status = EXIT["holds"]
     elif arguments.command == "estimate":
         result, status = estimate(arguments), EXIT["holds"]
     elif arguments.command == "conform":
