@@ -128,7 +128,7 @@ from ldpspec.spec.exact import ONE, ZERO, Exact, rational_text
 from ldpspec.spec.notions import PRIVACY_KEYS
 from ldpspec.spec.numbers import budget, exact
 from ldpspec.spec.parameters import input_budgets, label_from_json
-from ldpspec.spec.protocol import checked_channel
+from ldpspec.spec.protocol import check_pair_work, checked_channel
 from ldpspec.spec.rows import RowReading, sum_text
 from ldpspec.spec.structured import ClassedUnary, ColumnClasses
 
@@ -189,7 +189,8 @@ def _number_text(value, where: str):
                          f"got {type(value).__name__} {value!r}"[:300])
 
 
-def _discrete(document: dict, max_entries: int | None, reading: RowReading | None) -> Channel:
+def _discrete(document: dict, max_entries: int | None, reading: RowReading | None,
+              max_pair_work: int | None = None) -> Channel:
     """The channel of a version 1 document, read under ``reading`` when one is given, else under the file's own
     ``reading`` section (the default reading when it has none)."""
     inputs, outputs = _labels(document, "inputs"), _labels(document, "outputs")
@@ -198,6 +199,8 @@ def _discrete(document: dict, max_entries: int | None, reading: RowReading | Non
         raise InvalidChannel("channel file: 'probabilities' must be a list of rows (lists)")
     check_entries(len(inputs) * len(outputs), f"the channel file ({len(inputs):,} inputs x {len(outputs):,} outputs)",
                   max_entries)
+    if max_pair_work is not None:  # the pairwise work a matrix's size alone decides, refused before any number
+        check_pair_work(len(inputs), len(outputs), max_pair_work)
     entries = [[_number_text(value, f"channel file: probabilities[{i}][{j}]") for j, value in enumerate(row)]
                for i, row in enumerate(rows)]
     if reading is None:
@@ -449,11 +452,14 @@ def _classed(document: dict, max_entries: int | None):
     return channel, section
 
 
-def parse_channel_file(text: str, max_entries: int | None = None, reading: RowReading | None = None) -> ChannelFile:
+def parse_channel_file(text: str, max_entries: int | None = None, reading: RowReading | None = None, *,
+                       max_pair_work: int | None = None) -> ChannelFile:
     """Read a channel file (format 1, 2 or 3) from its JSON text; raise ``SpecError`` naming what is wrong.
 
     ``reading`` (``spec.rows.RowReading``) says how the numbers and rows of a version 1 file are read, in place of
-    the file's own ``reading`` section; versions 2 and 3 are exact and take none.
+    the file's own ``reading`` section; versions 2 and 3 are exact and take none. ``max_pair_work``: the caller will
+    compare every pair of inputs (a profile, a pairwise notion); a matrix whose ``inputs^2 x outputs`` exceeds it is
+    refused before its numbers are read, with the message the comparison would give.
 
     A file of more than ``max_entries`` probabilities (``spec.channel.MAX_ENTRIES`` by default) is refused before its
     numbers are read; so is a file of version 2 with more than ``max_entries`` numbers, or whose explicit channel
@@ -493,7 +499,7 @@ def parse_channel_file(text: str, max_entries: int | None = None, reading: RowRe
     elif version == FORMAT_CONTINUOUS:
         channel = _continuous(document, max_entries)
     else:
-        channel = _discrete(document, max_entries, reading)
+        channel = _discrete(document, max_entries, reading, max_pair_work)
 
     if not isinstance(section, dict):
         raise InvalidChannel("channel file: 'privacy' must be an object")
@@ -516,8 +522,9 @@ def parse_channel_file(text: str, max_entries: int | None = None, reading: RowRe
     return ChannelFile(channel, privacy, description, json.loads(json.dumps(metadata, default=str)))
 
 
-def read_channel_file(path, max_entries: int | None = None, reading: RowReading | None = None) -> ChannelFile:
-    """Read a channel file from ``path`` (``max_entries`` and ``reading`` as for ``parse_channel_file``)."""
+def read_channel_file(path, max_entries: int | None = None, reading: RowReading | None = None, *,
+                      max_pair_work: int | None = None) -> ChannelFile:
+    """Read a channel file from ``path`` (the options as for ``parse_channel_file``)."""
     try:
         with open(path, encoding="utf-8") as handle:
             text = handle.read()
@@ -527,7 +534,7 @@ def read_channel_file(path, max_entries: int | None = None, reading: RowReading 
         raise InvalidChannel(f"channel file {path} is not UTF-8 text") from None
     except ValueError as error:  # a path the system cannot name (a NUL byte)
         raise SpecError(f"cannot read channel file {path!r}: {error}") from None
-    return parse_channel_file(text, max_entries, reading)
+    return parse_channel_file(text, max_entries, reading, max_pair_work=max_pair_work)
 
 
 def _privacy_to_json(channel: Channel, key: str, value):

@@ -486,6 +486,8 @@ class Notion:
         definition: where the notion is defined.
         docs: its page in the documentation (relative to ``docs/``).
         pairwise: whether deciding it compares every pair of inputs (its predicate takes ``max_work``).
+        scans_columns: whether on an explicit matrix it scans the columns (``inputs x outputs`` steps, as LDP
+            does) rather than comparing every pair.
     """
 
     name: str
@@ -494,6 +496,13 @@ class Notion:
     definition: str
     docs: str
     pairwise: bool = False
+    scans_columns: bool = False
+
+    @property
+    def pairs_on_a_matrix(self) -> bool:
+        """Whether deciding it on a matrix takes ``inputs^2 x outputs`` steps, which the matrix's size alone decides
+        (checked before a channel file's numbers are read)."""
+        return self.pairwise and not self.scans_columns
 
     def check(self, channel, values: Mapping, max_work: int | None = None) -> Verdict:
         """Decide the notion with ``values`` keyed by parameter keyword, as ``Parameter.parse`` returns them.
@@ -545,7 +554,8 @@ INTERVAL_BUDGETS = Parameter("budgets", "budgets", "a budget for every interval"
 
 _SULDP = (SENSITIVE_ITEMS, NON_SENSITIVE_ITEMS, PROTECTED_PARTS, EPSILON)
 NOTIONS: dict[str, Notion] = {notion.name: notion for notion in (
-    Notion("ldp", ldp, (EPSILON,), "LDP (Erlingsson et al. 2014; Gu et al. Def. 1)", "notions/ldp.md", True),
+    Notion("ldp", ldp, (EPSILON,), "LDP (Erlingsson et al. 2014; Gu et al. Def. 1)", "notions/ldp.md", True,
+           scans_columns=True),
     Notion("id-ldp", id_ldp, (INPUT_BUDGETS, PAIR_FUNCTION, POLICY), "Gu et al. Def. 2", "notions/id-ldp.md", True),
     Notion("minid-ldp", min_id_ldp, (INPUT_BUDGETS, POLICY), "Gu et al. Def. 3", "notions/id-ldp.md", True),
     Notion("avgid-ldp", avg_id_ldp, (INPUT_BUDGETS, POLICY), "Gu et al. Sec. VIII", "notions/id-ldp.md", True),

@@ -49,6 +49,20 @@ MAX_PAIR_WORK = 4_000_000
 """Default largest ``pairs^2 x steps per pair`` of a pairwise computation (``inputs^2 x outputs`` on a matrix)."""
 
 
+def check_pair_work(pairs: int, per_pair: int, max_work: int | None, what: str = "pair of inputs",
+                    unit: str = "output") -> None:
+    """Refuse ``pairs^2 x per_pair`` steps when that is more than ``max_work`` (``MAX_PAIR_WORK`` by default),
+    naming the limit and how to raise it: before the work starts, and for a channel file before its numbers are
+    read (``spec.channelfile``)."""
+    limit = MAX_PAIR_WORK if max_work is None else integer(max_work, "max_work", 1)
+    work = pairs ** 2 * per_pair
+    if work > limit:
+        raise TooLarge(
+            f"this check compares every ordered {what} over every {unit}: {pairs:,}^2 x {per_pair:,} = "
+            f"{work:,} steps, more than the limit of {limit:,}; raise the limit (max_work=..., or --max-work on "
+            "the command line) to run it anyway")
+
+
 class ChannelProtocol(ABC):
     """A channel the kernel can judge: what every kind of channel answers (see the module's docstring)."""
 
@@ -148,19 +162,13 @@ class ChannelProtocol(ABC):
     def check_pair_work(self, max_work: int | None, *, every_pair: bool = False) -> None:
         """Refuse a pairwise computation of more than ``max_work`` steps (``MAX_PAIR_WORK`` by default), naming the
         limit and how to raise it: one pair per ordered pair of ``input_classes()`` unless ``every_pair``."""
-        limit = MAX_PAIR_WORK if max_work is None else integer(max_work, "max_work", 1)
         classes = None if every_pair else self.input_classes()
         if classes is None:
             pairs, what = len(self.inputs), "pair of inputs"
         else:
             pairs, what = len(classes), "pair of input classes"
         per_pair, unit = self.pair_steps()
-        work = pairs ** 2 * per_pair
-        if work > limit:
-            raise TooLarge(
-                f"this check compares every ordered {what} over every {unit}: {pairs:,}^2 x {per_pair:,} = "
-                f"{work:,} steps, more than the limit of {limit:,}; raise the limit (max_work=..., or --max-work on "
-                "the command line) to run it anyway")
+        check_pair_work(pairs, per_pair, max_work, what, unit)
 
     def pair_losses(self, max_work: int | None = None, labels=None, *, every_pair: bool = False) -> dict:
         """``{(x, x2): (loss, y)}`` over ``judged_pairs(labels)``, or over every ordered pair of distinct inputs

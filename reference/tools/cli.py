@@ -120,8 +120,9 @@ def _check_options() -> dict:
 
 def check(arguments) -> tuple[dict, bool | None]:
     """Run ``ldpspec check``; returns the verdict as JSON data and whether the notion holds (``None``: undecided)."""
-    stored = read_channel_file(arguments.channel, arguments.max_entries, _reading(arguments))
     notion = NOTIONS[arguments.notion]
+    stored = read_channel_file(arguments.channel, arguments.max_entries, _reading(arguments),
+                               max_pair_work=arguments.max_work if notion.pairs_on_a_matrix else None)
     values = {}
     for parameter in notion.parameters:
         text = getattr(arguments, parameter.name.replace("-", "_"), None)
@@ -580,7 +581,8 @@ def run(argv=None) -> int:
         _write(arguments.output, channel_file(arguments))
         return EXIT["holds"]
     if arguments.command == "profile":
-        channel = read_channel_file(arguments.channel, arguments.max_entries, _reading(arguments)).channel
+        channel = read_channel_file(arguments.channel, arguments.max_entries, _reading(arguments),
+                                    max_pair_work=arguments.max_work).channel
         complete = loss_profile(channel, arguments.max_work, arguments.max_entries)
         if arguments.output is not None:
             _write(arguments.output, json.dumps(complete, indent=1) + "\n")

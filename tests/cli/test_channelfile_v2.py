@@ -115,7 +115,7 @@ def test_the_command_line_writes_version_2_and_checks_it_as_in_memory(tmp_path, 
     channel = mechanism.channel()
     same_explicit(spec.read_channel_file(path).channel, channel)
     for notion, parameters in notions_of(mechanism):
-        argv = ["check", path, "--notion", notion]
+        argv = ["check", path, "--notion", notion, "--full"]
         if notion == "uldp":  # not in the file: given on the command line
             argv += ["--sensitive", json.dumps([list(x) for x in parameters["sensitive_inputs"]]),
                      "--protected", json.dumps([[y0, list(r)] for y0, r in parameters["protected_outputs"]]),
@@ -124,7 +124,7 @@ def test_the_command_line_writes_version_2_and_checks_it_as_in_memory(tmp_path, 
         verdict = NOTIONS[notion].check(channel, parameters)
         assert status == (0 if verdict.holds else 1), err
         assert json.loads(out) == as_json(verdict.to_json()), notion
-    status, out, err = run(capsys, "profile", path)
+    status, out, err = run(capsys, "profile", path, "--full")
     assert status == 0, err
     assert json.loads(out) == as_json(loss_profile(channel.explicit()))
 
@@ -439,9 +439,9 @@ def test_every_mechanism_of_cao_et_al_is_written_profiled_and_checked_as_in_memo
     same_explicit(spec.read_channel_file(path).channel, written)
     guarantee = mechanism.guarantee()
     assert guarantee.notion == declaration.notion
-    status, out, err = run(capsys, "check", path, "--notion", declaration.notion)
+    status, out, err = run(capsys, "check", path, "--notion", declaration.notion, "--full")
     assert status == 0, err
     assert json.loads(out) == as_json(NOTIONS[declaration.notion].check(written, guarantee.parameters).to_json())
-    status, out, err = run(capsys, "profile", path)
+    status, out, err = run(capsys, "profile", path, "--full")
     assert status == 0, err
     assert json.loads(out) == as_json(loss_profile(written.explicit()))

@@ -48,7 +48,7 @@ def test_every_example_round_trips_through_channel_profile_and_check(tmp_path, c
     options = [part for name, value in mechanism["example"].items() for part in (f"--{name}", value)]
     status, _, err = run(capsys, "channel", mechanism["name"], *options, "--output", path)
     assert status == 0, err
-    status, out, err = run(capsys, "profile", path)
+    status, out, err = run(capsys, "profile", path, "--full")
     assert status == 0, err
     profile = json.loads(out)
     assert profile["inputs"] >= 2 and len(profile["pairwise_loss"]) == profile["inputs"] * (profile["inputs"] - 1)

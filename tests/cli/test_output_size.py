@@ -85,3 +85,17 @@ def test_the_python_verdict_is_complete_unless_asked_for_a_summary():
     verdict = spec.min_id_ldp(channel, dict.fromkeys(range(30), 1))
     assert len(verdict.to_json()["parameters"]["budgets"]) == 30
     assert verdict.to_json(full=False)["parameters"]["budgets"]["inputs"] == 30
+
+
+def test_a_pairwise_limit_that_sizes_alone_decide_is_checked_before_any_number_is_read(tmp_path):
+    """200^2 x 101 = 4,040,000 steps, over the default 4,000,000: refused with the work message although every entry
+    is unreadable, which proves that no number was read (a 1000 x 1000 file is refused the same way, in the time it
+    takes to read its JSON)."""
+    path = tmp_path / "large.json"
+    path.write_text(json.dumps({"inputs": list(range(200)), "outputs": list(range(101)),
+                                "probabilities": [["not a number"] * 101] * 200}))
+    for argv in (["profile", str(path)], ["check", str(path), "--notion", "minid-ldp", "--budgets", "[1]"]):
+        status, _, err = run(argv)
+        assert status == 2 and "4,040,000 steps, more than the limit of 4,000,000" in err, err
+    status, _, err = run(["check", str(path), "--notion", "ldp", "--epsilon", "1"])  # a column scan: reads them
+    assert status == 2 and "not a number" in err
