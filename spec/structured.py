@@ -330,6 +330,16 @@ class SampledOneHot(StructuredChannel):
         return tuple(_pair(pair, f"{name} bit {k}") for k, pair in enumerate(pairs))
 
     @property
+    def baseline(self) -> tuple:
+        """Each bit's ``(P[0], P[1])`` when it is not hot."""
+        return self._baseline
+
+    @property
+    def hot(self) -> tuple:
+        """Each bit's ``(P[0], P[1])`` when it is hot."""
+        return self._hot
+
+    @property
     def output_count(self) -> int:
         return 2 ** self.bit_count
 

@@ -1,4 +1,4 @@
-"""``ldpspec conform``: whether a port conforms to the porting kit.
+"""``ldpspec conform``: whether a port conforms to the porting kit, or to the part of it the port declares.
 
 A port runs the vectors (``reference/porting/vectors/``) and writes what it computed to an **answers file**, JSON
 (every section optional; ``docs/porting/conform.md`` documents each field):
@@ -6,6 +6,7 @@ A port runs the vectors (``reference/porting/vectors/``) and writes what it comp
 .. code-block:: json
 
     {"format": "ldpspec-answers/2", "port": "a name",
+     "answers":    ["parameters", "estimators.estimate", "samples"],
      "stream":     [{"id": "seed 00", "first_bytes": "…", "draws": [{"value": 5, "bits_read": 3}, …]}],
      "parameters": [{"mechanism": "grr", "id": "example", "result": "valid", "probabilities": [[0.57, …], …]},
                     {"mechanism": "grr", "id": "invalid: epsilon=-1", "result": "invalid"}],
@@ -20,21 +21,33 @@ An answer names the vector it answers as the vectors do: a stream test by its ``
 **Deterministic answers** (``stream``, ``parameters``, ``estimators``, ``sampling``) are compared with the vectors:
 releases, bytes, draws and bit counts exactly; numbers within a relative error (default ``RELATIVE_ERROR``) of the
 exact value, or both below the smallest normal double ``2^-1022`` in magnitude (a double cannot hold either). A port
-claims a mechanism by answering anything about it; then every ``parameters``, ``estimators`` and ``sampling`` vector
-of that mechanism must be answered, and one left out fails. The ``stream`` section, when present, answers every
-stream vector.
+claims a mechanism by answering anything about it.
 
-**Samples** drawn with the port's own random generator are tested against the exact channel (its atoms and cells,
-for continuous releases): a release the channel never gives fails at once; otherwise the test rejects when the
-empirical distribution's L1 distance from the channel's row reaches ``lambda(alpha) = sqrt(2 (k ln 2 + ln(1/alpha))
-/ n)`` (``k`` outputs of positive probability, ``n`` releases). By the Bretagnolle-Huber-Carol inequality
-``P(||P_n - P||_1 >= lambda) <= 2^k e^(-n lambda^2 / 2)``, a conforming port fails with probability at most
-``alpha``; and a port whose releases follow another distribution ``Q`` on the channel's outputs with total variation
-``TV(Q, P) >= (lambda(alpha) + lambda(0.01)) / 2`` fails with probability at least 0.99. The report states that
-smallest detected deviation for each sample set: the test's power, for the sample size given.
+**What is checked.** Without ``answers``, the whole kit: every ``parameters``, ``estimators`` and ``sampling`` vector
+of a claimed mechanism must be answered, and one left out fails; the ``stream`` section, when present, answers every
+stream vector; sample sets are optional. With ``answers`` (``DECLARABLE``: the kinds, and ``estimators.estimate``,
+``estimators.variance``, ``estimators.direct`` for part of an estimator's answer), only what it declares is checked,
+and completely: each declared kind answers every vector of that kind of each claimed mechanism (``stream``: every
+stream vector; ``samples``: at least one sample set per claimed mechanism). A section or an estimator's field that
+the declaration leaves out makes the file malformed. The report's ``not_covered`` lists what was not checked: the
+kinds left out, and the claimed mechanisms' vectors of those kinds.
 
-Exit status: 0 when every answer conforms, 1 when one does not, 2 when the answers file is malformed (one line
-naming the field).
+**Samples** drawn with the port's own random generator are tested against the exact channel. A release the channel
+never gives fails at once. A bit-vector release whose channel is a structure of bits (``reference.porting.bits``:
+unary encodings, IDUE, IDUE-PS) is tested bit by bit: every bit's frequency, pairs of bits and the number of ones,
+each against its exact probability with Hoeffding's bound and a Bonferroni correction over the ``T`` tests; a
+deviation of ``sqrt(ln(2T/alpha) / (2n)) + sqrt(ln(100) / (2n))`` in one tested probability is detected with
+probability 0.99, whatever ``d`` but for ``ln T``. Any other release is tested whole (for a continuous release, the
+channel's atoms and cells): the test rejects when the empirical distribution's L1 distance from the channel's row
+reaches ``lambda(alpha) = sqrt(2 (k ln 2 + ln(1/alpha)) / n)`` (``k`` outputs of positive probability, ``n``
+releases). By the Bretagnolle-Huber-Carol inequality ``P(||P_n - P||_1 >= lambda) <= 2^k e^(-n lambda^2 / 2)``, a
+conforming port fails with probability at most ``alpha``; and a port whose releases follow another distribution
+``Q`` on the channel's outputs with total variation ``TV(Q, P) >= (lambda(alpha) + lambda(0.01)) / 2`` fails with
+probability at least 0.99. Each sample set's report states that smallest detected deviation, or that the sample size
+gives no guarantee (a deviation no distribution on the channel's outputs can reach).
+
+Exit status: 0 when every answer that is checked conforms, 1 when one does not, 2 when the answers file is
+malformed (one line naming the field).
 """
 
 from __future__ import annotations
@@ -46,6 +59,7 @@ from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
+from ldpspec.reference.porting.bits import bit_law, bit_test
 from ldpspec.reference.porting.vectors import MECHANISM_KINDS, VECTORS, build
 from ldpspec.reference.registry import MECHANISMS
 from ldpspec.spec.channel import label_to_json, normalize_label
@@ -67,6 +81,13 @@ POWER = 0.99
 TINY = Fraction(2) ** -1022
 SHOWN = 5
 """Failures shown per section."""
+ESTIMATOR_FIELDS = ("estimate", "variance", "direct")
+"""The parts of an estimators answer a declaration can name: the estimate, its exact variance, and (for a direct
+encoding) the empirical estimate, Norm-Sub and the MLE."""
+DECLARABLE = ("stream", "parameters", "estimators", *(f"estimators.{field}" for field in ESTIMATOR_FIELDS),
+              "sampling", "samples")
+"""What an answers file can declare in ``answers``: a kind (``estimators``: all of ``ESTIMATOR_FIELDS``), or part of
+the estimators' answers."""
 
 
 def load_vectors() -> dict:
@@ -210,8 +231,12 @@ def _privacy_failure(answer, expected: dict, relative: float) -> str | None:
     return None
 
 
-def _estimators_failure(answer: dict, test: dict, relative: float) -> str | None:
+def _estimators_failure(answer: dict, test: dict, relative: float,
+                        fields: tuple = ESTIMATOR_FIELDS) -> str | None:
+    """The first difference in the fields checked (``fields``: the declared part of ``ESTIMATOR_FIELDS``)."""
     for field in ("estimate", "variance"):
+        if field not in fields:
+            continue
         failure = _all_close(answer.get(field), test[field]["decimal"], relative, field)
         if failure:
             return failure
@@ -219,7 +244,7 @@ def _estimators_failure(answer: dict, test: dict, relative: float) -> str | None
         failure = _all_close(answer["mean"], test["mean"]["decimal"], relative, "mean")
         if failure:
             return failure
-    if "direct" in test:
+    if "direct" in test and "direct" in fields:
         direct = answer.get("direct")
         if not isinstance(direct, dict):
             return "direct: a direct encoding's answer gives its empirical estimate, Norm-Sub and MLE"
@@ -271,7 +296,32 @@ def _named(key) -> str:
 def l1_threshold(outputs: int, n: int, alpha: float) -> float:
     """``lambda`` with ``2^outputs e^(-n lambda^2 / 2) = alpha``: the L1 distance a conforming sample reaches with
     probability at most ``alpha`` (Bretagnolle-Huber-Carol)."""
-    return math.sqrt(2 * (outputs * math.log(2) + math.log(1 / alpha)) / n)
+    return math.sqrt(2 * (outputs * math.log(2) - math.log(alpha)) / n)  # 1/alpha overflows below 1e-308
+
+
+def whole_release_test(counts, probabilities, n: int, alpha: float, power: float = POWER) -> dict:
+    """The L1 test of a sample of ``n`` releases, given its counts of the channel's outputs of positive probability
+    and their exact probabilities (doubles, in the same order): the distance, the threshold, the stated power and the
+    verdict. The stated total variation is no guarantee when no distribution on these outputs is that far from the
+    channel's (``1 - min P``): then it is ``None``."""
+    distance = math.fsum(abs(count / n - p) for count, p in zip(counts, probabilities))
+    k = len(probabilities)
+    threshold = l1_threshold(k, n, alpha)
+    detects = (threshold + l1_threshold(k, n, 1 - power)) / 2
+    reach = 1 - min(probabilities)
+    report = {"test": "whole release", "n": n, "outputs": k, "l1_distance": distance, "threshold": threshold,
+              "power": power}
+    if detects <= reach:
+        report["detects_tv_at_least"] = detects
+        report["guarantee"] = (f"a sampler whose releases are {detects:.4f} or more from the channel's row in total "
+                               f"variation fails with probability at least {power}")
+    else:
+        report["detects_tv_at_least"] = None
+        report["guarantee"] = (f"none at n = {n}: the total variation this n detects with probability {power} "
+                               f"({detects:.3f}) is more than any distribution on the {k} outputs reaches "
+                               f"({reach:.3f})")
+    report["conforms"] = distance < threshold
+    return report
 
 
 def _python_release(value):
@@ -280,7 +330,8 @@ def _python_release(value):
 
 
 def sample_report(answer: dict, index: int, alpha: float) -> dict:
-    """The goodness-of-fit test of one sample set, with its power."""
+    """The test of one sample set, with its power: bit by bit for a bit-vector release whose channel is a structure
+    of bits (``reference.porting.bits``), else the L1 test of the whole release."""
     where = f"samples[{index}]"
     if not isinstance(answer, dict):
         raise InvalidParameter(f"{where} must be an object")
@@ -298,6 +349,10 @@ def sample_report(answer: dict, index: int, alpha: float) -> dict:
     releases = answer.get("releases")
     if not isinstance(releases, list) or not releases:
         raise InvalidParameter(f"{where}.releases must be a non-empty list")
+    head = {"mechanism": name, "options": options, "input": label_to_json(x), "n": len(releases), "alpha": alpha}
+    law = bit_law(channel, x) if MECHANISMS[name].reports == "bit-vector" else None
+    if law is not None:
+        return {**head, **bit_test(law, releases, alpha, POWER, SHOWN)}
     row = output_distribution(channel, x)
     observed, never = Counter(), []
     for release in releases:
@@ -310,13 +365,9 @@ def sample_report(answer: dict, index: int, alpha: float) -> dict:
         else:
             observed[y] += 1
     support = [y for y, p in row.items() if p > 0]
-    n = len(releases)
-    distance = sum(abs(observed.get(y, 0) / n - float(row[y])) for y in support)
-    threshold = l1_threshold(len(support), n, alpha)
-    detects = (threshold + l1_threshold(len(support), n, 1 - POWER)) / 2
-    report = {"mechanism": name, "options": options, "input": label_to_json(x), "n": n, "outputs": len(support),
-              "l1_distance": float(distance), "threshold": threshold, "alpha": alpha,
-              "detects_tv_at_least": min(detects, 1.0), "power": POWER, "conforms": not never and distance < threshold}
+    report = {**head, **whole_release_test([observed.get(y, 0) for y in support], [float(row[y]) for y in support],
+                                           len(releases), alpha)}
+    report["conforms"] = report["conforms"] and not never
     if never:
         report["never_released"] = [json.dumps(release)[:60] for release in never[:SHOWN]]
     return report
@@ -324,29 +375,114 @@ def sample_report(answer: dict, index: int, alpha: float) -> dict:
 
 # --- the whole check -------------------------------------------------------------------------------------------------
 
+KINDS = (*COMPARE, "samples")
+
+
+def declaration(answers: dict) -> dict | None:
+    """What the file declares it answers: ``{kind: the estimator fields for estimators, else True}``; ``None`` when it
+    declares nothing (the whole kit)."""
+    if "answers" not in answers:
+        return None
+    declared = answers["answers"]
+    if (not isinstance(declared, list) or not declared or not all(isinstance(item, str) for item in declared)
+            or len(set(declared)) != len(declared)):
+        raise InvalidParameter(f"answers must be a non-empty list of distinct names among {', '.join(DECLARABLE)}; "
+                               f"got {json.dumps(declared)[:80]}")
+    unknown = [item for item in declared if item not in DECLARABLE]
+    if unknown:
+        raise InvalidParameter(f"answers: unknown {', '.join(map(repr, unknown))}; the names are "
+                               f"{', '.join(DECLARABLE)}")
+    fields = [item.split(".", 1)[1] for item in declared if item.startswith("estimators.")]
+    if "estimators" in declared and fields:
+        raise InvalidParameter("answers: declare either estimators (every field) or some of estimators.estimate, "
+                               "estimators.variance, estimators.direct, not both")
+    covered = {kind: True for kind in declared if kind in KINDS}
+    if fields:
+        covered["estimators"] = tuple(field for field in ESTIMATOR_FIELDS if field in fields)
+    elif "estimators" in covered:
+        covered["estimators"] = ESTIMATOR_FIELDS
+    for kind in KINDS:
+        if kind in answers and kind not in covered:
+            raise InvalidParameter(f"{kind}: the file declares \"answers\": {json.dumps(declared)}, which leaves out "
+                                   f"{kind}; remove the section or declare it")
+    return covered
+
+
+def _check_fields(section: list, fields: tuple) -> None:
+    """An estimators answer gives no field its declaration leaves out."""
+    for index, answer in enumerate(section):
+        if isinstance(answer, dict):
+            for field in ESTIMATOR_FIELDS:
+                if field in answer and field not in fields:
+                    raise InvalidParameter(f"estimators[{index}].{field}: the file declares only "
+                                           f"{', '.join('estimators.' + f for f in fields)}; remove the field or "
+                                           f"declare estimators.{field}")
+
+
+def _not_covered(covered: dict | None, answers: dict, vectors: dict, claimed: set) -> dict:
+    """What the check did not look at: the kinds (and estimator fields) left out, and the vectors of the claimed
+    mechanisms (every stream vector for the stream) that they hold."""
+    if covered is None:  # the whole kit: the stream and the samples are optional
+        left = [kind for kind in ("stream", "samples") if not answers.get(kind)]
+    else:
+        left = [kind for kind in KINDS if kind not in covered]
+        if "estimators" in covered:
+            left += [f"estimators.{field}" for field in ESTIMATOR_FIELDS if field not in covered["estimators"]]
+    unchecked = {}
+    for item in left:
+        kind = item.split(".", 1)[0]
+        if kind == "stream":
+            unchecked[item] = list(vectors["stream"])
+        elif kind in MECHANISM_KINDS:
+            keys = [key for key in vectors[kind] if key[0] in claimed
+                    and (item != "estimators.direct" or "direct" in vectors[kind][key])]
+            if keys:
+                unchecked[item] = [label_to_json(key) for key in keys]
+    parts = []
+    for item in left:
+        if item == "samples":
+            parts.append("samples (no sample set from the port's own generator was tested)")
+        elif item in unchecked:
+            mechanisms = sorted({key[0] for key in unchecked[item]}) if item != "stream" else []
+            count = len(unchecked[item])
+            parts.append(f"{item} ({count} vector{'' if count == 1 else 's'}"
+                         + (f" of {', '.join(mechanisms)})" if mechanisms else ")"))
+        else:
+            parts.append(f"{item} (no vector of the claimed mechanisms)")
+    statement = ("nothing: every kind was checked" if not left else
+                 "not checked, and a pass says nothing about them: " + "; ".join(parts))
+    return {"kinds": left, "vectors": unchecked, "statement": statement}
+
+
 def conform(answers: dict, relative: float = RELATIVE_ERROR, alpha: float = ALPHA) -> dict:
     """The report: per kind, the answers compared and the failures (at most ``SHOWN`` shown); the vectors a claimed
-    mechanism left unanswered; the sample sets' tests; ``conforms`` over all of it."""
+    mechanism left unanswered among the kinds checked; the sample sets' tests; what was not covered; ``conforms``
+    over everything checked."""
     if not isinstance(answers, dict) or answers.get("format") != ANSWERS_FORMAT:
         raise InvalidParameter(f"the answers file must be a JSON object with \"format\": \"{ANSWERS_FORMAT}\"")
     if not 0 < relative < 1:
         raise InvalidParameter(f"relative error must be in (0, 1), got {relative!r}")
     if not 0 < alpha < 1:
         raise InvalidParameter(f"alpha must be in (0, 1), got {alpha!r}")
-    unknown = set(answers) - {"format", "port", *COMPARE, "samples"}
+    unknown = set(answers) - {"format", "port", "answers", *KINDS}
     if unknown:
         raise InvalidParameter(f"unknown sections of the answers file: {', '.join(sorted(unknown))}; the sections "
-                               f"are {', '.join([*COMPARE, 'samples'])}")
-    if not any(answers.get(kind) for kind in (*COMPARE, "samples")):
+                               f"are {', '.join(KINDS)}, and answers declares which are given")
+    covered = declaration(answers)
+    if not any(answers.get(kind) for kind in KINDS):
         raise InvalidParameter("the answers file answers nothing: give at least one of the sections "
-                               f"{', '.join([*COMPARE, 'samples'])}")
+                               f"{', '.join(KINDS)}")
+    fields = covered.get("estimators", ESTIMATOR_FIELDS) if covered is not None else ESTIMATOR_FIELDS
     vectors = load_vectors()
-    report = {"port": answers.get("port"), "conforms": True}
+    report = {"port": answers.get("port"), "conforms": True,
+              "declared": None if covered is None else list(answers["answers"])}
     claimed, answered = set(), {}
     for kind, compare in COMPARE.items():
         section = answers.get(kind, [])
         if not isinstance(section, list):
             raise InvalidParameter(f"{kind} must be a list of answers")
+        if kind == "estimators":
+            _check_fields(section, fields)
         failures, keys = [], set()
         for index, answer in enumerate(section):
             key = _key(kind, answer, index)
@@ -357,26 +493,35 @@ def conform(answers: dict, relative: float = RELATIVE_ERROR, alpha: float = ALPH
             keys.add(key)
             test = vectors[kind][key]
             claimed.add(_mechanism_of(kind, key))
-            failure = compare(answer, test, relative)
+            failure = (compare(answer, test, relative, fields) if kind == "estimators"
+                       else compare(answer, test, relative))
             if failure:
                 failures.append({"test": label_to_json(key), "flags": test.get("flags", []), "failure": failure})
         answered[kind] = keys
-        report[kind] = {"answered": len(section), "failed": len(failures), "failures": failures[:SHOWN]}
+        if covered is None or kind in covered:
+            report[kind] = {"answered": len(section), "failed": len(failures), "failures": failures[:SHOWN]}
     samples = answers.get("samples", [])
     if not isinstance(samples, list):
         raise InvalidParameter("samples must be a list of sample sets")
     report["samples"] = [sample_report(answer, index, alpha) for index, answer in enumerate(samples)]
-    claimed |= {sample["mechanism"] for sample in report["samples"]}
+    sampled = {sample["mechanism"] for sample in report["samples"]}
+    claimed |= sampled
     claimed.discard(None)
     missing = {}
     for kind in MECHANISM_KINDS:
+        if covered is not None and kind not in covered:
+            continue
         left = [key for key in vectors[kind] if _mechanism_of(kind, key) in claimed and key not in answered[kind]]
         if left:
             missing[kind] = [label_to_json(key) for key in left]
-    if "stream" in answers and len(answered["stream"]) < len(vectors["stream"]):
+    if ("stream" in answers if covered is None else "stream" in covered) and len(answered["stream"]) < len(
+            vectors["stream"]):
         missing["stream"] = [key for key in vectors["stream"] if key not in answered["stream"]]
+    if covered is not None and "samples" in covered and claimed - sampled:
+        missing["samples"] = sorted(claimed - sampled)  # a mechanism without a sample set
     report["mechanisms"] = sorted(claimed)
     report["unanswered"] = missing
-    report["conforms"] = (not missing and all(report[kind]["failed"] == 0 for kind in COMPARE)
+    report["not_covered"] = _not_covered(covered, answers, vectors, claimed)
+    report["conforms"] = (not missing and all(report[kind]["failed"] == 0 for kind in COMPARE if kind in report)
                           and all(sample["conforms"] for sample in report["samples"]))
     return report

@@ -55,7 +55,7 @@ def reference_answers(name: str, samples: int = 3000) -> dict:
                                     if field in density}
                                    for density in json.loads(channel_file_text(channel))["densities"]]
         else:
-            answer["probabilities"] = [[float(p) for p in row] for row in channel.rows]
+            answer["probabilities"] = [[float(p) for p in row] for row in channel.explicit().rows]
         answers["parameters"].append(answer)
     for (mechanism, test_id), test in VECTORS["estimators"].items():
         if mechanism != name:
@@ -285,3 +285,87 @@ def test_an_item_sets_budget_taken_as_a_plain_mean_fails_and_eq16_passes():
     assert report(log_mean_exp)["failed"] == 0
     (failure,) = report(plain_mean)["failures"]
     assert "itemset-budget-plain-mean" in failure["flags"] and failure["failure"].startswith("privacy.budgets[2]")
+
+
+# --- declared coverage ---------------------------------------------------------------------------------------------
+
+def declared(answers: dict, kinds: list, keep=None) -> dict:
+    """``answers`` declaring ``kinds``, with only the sections ``keep`` (by default the kinds declared)."""
+    keep = {kind.split(".")[0] for kind in kinds} if keep is None else set(keep)
+    changed = {key: value for key, value in json.loads(json.dumps(answers)).items()
+               if key in ("format", "port") or key in keep}
+    return {**changed, "answers": kinds}
+
+
+def test_a_samples_only_file_conforms_and_states_what_it_does_not_cover(grr_answers, tmp_path, capsys):
+    status = run(tmp_path, declared(grr_answers, ["samples"]))
+    report = json.loads(capsys.readouterr().out)
+    assert status == 0 and report["conforms"] and report["declared"] == ["samples"]
+    assert report["not_covered"]["kinds"] == ["stream", "parameters", "estimators", "sampling"]
+    vectors = report["not_covered"]["vectors"]
+    assert vectors["stream"] == list(VECTORS["stream"])
+    assert vectors["parameters"] == [list(key) for key in VECTORS["parameters"] if key[0] == "grr"]
+    assert vectors["sampling"] == [["grr", "input 0"], ["grr", "input 1"], ["grr", "input 2"]]
+    assert report["not_covered"]["statement"] == (
+        "not checked, and a pass says nothing about them: stream (4 vectors); parameters (11 vectors of grr); "
+        "estimators (1 vector of grr); sampling (3 vectors of grr)")
+    assert "parameters" not in report and report["unanswered"] == {}
+
+
+def test_the_whole_kit_without_a_declaration_states_the_optional_kinds_left_out(grr_answers):
+    report = report_of(grr_answers)
+    assert report["declared"] is None and report["conforms"]
+    assert report["not_covered"]["kinds"] == ["stream"]  # the samples are there
+    without_samples = {key: value for key, value in grr_answers.items() if key != "samples"}
+    assert report_of(without_samples)["not_covered"]["kinds"] == ["stream", "samples"]
+
+
+def test_estimates_without_variances_conform_when_declared(grr_answers):
+    estimates = [{"mechanism": a["mechanism"], "id": a["id"], "estimate": a["estimate"]}
+                 for a in grr_answers["estimators"]]
+    answers = {**declared(grr_answers, ["estimators.estimate", "samples"]), "estimators": estimates}
+    report = report_of(answers)
+    assert report["conforms"], report
+    assert report["not_covered"]["kinds"] == ["stream", "parameters", "sampling", "estimators.variance",
+                                              "estimators.direct"]
+    assert report["not_covered"]["vectors"]["estimators.variance"] == [["grr", "example"]]
+    off = {**answers, "estimators": [{**estimates[0], "estimate": [e * (1 + 1e-6) for e in estimates[0]["estimate"]]}]}
+    assert not report_of(off)["conforms"]
+    full = declared(grr_answers, ["estimators"])  # the whole answer: the variance is required
+    assert report_of(full)["conforms"]
+    assert not report_of({**full, "estimators": estimates})["conforms"]
+
+
+def test_a_declared_kind_must_be_complete_for_each_claimed_mechanism(grr_answers):
+    answers = declared(grr_answers, ["parameters", "samples"])
+    assert report_of(answers)["conforms"]
+    answers["parameters"].pop()
+    report = report_of(answers)
+    assert not report["conforms"] and report["unanswered"] == {"parameters": [["grr", "invalid: d=1"]]}
+    oue = reference_answers("oue", samples=10)  # OUE claimed through its parameters, without a sample set
+    answers = declared(grr_answers, ["parameters", "samples"])
+    answers["parameters"] += oue["parameters"]
+    report = report_of(answers)
+    assert not report["conforms"] and report["unanswered"] == {"samples": ["oue"]}
+    stream = declared(grr_answers, ["stream", "samples"])
+    assert report_of(stream)["unanswered"] == {"stream": list(VECTORS["stream"])}
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"answers": ["samples"], "parameters": []}, "^ldpspec: error: parameters: the file declares"),
+    ({"answers": ["parameters"]}, "^ldpspec: error: samples: the file declares"),
+    ({"answers": ["samples"], "stream": []}, "^ldpspec: error: stream: the file declares"),
+    ({"answers": ["estimators.estimate", "samples"],
+      "estimators": [{"mechanism": "grr", "id": "example", "estimate": [1, 1, 1], "variance": [1, 1, 1]}]},
+     r"^ldpspec: error: estimators\[0\]\.variance: the file declares only estimators\.estimate"),
+    ({"answers": ["samples", "paramters"]}, "^ldpspec: error: answers: unknown 'paramters'"),
+    ({"answers": ["estimators", "estimators.estimate", "samples"]}, "not both"),
+    ({"answers": "samples"}, "^ldpspec: error: answers must be a non-empty list"),
+    ({"answers": []}, "^ldpspec: error: answers must be a non-empty list"),
+    ({"answers": ["samples", "samples"]}, "^ldpspec: error: answers must be a non-empty list of distinct"),
+])
+def test_an_answer_the_declaration_leaves_out_is_a_malformed_file(tmp_path, capsys, change, message):
+    samples = {"samples": [{"mechanism": "grr", "input": 0, "releases": [0, 1, 2] * 100}]}
+    status = run(tmp_path, {"format": ANSWERS_FORMAT, **samples, **change})
+    assert status == 2
+    assert re.search(message, capsys.readouterr().err)

@@ -1,0 +1,33 @@
+"""The power the conformance page states is measured: its table of catch rates is what the simulation
+(``tests/porting/power_table.py``) computes, seeded, so the page cannot drift from the checker; and a sampler off by
+the full stated deviation is caught at least as often as the stated power says."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ldpspec.reference.porting.conform import POWER
+from tests.porting import power_table
+
+PAGE = Path(__file__).resolve().parents[2] / "docs" / "porting" / "conform.md"
+
+
+@pytest.fixture(scope="module")
+def measured() -> dict:
+    grr, oue = power_table.grr_rates(), power_table.bit_rates()
+    return {"grr": grr, "oue": oue, "table": power_table.table(grr, oue)}
+
+
+def test_the_page_holds_the_measured_table(measured):
+    assert measured["table"] in PAGE.read_text(encoding="utf-8"), measured["table"]
+
+
+def test_the_stated_deviation_is_caught_with_the_stated_power_and_the_exact_sampler_is_not(measured):
+    for key, runs in (("grr", power_table.GRR["runs"]), ("oue", power_table.OUE["runs"])):
+        _, caught = measured[key]
+        assert power_table.FRACTIONS[0] == 0 and power_table.FRACTIONS[-1] == 1
+        assert caught[0] == 0, key  # alpha = 1e-6: no exact sample set fails in these runs
+        assert caught[-1] >= POWER * runs, key
+        assert caught == sorted(caught), key  # a larger deviation is caught at least as often, in these runs
