@@ -220,6 +220,8 @@ def _integer_root(value: int, k: int) -> int | None:
         return None
     if value < 2:
         return value
+    if k >= value.bit_length():  # 2^k > value: no integer >= 2 is its k-th root (and 2^k would not fit in memory)
+        return None
     guess = int(round(value ** (1 / k))) if value.bit_length() < 1000 else 1 << (value.bit_length() // k)
     for _ in range(4 * value.bit_length() + 8):  # Newton's method on integers, then a check
         better = ((k - 1) * guess + value // guess ** (k - 1)) // k

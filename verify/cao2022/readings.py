@@ -85,8 +85,17 @@ VARIANCE_MODEL = Choice(
               "per-user": "each user contributes one Bernoulli variable: a holder reports x with p/m + (1 - 1/m) q, "
                           "a non-holder with q (a holder of a non-sensitive x reveals it with r/m)"})
 
+ADULT_GENRES = Choice(
+    "adult_genres", ("hentai", "hentai+ecchi"),
+    where="Sec. 5.1: the anime of the categories 'adult, thriller, horror' are sensitive; the Anime catalog's genres "
+          "(MyAnimeList's) have no genre called adult, but Hentai (explicit) and Ecchi (suggestive), and the text does "
+          "not say which of them it counts as adult.",
+    meanings={"hentai": "adult = Hentai: the sensitive anime are those of the genres Hentai, Thriller or Horror",
+              "hentai+ecchi": "adult = Hentai or Ecchi: the sensitive anime are those of the genres Hentai, Ecchi, "
+                              "Thriller or Horror"})
+
 EPS_BUDGETS = {"narrow": ("1/2", "1", "3/2", "2"), "wide": ("1/2", "1", "2", "3", "4", "5", "6", "8")}
 """The budgets of each reading of ``eps_range``."""
 
 declare_choices("cao2022", CONDITION_11, SUGRR_Y0, EMPTY, SURAP_Y0, HASH, HASH_VALUES, Y0_PRECISION, MSE_SCALE,
-                EPS_RANGE, VARIANCE_MODEL)
+                EPS_RANGE, VARIANCE_MODEL, ADULT_GENRES)

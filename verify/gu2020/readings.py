@@ -69,5 +69,20 @@ TOY_LAYOUT = Choice(
                                 "probability may be larger)",
               "hiv-flips-less": "1 - a_1 = 0.33 for HIV and 0.41 for the others"})
 
+PADDING = Choice(
+    "padding", ("mean", "percentile-90"),
+    where="Sec. VII-B, Fig. 7: the padding length l of the Clothing runs is not given; Sec. VII-B recalls that Wang et "
+          "al. take the 90th percentile of the users' set sizes and recommends the mean under larger budgets (the "
+          "authors' code runs Retail with l = 10, its mean being 10.3).",
+    meanings={"mean": "l is the users' mean number of items, rounded (2 on Clothing)",
+              "percentile-90": "l is the 90th percentile of the users' numbers of items (3 on Clothing)"})
+
+TOP_K = Choice(
+    "top_k", ("10", "20", "50", "100"),
+    where="Sec. VII, Figs. 4, 8 and 9: RE is the average over the top k items 'with k = ...', the value lost in the "
+          "extracted text (the authors' code evaluates the top 100).",
+    meanings={"10": "RE over the top 10 items", "20": "RE over the top 20 items", "50": "RE over the top 50 items",
+              "100": "RE over the top 100 items"})
+
 CHOICES = declare_choices("gu2020", BOX, SELF_PAIRS, DUMMY_BUDGET, RELEASE, BUDGET_ASSIGNMENT, LESS, UTILITY, SKEW,
-                          TOY_LAYOUT)
+                          TOY_LAYOUT, PADDING, TOP_K)

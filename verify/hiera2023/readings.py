@@ -60,5 +60,15 @@ COMPONENT_BUDGET = Choice(
     meanings={"full": "every component at its level's budget (the user's release composes to d + 1 times it)",
               "split": "the level's budget divided over the d + 1 components"})
 
+DATA = Choice(
+    "data", ("age-like", "census-2010"),
+    where="Sec. 6.1 draws Fig. 1 on US_AGE, the age attribute of the paper's IPUMS extract of the 2010 US census "
+          "(about 1.52 million records), which could not be obtained; the audit decides on a stand-in for it, and "
+          "the stand-in is the audit's choice, not the paper's.",
+    meanings={"age-like": "a made-up age shape: ages 0 .. 100 flat to 60, then declining linearly to none at 100; "
+                          "10^6 users",
+              "census-2010": "the 2010 US census's own count at each age 0 .. 100 (100 and over; the Census Bureau's "
+                             "table, not the IPUMS sample), scaled to 1.52 million users"})
+
 CHOICES = declare_choices("hiera2023", PAIR_FUNCTION, LEVEL_BUDGET, COMPENSATION, SIZE, CLIPPING, VARIANCE_MEANING,
-                          COMPONENT_BUDGET)
+                          COMPONENT_BUDGET, DATA)

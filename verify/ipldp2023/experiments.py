@@ -1,6 +1,8 @@
 """IPLDP preprint, Sec. 7: the statements read off Figs. 2, 3 and 4, checked on data the project generates.
 
-**Data (Table 1).** Kosarak is not in the repository and the audit cannot download it: every Kosarak part stays open.
+**Data (Table 1).** Kosarak is not held: the project vendors summaries of real data sets (``ldpspec.verify.data``),
+but no copy of the FIMI original of Kosarak (990,002 users) could be obtained to build one, so every
+Kosarak part stays open.
 Zipf (100,000 users, 20 items, alpha = 2) is generated here as the paper describes it: draws of a Zipf law with
 ``alpha = 2`` (NumPy's ``zipf``), filtered by the threshold ``rank <= 20`` until 100,000 users are kept (so the items'
 law is Zipf truncated to 20 ranks), from a fixed seed. The threshold rule is not printed (C5); this one gives exactly
@@ -63,7 +65,8 @@ from ldpspec.verify.ipldp2023.readings import MSE_SCALE, SAMPLE_COUNT
 
 ZIPF_USERS, ZIPF_ITEMS, ZIPF_ALPHA, ZIPF_SEED = 100_000, 20, 2.0, 2023
 """Table 1's Zipf data set, and the seed the project generates it from."""
-KOSARAK = "Kosarak (646,510 users, 100 items): the data set is not in the repository and the audit cannot download it"
+KOSARAK = ("Kosarak (646,510 users, 100 items): not held; no copy of the FIMI original could be obtained to build its "
+           "summary")
 LEVEL_COUNT = 4
 IDUE_MODELS = ("opt0", "opt1", "opt2")
 DIRECT = ("IPRR", "KRR", "URR")
