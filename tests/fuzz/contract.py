@@ -63,7 +63,8 @@ def assert_contract(argv) -> int:
     return status
 
 
-EXAMPLE_NOTIONS = {"grr3.json": "ldp", "urr.json": "uldp", "minid3.json": "minid-ldp", "grr3-doubles.json": "ldp"}
+EXAMPLE_NOTIONS = {"grr3.json": "ldp", "urr.json": "uldp", "minid3.json": "minid-ldp", "grr3-doubles.json": "ldp",
+                   "dense3.json": "ldp"}
 """The notion each of the documentation's example files is written for."""
 
 
