@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from decimal import Decimal
 from functools import reduce
 
+from ldpspec.spec import progress
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter, TooLarge
 from ldpspec.spec.exact import ZERO, Exact, Undecided
 from ldpspec.spec.numbers import integer
@@ -171,7 +172,8 @@ class Channel(ChannelProtocol):
                 f"probabilities must have one row per input: {len(self.inputs)} inputs, {len(rows_given)} rows")
         rows = []
         read = {}  # id of a value given -> its exact number: mechanisms repeat a few values over a whole matrix
-        for x, row in zip(self.inputs, rows_given):
+        for x, row in progress.steps(zip(self.inputs, rows_given), "reading the rows", len(self.inputs),
+                                     len(self.outputs)):
             row = sequence(row, f"the row of input {x!r}", InvalidChannel)
             if len(row) != len(self.outputs):
                 raise InvalidChannel(f"row of input {x!r} must have one entry per output: {len(self.outputs)} "
@@ -254,8 +256,9 @@ class Channel(ChannelProtocol):
         return row_pair_loss(self.row(x), self.row(other), self.outputs)
 
     def output_losses(self) -> dict:
-        columns = zip(*self._rows)
-        return {y: column_loss(self.inputs, column) for y, column in zip(self.outputs, columns)}
+        columns = progress.steps(zip(self.outputs, zip(*self._rows)), "scanning the columns", len(self.outputs),
+                                 len(self.inputs))
+        return {y: column_loss(self.inputs, column) for y, column in columns}
 
     def worst_ratios(self, max_work: int | None = None) -> Iterator[tuple]:
         """One triple per output that two inputs produce, from its column: ``inputs x outputs`` steps, where the

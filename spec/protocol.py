@@ -40,6 +40,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 
+from ldpspec.spec import progress
 from ldpspec.spec.errors import InvalidParameter, TooLarge
 from ldpspec.spec.exact import Exact
 from ldpspec.spec.nats import Nats
@@ -178,7 +179,9 @@ class ChannelProtocol(ABC):
             pairs = [(x, x2) for x in self.inputs for x2 in self.inputs if x != x2]
         else:
             pairs = self.judged_pairs(labels)
-        return {pair: self.pair_loss(*pair) for pair in pairs}
+        steps, _ = self.pair_steps()
+        return {pair: self.pair_loss(*pair) for pair in progress.steps(pairs, "comparing pairs of inputs", len(pairs),
+                                                                        steps)}
 
     def worst_ratios(self, max_work: int | None = None) -> Iterator[tuple]:
         """``(pair, y, loss)`` triples over which the tightest LDP budget is the largest loss; by default one per

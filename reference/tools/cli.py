@@ -69,6 +69,7 @@ from ldpspec.reference.shared.direct import (
     norm_sub,
     norm_sub_np,
 )
+from ldpspec.spec import progress
 from ldpspec.spec.channel import MAX_ENTRIES, label_to_json
 from ldpspec.spec.channelfile import channel_file_text, read_channel_file
 from ldpspec.spec.errors import InvalidParameter, SpecError
@@ -604,9 +605,11 @@ def run(argv=None) -> int:
 
 def main(argv=None) -> int:
     """The command line: ``run``, with every outcome mapped to its exit status (``EXIT``) and one line on standard
-    error for anything but a verdict."""
+    error for anything but a verdict. Long loops show their progress on standard error when it is a terminal
+    (``spec.progress``)."""
     try:
-        return run(argv)
+        with progress.reporting(progress.terminal_reporter()):
+            return run(argv)
     except SystemExit as exit:  # argparse: --help (0), or a usage error it has already printed (2)
         return exit.code if isinstance(exit.code, int) else EXIT["bad input"]
     except Undecided as error:
