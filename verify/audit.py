@@ -73,7 +73,7 @@ def overall(results: list[ReadingResult]) -> tuple[str, str]:
         return verdicts.pop(), " ".join(summaries)
     parts = []
     for verdict in VERDICTS:
-        readings = [reading_key(result.reading) for result in results if result.verdict == verdict]
+        readings = [f"`{reading_key(result.reading)}`" for result in results if result.verdict == verdict]
         if readings:
             parts.append(f"{verdict} under {'; '.join(readings)}")
     return DEPENDS, "The verdict depends on the reading: " + "; ".join(parts) + "."

@@ -21,6 +21,14 @@ Verdicts of one reading:
 
 A claim's overall verdict is the verdict of every reading when they agree, and ``depends-on-reading`` when they do
 not (the summary then says which reading gives which).
+
+**Texts.** A claim's statement, interpretation, location, its check's summaries, evidence and counterexample notes,
+and a choice's ``where`` and ``meanings`` write their math in TeX, inline ``\\(...\\)``, in the docs' notation
+(``\\(\\varepsilon\\)``, ``\\(e^{\\varepsilon}\\)``, ``\\(X_{sen}\\)``, ``\\(\\mathcal E\\)`` for a budget set,
+``\\(\\le\\)``), and code (options, file names, JSON keys, Python names, a reading ``box=authors``) in backticks:
+the site renders the formulas as MathML, ``ledger.md`` shows them as written. Write them as raw strings (``r"..."``,
+``rf"..."`` with TeX's braces doubled). tests/audit/test_ledger_pages.py refuses math left in ASCII (``e^eps``,
+``<=``) and TeX the site cannot render.
 """
 
 from __future__ import annotations

@@ -14,7 +14,15 @@ from ldpspec.verify.claims import AuditSettings
 from ldpspec.verify.search import budget_increments, random_channels
 from ldpspec.verify.symbolic import Condition, prove
 
-ALL_ENTRIES = "all entries >= 0 and all budgets >= 0 (so channels of every size)"
+ALL_ENTRIES = r"all entries \(\ge 0\) and all budgets \(\ge 0\) (so channels of every size)"
+
+
+def tex_set(values) -> str:
+    """``values`` as a set in TeX, for a ledger text's formula: ``("1/2", "1")`` gives ``\\{1/2, 1\\}``, a tuple
+    inside it ``(2, 1/2)``."""
+    def item(value):
+        return "(" + ", ".join(item(v) for v in value) + ")" if isinstance(value, (tuple, list)) else str(value)
+    return r"\{" + ", ".join(item(value) for value in values) + r"\}"
 
 
 def z3_min(a, b):

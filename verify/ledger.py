@@ -1,6 +1,11 @@
 """The claims ledger: the audit's entries written as JSON (``ledger.json``, for machines) and Markdown (``ledger.md``,
 one page for reading offline), and the cell of a Markdown table that the site's pages share.
 
+The ledger's texts (statements, interpretations, summaries, evidence, counterexample notes) write their math in TeX,
+``\\(...\\)`` inline, as the docs pages do; the site renders it as MathML (docs/hooks/math.py), and ``ledger.md`` shows
+it as written. Code (options, file names, JSON keys, Python names) is in backticks. ``ascii_math`` finds math left in
+the old ASCII notation (``e^eps``, ``<=``) in a text.
+
 ``ledger.json`` holds whether every registered claim was checked (``complete``), the audit's depth, the count of each
 overall verdict, the papers' citations, each paper's choices, and one entry per claim: where the paper makes it, its
 statement and interpretation, its overall verdict and the recorded one, and its verdict, evidence and counterexample
@@ -10,7 +15,8 @@ under every reading (``verdicts_by_reading``). The site's pages are made from it
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+import re
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict
 from pathlib import Path
 
@@ -40,9 +46,75 @@ def write_ledger(entries: list[Entry], directory: Path, *, complete: bool,
     return json_path, markdown_path
 
 
+FORMULA = re.compile(r"\\\((.*?)\\\)", re.DOTALL)
+"""An inline formula of a ledger text, ``\\(...\\)``; group 1 is its TeX."""
+CODE = re.compile(r"`[^`]*`")
+ASCII_MATH = re.compile(r"e\^|(?<![A-Za-z_\\])eps(?![a-z])|<=|>=|!=")
+"""Math in the ASCII notation the ledger's texts no longer use: ``e^``, ``eps``, ``<=``, ``>=``, ``!=``."""
+
+
 def table_cell(text) -> str:
-    """``text`` as the cell of a Markdown table: ``|`` escaped, and a newline (which would end the row) a space."""
-    return str(text).replace("|", "\\|").replace("\n", " ")
+    """``text`` as the cell of a Markdown table: ``|`` escaped, and a newline (which would end the row) a space.
+
+    Inside a formula a bar would be escaped into TeX's ``\\|`` (a double bar): there ``\\|`` becomes ``\\Vert`` and
+    ``|`` becomes ``\\vert``, which TeX renders as the same bars and the table does not split on."""
+    def formula(match: re.Match) -> str:
+        tex = re.sub(r"\\\|", r"\\Vert ", match.group(1))
+        return r"\(" + re.sub(r"\|", r"\\vert ", tex) + r"\)"
+
+    return FORMULA.sub(formula, str(text)).replace("|", "\\|").replace("\n", " ")
+
+
+def reading_code(reading: Mapping) -> str:
+    """A reading as code, for a text: ``"`release=all, self_pairs=all`"`` (the choices' names are code)."""
+    return f"`{reading_key(reading)}`"
+
+
+def prose(text: str) -> str:
+    """``text`` without its code spans and formulas: what must not hold ASCII math."""
+    return FORMULA.sub(" ", CODE.sub(" ", text))
+
+
+def ascii_math(text: str) -> list[str]:
+    """The ASCII math left in ``text`` outside its code spans and formulas (``[]`` when there is none)."""
+    return ASCII_MATH.findall(prose(text))
+
+
+def formulas(text: str) -> list[str]:
+    """The TeX of every formula of ``text`` (outside code spans)."""
+    return FORMULA.findall(CODE.sub(" ", text))
+
+
+def ledger_texts(document: dict) -> Iterator[tuple[str, str]]:
+    """Every text of a ledger document that its pages show as prose, as ``(where, text)``: each claim's location,
+    statement, interpretation and summary; per reading its summary, evidence, printed-against-computed rows and the
+    string values of its counterexample (its keys are JSON keys, shown as code); and each paper's choices."""
+    def strings(value, where):
+        if isinstance(value, str):
+            yield where, value
+        elif isinstance(value, Mapping):
+            for key, item in value.items():
+                yield from strings(item, f"{where} › {key}")
+        elif isinstance(value, list):
+            for item in value:
+                yield from strings(item, where)
+
+    for entry in document["claims"]:
+        for field in ("location", "statement", "interpretation", "summary"):
+            yield f"{entry['id']} {field}", entry[field]
+        for result in entry["verdicts_by_reading"]:
+            where = f"{entry['id']} [{reading_key(result['reading'])}]"
+            yield f"{where} summary", result["summary"]
+            for evidence in result["evidence"]:
+                for field in ("method", "scope", "result"):
+                    yield f"{where} evidence {field}", evidence[field]
+            yield from strings(result["printed_vs_computed"], f"{where} printed vs computed")
+            yield from strings(result["counterexample"] or {}, f"{where} counterexample")
+    for paper, choices in document.get("choices", {}).items():
+        for choice in choices:
+            yield f"{paper} choice {choice['name']} where", choice["where"]
+            for value, meaning in choice["meanings"].items():
+                yield f"{paper} choice {choice['name']}={value}", meaning
 
 
 def counts_text(counts: Mapping) -> str:
@@ -93,14 +165,14 @@ def _claims_markdown(document: dict) -> list[str]:
         lines += [f"**Verdict:** {entry['verdict']} (recorded: {entry['recorded']}). {entry['summary']}", ""]
         several = len(entry["verdicts_by_reading"]) > 1
         if several:
-            lines += [f"**Checked under every reading of** {', '.join(entry['choices'])}:", "",
+            lines += [f"**Checked under every reading of** {', '.join(f'`{c}`' for c in entry['choices'])}:", "",
                       "| reading | verdict | summary |", "|---|---|---|"]
             for result in entry["verdicts_by_reading"]:
-                lines.append(f"| {table_cell(reading_key(result['reading']))} | {result['verdict']} | "
+                lines.append(f"| {table_cell(reading_code(result['reading']))} | {result['verdict']} | "
                              f"{table_cell(result['summary'])} |")
         for result in entry["verdicts_by_reading"]:
             if several:
-                lines += ["", f"*Reading {reading_key(result['reading'])}:*"]
+                lines += ["", f"*Reading {reading_code(result['reading'])}:*"]
             lines += ["", "| method | scope | result |", "|---|---|---|"]
             for evidence in result["evidence"]:
                 lines.append(f"| {table_cell(evidence['method'])} | {table_cell(evidence['scope'])} | "

@@ -10,6 +10,11 @@
 * ``paper_markdown``: one paper's claims, for the end of its page.
 
 Claim pages live at ``ledger/<claim id>.md``; every link here is relative to the page it is written on.
+
+The texts carry their math as TeX (``\\(...\\)``, verify/ledger.py); arithmatex passes it to docs/hooks/math.py, which
+renders it as MathML. In a Markdown table ``table_cell`` keeps a formula's bars from splitting the row; in the HTML
+table of ``table_markdown`` a formula is written as the ``arithmatex`` span the hook renders (``html_text``). A
+counterexample's keys are JSON keys, shown as code.
 """
 
 from __future__ import annotations
@@ -18,8 +23,8 @@ import html
 import json
 import re
 
-from ldpspec.verify.claims import DEPENDS, VERDICTS, reading_key
-from ldpspec.verify.ledger import counts_text, table_cell
+from ldpspec.verify.claims import DEPENDS, VERDICTS
+from ldpspec.verify.ledger import CODE, FORMULA, counts_text, reading_code, table_cell
 
 CLAIM_FOLDER = "ledger"
 
@@ -95,27 +100,37 @@ def counterexample_markdown(counterexample: dict, path: str = "") -> list[str]:
         lines += ["", f"*{path}:*", ""]
     if fields:
         lines += ["| field | value |", "|---|---|"]
-        lines += [f"| {table_cell(key)} | {table_cell(_plain(value))} |" for key, value in fields]
+        lines += [f"| {table_cell(_key(key))} | {table_cell(_plain(value))} |" for key, value in fields]
     if matrix:
         lines += ["", "The channel's rows, \\(P[y \\mid x]\\):", "", *matrix]
     for key, value in nested:
-        where = f"{path} › {key}" if path else str(key)
+        where = f"{path} › {_key(key)}" if path else _key(key)
         if isinstance(value, dict):
             lines += counterexample_markdown(value, where)
         else:
             keys = list(dict.fromkeys(k for item in value for k in item))
-            lines += ["", f"*{where}:*", "", "| " + " | ".join(table_cell(k) for k in keys) + " |",
+            lines += ["", f"*{where}:*", "", "| " + " | ".join(table_cell(_key(k)) for k in keys) + " |",
                       "|" + "---|" * len(keys)]
             lines += ["| " + " | ".join(table_cell(_plain(item.get(k))) for k in keys) + " |" for item in value]
     return lines
 
 
+def _key(key) -> str:
+    """A counterexample's key, a JSON key: as code."""
+    return "`" + str(key).replace("`", "'") + "`"
+
+
 def counterexample_brief(counterexample: dict, limit: int = 180) -> str:
-    """The counterexample in one line: its plain fields, shortened."""
-    parts = [f"{key} = {_plain(value)}" for key, value in counterexample.items()
+    """The counterexample in one line: its plain fields, shortened at a space outside code and formulas (never
+    inside one, which would leave it open)."""
+    parts = [f"{_key(key)} = {_plain(value)}" for key, value in counterexample.items()
              if key not in ("method", "scope") and (_scalar(value) or isinstance(value, list))]
     text = "; ".join(parts)
-    return text if len(text) <= limit else text[:limit - 1].rsplit(" ", 1)[0] + " …"
+    if len(text) <= limit:
+        return text
+    inside = [range(m.start() + 1, m.end()) for pattern in (CODE, FORMULA) for m in pattern.finditer(text)]
+    cuts = [i for i, c in enumerate(text[:limit]) if c == " " and not any(i in span for span in inside)]
+    return text[:cuts[-1]] + " …" if cuts else "…"
 
 
 # --- the pages -----------------------------------------------------------------------------------------------------
@@ -150,7 +165,7 @@ def summary_markdown(document: dict) -> str:
                 readings = refuted_readings(entry)
                 first = readings[0]
                 where = "" if entry["verdict"] == "refuted" else (
-                    f" (under {'; '.join(reading_key(r['reading']) for r in readings)})")
+                    f" (under {'; '.join(reading_code(r['reading']) for r in readings)})")
                 brief = counterexample_brief(first["counterexample"]) if first["counterexample"] else ""
                 lines.append(f"- [{entry['id']}]({claim_page(entry['id'])}){where}: {first['summary']}"
                              + (f" Counterexample: {brief}" if brief else ""))
@@ -180,11 +195,11 @@ def claim_markdown(document: dict, entry: dict, *, code: str | None, test: str) 
         lines += [f"Checked under every reading of {', '.join(f'`{c}`' for c in entry['choices'])} (what each "
                   f"means: [the paper's page]({up}papers/{entry['paper']}.md)):", "",
                   "| reading | verdict | summary |", "|---|---|---|"]
-        lines += [f"| {table_cell(reading_key(r['reading']))} | {r['verdict']} | {table_cell(r['summary'])} |"
+        lines += [f"| {table_cell(reading_code(r['reading']))} | {r['verdict']} | {table_cell(r['summary'])} |"
                   for r in entry["verdicts_by_reading"]]
     for result in entry["verdicts_by_reading"]:
         if several:
-            lines += ["", f"## Reading {reading_key(result['reading'])}: {result['verdict']}"]
+            lines += ["", f"## Reading {reading_code(result['reading'])}: {result['verdict']}"]
         lines += ["", "| method | scope | result |", "|---|---|---|"]
         lines += [f"| {table_cell(e['method'])} | {table_cell(e['scope'])} | {table_cell(e['result'])} |"
                   for e in result["evidence"]]
@@ -214,6 +229,15 @@ def claim_notions(entry: dict) -> list[str]:
     return found or ["none named"]
 
 
+def html_text(text: str) -> str:
+    """``text`` for an HTML element of a page: escaped, its code spans as ``<code>``, and its formulas as the
+    ``arithmatex`` spans that docs/hooks/math.py renders (Markdown does not reach inside an HTML block)."""
+    parts = re.split(r"(`[^`]*`|\\\(.*?\\\))", text, flags=re.DOTALL)
+    return "".join(html.escape(part) if k % 2 == 0 else
+                   f"<code>{html.escape(part[1:-1])}</code>" if part.startswith("`") else
+                   f'<span class="arithmatex">{html.escape(part)}</span>' for k, part in enumerate(parts))
+
+
 def table_markdown(document: dict) -> str:
     """Every claim in one table with filters (the filtering is docs/javascripts/ledger-table.js; without scripts the
     whole table shows)."""
@@ -236,7 +260,7 @@ def table_markdown(document: dict) -> str:
         rows.append(f'<tr {data}><td><a href="../{CLAIM_FOLDER}/{entry["id"]}/">{html.escape(entry["id"])}</a></td>'
                     f'<td>{html.escape(entry["paper"])}</td><td>{html.escape(", ".join(claim_notions(entry)))}</td>'
                     f'<td>{_verdict_badge(entry["verdict"])}</td><td>{html.escape(", ".join(entry["methods"]))}</td>'
-                    f'<td>{html.escape(entry["location"])}</td></tr>')
+                    f'<td>{html_text(entry["location"])}</td></tr>')
     return "\n".join([
         "# Ledger table", "",
         f"All {len(claims)} claims. Filter by paper, by the notions a claim's statement names, by verdict and by "

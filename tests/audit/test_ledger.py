@@ -145,7 +145,7 @@ def test_a_claim_is_checked_under_every_reading_of_its_choices(registered):
                                  (release,)), SETTINGS)
     assert seen == ["all", "real"] and entry.matches
     assert entry.verdict == DEPENDS and entry.recorded == DEPENDS
-    assert "verified under release=all" in entry.summary and "refuted under release=real" in entry.summary
+    assert "verified under `release=all`" in entry.summary and "refuted under `release=real`" in entry.summary
     assert [(r.reading, r.verdict) for r in entry.verdicts_by_reading] == [({"release": "all"}, "verified"),
                                                                           ({"release": "real"}, "refuted")]
 

@@ -73,10 +73,10 @@ def printed_bits(name: str, d: int, k: int, m: int, eps: float, hashes: int = 1)
 ROWS = ("GRR", "GRR-Sample", "RAPPOR", "RAPPOR-Sample", "Wheel", "suGRR", "suGRR-Sample", "suRAP", "suRAP-Sample",
         "suWheel")
 AXES = {
-    "d -> infinity (k = d/4, m = 4, eps = 1)": lambda t: (t, t // 4, 4, 1.0),
-    "m -> infinity (d = 64m, k = 16m, eps = 1)": lambda t: (64 * t, 16 * t, t, 1.0),
-    "eps -> infinity (d = 256, k = 64, m = 8)": lambda t: (256, 64, 8, float(t)),
-    "eps -> 0 (d = 256, k = 64, m = 8)": lambda t: (256, 64, 8, 1 / t),
+    r"\(d \to \infty\) (\(k = d/4\), \(m = 4\), \(\varepsilon = 1\))": lambda t: (t, t // 4, 4, 1.0),
+    r"\(m \to \infty\) (\(d = 64m\), \(k = 16m\), \(\varepsilon = 1\))": lambda t: (64 * t, 16 * t, t, 1.0),
+    r"\(\varepsilon \to \infty\) (\(d = 256\), \(k = 64\), \(m = 8\))": lambda t: (256, 64, 8, float(t)),
+    r"\(\varepsilon \to 0\) (\(d = 256\), \(k = 64\), \(m = 8\))": lambda t: (256, 64, 8, 1 / t),
 }
 GROWING = 1.5
 """A ratio that grows by this factor while t is squared grows without bound: a ratio of logarithms grows by 2 (as
@@ -84,23 +84,24 @@ GROWING = 1.5
 
 
 @claim("cao2022.table3", location="Sec. 4.4, Table 3",
-       statement="Communication cost: GRR O(m log d), GRR-Sample O(log d), RAPPOR and RAPPOR-Sample O(d), Wheel "
-                 "O(log(m e^eps) + log |H|), suGRR O(m log d), suGRR-Sample O(log d), suRAP and suRAP-Sample O(d), "
-                 "suWheel O(log(m e^eps) + t log d + log |H|); suWheel's cost is slightly higher than suGRR-Sample's "
-                 "but acceptable.",
+       statement=r"Communication cost: GRR \(O(m \log d)\), GRR-Sample \(O(\log d)\), RAPPOR and RAPPOR-Sample "
+                 r"\(O(d)\), Wheel \(O(\log(m e^{\varepsilon}) + \log |H|)\), suGRR \(O(m \log d)\), suGRR-Sample "
+                 r"\(O(\log d)\), suRAP and suRAP-Sample \(O(d)\), suWheel \(O(\log(m e^{\varepsilon}) + t \log d + "
+                 r"\log |H|)\); suWheel's cost is slightly higher than suGRR-Sample's but acceptable.",
        methods=("computation",),
        recorded={"y0_precision=cells": "refuted", "y0_precision=grid": "verified"},
        interpretation="Cost: log2 of the number of distinct releases (the shortest fixed-length code that keeps the "
-                      "server's counts exact), with one public hash (|H| = 1). A row holds when the cost divided by "
-                      "the printed order stays bounded along every axis (d; m with d = 64m; eps growing; eps -> 0). "
-                      "'Slightly higher but acceptable' is not a checkable statement and is not checked.",
+                      r"server's counts exact), with one public hash (\(|H| = 1\)). A row holds when the cost divided "
+                      r"by the printed order stays bounded along every axis (\(d\); \(m\) with \(d = 64m\); "
+                      r"\(\varepsilon\) growing; \(\varepsilon \to 0\)). 'Slightly higher but acceptable' is not a "
+                      "checkable statement and is not checked.",
        choices=(Y0_PRECISION,))
 def table3(settings: AuditSettings, *, y0_precision: str):
     t1 = 2 ** 8 if settings.deep else 2 ** 6
 
     def failure(name):
         for axis, at in AXES.items():
-            points = (t1, t1 * t1) if not axis.startswith("eps") else (8, 64)
+            points = (t1, t1 * t1) if not axis.startswith(r"\(\varepsilon") else (8, 64)
             ratios = [release_bits(name, *at(t), y0_precision) / printed_bits(name, *at(t)) for t in points]
             if ratios[1] >= GROWING * ratios[0]:
                 d, k, m, eps = at(points[1])
@@ -113,7 +114,7 @@ def table3(settings: AuditSettings, *, y0_precision: str):
                                                                                                     eps)}}
         return None
 
-    steps = [exhaustive_step(f"each row of Table 3 along each axis, t from {t1} to {t1 * t1} (eps from 8 to 64, and "
-                             "from 1/8 to 1/64)", list(ROWS), failure)]
+    steps = [exhaustive_step(rf"each row of Table 3 along each axis, \(t\) from {t1} to {t1 * t1} (\(\varepsilon\) "
+                             "from 8 to 64, and from 1/8 to 1/64)", list(ROWS), failure)]
     return decide(steps, "Every row bounds the release's size along every axis.",
                   "A row does not bound the release's size.")

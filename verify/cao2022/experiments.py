@@ -33,6 +33,7 @@ from ldpspec.verify.cao2022.orders import BASELINE, SU_MECHANISMS, _splits, mse_
 from ldpspec.verify.cao2022.privacy import exhaustive_step
 from ldpspec.verify.cao2022.readings import ADULT_GENRES, EPS_BUDGETS, EPS_RANGE, MSE_SCALE
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
+from ldpspec.verify.common import tex_set
 from ldpspec.verify.data import summary
 
 DATASETS = {
@@ -106,14 +107,14 @@ def _statement_steps(check, label: str, datasets: dict) -> list[Step]:
     for dataset, sizes in datasets.items():
         n, d, k, m = sizes
         failures = [check(dataset, sizes, f_sen) for f_sen in data_ends(n, d, k, m, dataset == "Simulated")]
-        scope = f"{label}; {dataset} (n, d, |X_sen|, m) = {sizes}, " + (
-            "uniform sets" if dataset == "Simulated" else "every population (both ends of f_sen)")
+        scope = rf"{label}; {dataset} \((n, d, |X_{{sen}}|, m) = {sizes}\), " + (
+            "uniform sets" if dataset == "Simulated" else r"every population (both ends of \(f_{sen}\))")
         if all(failures):
             steps.append(Step(Evidence("computation", scope, "fails for every population of these sizes"),
                               counterexample={"method": "computation", "scope": scope, "data_set": dataset,
                                               **failures[0]}))
         elif any(failures):
-            steps.append(Step(Evidence("computation", scope, "depends on the data: holds at one end of f_sen, "
+            steps.append(Step(Evidence("computation", scope, r"depends on the data: holds at one end of \(f_{sen}\), "
                                                              "fails at the other"), inconclusive=True))
         else:
             steps.append(Step(Evidence("computation", scope, "holds for every population of these sizes")))
@@ -132,20 +133,20 @@ def fig1_curves(dataset: str, budgets=EPS_BUDGETS["wide"], f_sen=None) -> dict:
 
 
 @claim("cao2022.fig1", location="Sec. 5.2.1, Fig. 1",
-       statement="All five mechanisms' MSE decreases as eps increases; the two GRR-based mechanisms have clearly lower "
-                 "utility than the other three, because the domains are large; uRR with a split budget equals suRR "
-                 "(suGRR), and suRAP is better than uRAP with a split budget; suWheel is the best-performing "
-                 "mechanism.",
+       statement=r"All five mechanisms' MSE decreases as \(\varepsilon\) increases; the two GRR-based mechanisms have "
+                 "clearly lower utility than the other three, because the domains are large; uRR with a split budget "
+                 "equals suRR (suGRR), and suRAP is better than uRAP with a split budget; suWheel is the "
+                 "best-performing mechanism.",
        methods=("computation",),
        recorded={f"eps_range={eps_range}, adult_genres={adult}": verdict for eps_range, verdict in
                  (("narrow", "verified"), ("wide", "refuted")) for adult in ADULT_GENRES.values},
-       interpretation="On each data set's sizes (Table 4's, and for Movie and Anime their catalogs' d and |X_sen| "
-                      "for the named sensitive categories, under the reading adult_genres), for every population, "
-                      "each budget of the reading: (1) "
-                      "each MSE decreases from one budget to the next; (2) suGRR's and suGRR-Sample's MSE exceed "
-                      "those of suRAP, suRAP-Sample and suWheel; (3) suGRR is uRR applied to each item with eps / m "
-                      "(the same release: suGRR's definition), and suRAP's MSE is below that of uRAP applied to each "
-                      "item with eps / m and the m reports summed; (4) suWheel's MSE is the smallest of the five.",
+       interpretation=r"On each data set's sizes (Table 4's, and for Movie and Anime their catalogs' \(d\) and "
+                      r"\(|X_{sen}|\) for the named sensitive categories, under the reading `adult_genres`), for every "
+                      "population, each budget of the reading: (1) each MSE decreases from one budget to the next; (2) "
+                      "suGRR's and suGRR-Sample's MSE exceed those of suRAP, suRAP-Sample and suWheel; (3) suGRR is "
+                      r"uRR applied to each item with \(\varepsilon / m\) (the same release: suGRR's definition), and "
+                      r"suRAP's MSE is below that of uRAP applied to each item with \(\varepsilon / m\) and the \(m\) "
+                      "reports summed; (4) suWheel's MSE is the smallest of the five.",
        choices=(EPS_RANGE, ADULT_GENRES))
 def fig1(settings: AuditSettings, *, eps_range: str, adult_genres: str):
     budgets = EPS_BUDGETS[eps_range]
@@ -171,7 +172,8 @@ def fig1(settings: AuditSettings, *, eps_range: str, adult_genres: str):
                 return {"part": "(4) suWheel best", "epsilon": eps, "f_sen": str(f_sen), "mse": _approx(at)}
         return None
 
-    return decide(_statement_steps(check, "(1)-(4), eps in " + ", ".join(budgets), checked_sizes(adult_genres)),
+    return decide(_statement_steps(check, rf"(1)-(4), \(\varepsilon \in {tex_set(budgets)}\)",
+                                   checked_sizes(adult_genres)),
                   "Every statement holds on every data set's sizes, for every population.",
                   "A statement fails on a data set's sizes for every population.",
                   "A statement depends on the data set's users' sets, which could not be obtained.")
@@ -191,16 +193,17 @@ def urap_split_mse(eps: str, n: int, d: int, k: int, m: int, f_sen) -> Exact:
 
 
 @claim("cao2022.fig2", location="Sec. 5.2.2, Fig. 2",
-       statement="With eps = 1 and the sensitive items chosen by random sampling, all five mechanisms' MSE increases "
-                 "with |X_sen|; at |X_sen| / |X| = 1 the mechanisms coincide with the original GRR, RAPPOR and so on, "
-                 "and the result is the worst.",
+       statement=r"With \(\varepsilon = 1\) and the sensitive items chosen by random sampling, all five mechanisms' "
+                 r"MSE increases with \(|X_{sen}|\); at \(|X_{sen}| / |X| = 1\) the mechanisms coincide with the "
+                 "original GRR, RAPPOR and so on, and the result is the worst.",
        methods=("computation",), recorded="verified",
-       interpretation="Sensitive items drawn at random make E[f_sen] = |X_sen| m / d for every population, and the MSE "
-                      "is linear in f_sen, so the expected MSE is that of f_sen = |X_sen| m / d: decided for every "
-                      "data set of the paper's sizes (Table 4's, and Movie's and Anime's with d their catalogs' "
-                      "number of items). Shares 1/8, 1/4, 1/2, 3/4, 1: (1) each MSE increases with the "
-                      "share; (2) at share 1 each mechanism's MSE equals its baseline's (GRR with eps / m per item, "
-                      "GRR-Sample, RAPPOR, RAPPOR-Sample, Wheel) and is the largest of its curve.")
+       interpretation=r"Sensitive items drawn at random make \(\mathbb E[f_{sen}] = |X_{sen}| m / d\) for every "
+                      r"population, and the MSE is linear in \(f_{sen}\), so the expected MSE is that of \(f_{sen} = "
+                      r"|X_{sen}| m / d\): decided for every data set of the paper's sizes (Table 4's, and Movie's and "
+                      r"Anime's with \(d\) their catalogs' number of items). Shares 1/8, 1/4, 1/2, 3/4, 1: (1) each "
+                      "MSE increases with the share; (2) at share 1 each mechanism's MSE equals its baseline's (GRR "
+                      r"with \(\varepsilon / m\) per item, GRR-Sample, RAPPOR, RAPPOR-Sample, Wheel) and is the "
+                      "largest of its curve.")
 def fig2(settings: AuditSettings):
     def check(dataset, sizes):
         n, d, _, m = sizes
@@ -220,8 +223,8 @@ def fig2(settings: AuditSettings):
     # the sensitive items are drawn at random: only n, d and m enter, and a catalog adds its d (the same under every
     # reading of adult_genres)
     sizes = DATASETS | catalog_datasets(ADULT_GENRES.values[0])
-    steps = [exhaustive_step("each data set's sizes (Table 4's, and Movie's and Anime's catalogs' d), eps = 1, shares "
-                             "1/8 .. 1, expected over the sensitive items",
+    steps = [exhaustive_step(r"each data set's sizes (Table 4's, and Movie's and Anime's catalogs' \(d\)), "
+                             r"\(\varepsilon = 1\), shares 1/8 .. 1, expected over the sensitive items",
                              list(sizes.items()), lambda case: _named(case[0], check(*case)))]
     return decide(steps, "Every MSE grows with the sensitive share and is its baseline's at share 1.",
                   "A statement fails.")
@@ -249,14 +252,15 @@ def fig3_curves(scale: str) -> dict:
 
 
 @claim("cao2022.fig3", location="Sec. 5.2.3, Fig. 3",
-       statement="As d grows (d in {16, ..., 1024}, sensitive share 0.25, eps = 1, m = 8, simulated uniform data), "
-                 "suGRR and suGRR-Sample stay flat (their sensitive part grows as |X_sen|^2, cancelling the lower "
-                 "true frequencies), while the other three, whose sensitive part grows as |X_sen|, decrease.",
+       statement=r"As \(d\) grows (\(d \in \{16, \dots, 1024\}\), sensitive share 0.25, \(\varepsilon = 1\), \(m = "
+                 r"8\), simulated uniform data), suGRR and suGRR-Sample stay flat (their sensitive part grows as "
+                 r"\(|X_{sen}|^2\), cancelling the lower true frequencies), while the other three, whose sensitive "
+                 r"part grows as \(|X_{sen}|\), decrease.",
        methods=("computation",),
        recorded={"mse_scale=sum": "refuted", "mse_scale=mean": "refuted"},
-       interpretation=f"Exact MSE on the simulated data set (n = 100,000, uniform sets). 'Flat': the largest and "
-                      f"smallest MSE over the range of d differ by less than a factor {FLAT}; 'decrease': each step "
-                      "of d lowers the MSE.",
+       interpretation=r"Exact MSE on the simulated data set (\(n = 100{,}000\), uniform sets). 'Flat': the largest and "
+                      rf"smallest MSE over the range of \(d\) differ by less than a factor {FLAT}; 'decrease': each "
+                      r"step of \(d\) lowers the MSE.",
        choices=(MSE_SCALE,))
 def fig3(settings: AuditSettings, *, mse_scale: str):
     curves = fig3_curves(mse_scale)
@@ -272,7 +276,7 @@ def fig3(settings: AuditSettings, *, mse_scale: str):
                     "mse": [str(float(v)) for v in curve]}
         return None
 
-    steps = [exhaustive_step(f"each mechanism, d in {FIG3_DOMAINS}, MSE as the {mse_scale} over items",
+    steps = [exhaustive_step(rf"each mechanism, \(d \in {tex_set(FIG3_DOMAINS)}\), MSE as the {mse_scale} over items",
                              list(SU_MECHANISMS), check)]
     return decide(steps, "suGRR and suGRR-Sample stay flat and the other three decrease.",
                   "A curve does not behave as stated.")
@@ -284,12 +288,13 @@ def fig4_curves() -> dict:
 
 
 @claim("cao2022.fig4", location="Sec. 5.2.4, Fig. 4",
-       statement="As m grows (m in {1, 2, 4, ..., 64}, sensitive share 0.25, eps = 1, d = 256), utility drops for all "
-                 "five mechanisms, and suWheel's MSE grows clearly less than the others'.",
+       statement=r"As \(m\) grows (\(m \in \{1, 2, 4, \dots, 64\}\), sensitive share 0.25, \(\varepsilon = 1\), \(d = "
+                 r"256\)), utility drops for all five mechanisms, and suWheel's MSE grows clearly less than the "
+                 "others'.",
        methods=("computation",), recorded="verified",
-       interpretation="Exact MSE on the simulated data set (n = 100,000, uniform sets; d is fixed, so the sum and "
-                      "the mean over items order alike): (1) each MSE increases with m; (2) suWheel's growth factor "
-                      "MSE(m = 64) / MSE(m = 1) is below each other mechanism's.")
+       interpretation=r"Exact MSE on the simulated data set (\(n = 100{,}000\), uniform sets; \(d\) is fixed, so the "
+                      r"sum and the mean over items order alike): (1) each MSE increases with \(m\); (2) suWheel's "
+                      r"growth factor MSE(\(m = 64\)) / MSE(\(m = 1\)) is below each other mechanism's.")
 def fig4(settings: AuditSettings):
     curves = fig4_curves()
 
@@ -305,20 +310,20 @@ def fig4(settings: AuditSettings):
                         "growth": {"suWheel": str(float(wheel)), name: str(float(curve[-1] / curve[0]))}}
         return None
 
-    steps = [exhaustive_step(f"each mechanism, m in {FIG4_SIZES}", list(SU_MECHANISMS), check)]
-    return decide(steps, "Every MSE grows with m, suWheel's least.", "A curve does not behave as stated.")
+    steps = [exhaustive_step(rf"each mechanism, \(m \in {tex_set(FIG4_SIZES)}\)", list(SU_MECHANISMS), check)]
+    return decide(steps, r"Every MSE grows with \(m\), suWheel's least.", "A curve does not behave as stated.")
 
 
 @claim("cao2022.headline", location="Abstract; Sec. 6",
        statement="The five mechanisms effectively reduce the estimation error and improve data utility; suWheel "
                  "performs best, with low communication cost and high utility.",
        methods=("computation",), recorded="verified",
-       interpretation="On each data set's sizes (Table 4's, and for Movie and Anime their catalogs' d and |X_sen| "
-                      "for the named sensitive categories, under the reading adult_genres), for every population, "
-                      "eps in {1/2, .., 5}: (1) each mechanism's "
-                      "MSE is below its baseline's (the existing mechanism with every item sensitive); (2) suWheel's "
-                      "MSE is the smallest of the five; (3) suWheel's release (y0 on a grid of multiples of p, the "
-                      "revealed items) is shorter than suRAP's and suRAP-Sample's d bits.",
+       interpretation=r"On each data set's sizes (Table 4's, and for Movie and Anime their catalogs' \(d\) and "
+                      r"\(|X_{sen}|\) for the named sensitive categories, under the reading `adult_genres`), for every "
+                      r"population, \(\varepsilon \in \{1/2, \dots, 5\}\): (1) each mechanism's MSE is below its "
+                      "baseline's (the existing mechanism with every item sensitive); (2) suWheel's MSE is the "
+                      r"smallest of the five; (3) suWheel's release (\(y_0\) on a grid of multiples of \(p\), the "
+                      r"revealed items) is shorter than suRAP's and suRAP-Sample's \(d\) bits.",
        choices=(ADULT_GENRES,))
 def headline(settings: AuditSettings, *, adult_genres: str):
     def check(dataset, sizes, f_sen):
@@ -345,12 +350,13 @@ def headline(settings: AuditSettings, *, adult_genres: str):
 
 @claim("cao2022.sec1-wheel-cited", location="Sec. 1, related work (citing Wang et al. 2020)",
        statement="Wheel has lower communication than RAPPOR and PrivSet, and its MSE reaches the theoretical optimal "
-                 "lower bound for set-valued frequency estimation; PrivSet's optimal k must be found by sequential "
-                 "search.",
+                 r"lower bound for set-valued frequency estimation; PrivSet's optimal \(k\) must be found by "
+                 "sequential search.",
        methods=("computation",), recorded="open",
-       interpretation="(1) Wheel's release (y0 on a grid of multiples of p, as Table 3's row needs) is shorter than "
-                      "RAPPOR's d bits on every data set's sizes and eps in {1/2, .., 5}. (2) PrivSet and the lower "
-                      "bound are Wang et al.'s; the paper states neither, and neither is in this project: open.")
+       interpretation=r"(1) Wheel's release (\(y_0\) on a grid of multiples of \(p\), as Table 3's row needs) is "
+                      r"shorter than RAPPOR's \(d\) bits on every data set's sizes and \(\varepsilon \in \{1/2, \dots, "
+                      r"5\}\). (2) PrivSet and the lower bound are Wang et al.'s; the paper states neither, and "
+                      "neither is in this project: open.")
 def sec1_wheel_cited(settings: AuditSettings):
     def shorter(case):
         dataset, (n, d, k, m) = case
@@ -360,7 +366,8 @@ def sec1_wheel_cited(settings: AuditSettings):
                 return {"data_set": dataset, "epsilon": eps, "wheel_bits": bits, "rappor_bits": d}
         return None
 
-    steps = [exhaustive_step("(1) Wheel against RAPPOR, each data set's sizes, eps in " + ", ".join(BUDGETS),
+    steps = [exhaustive_step(r"(1) Wheel against RAPPOR, each data set's sizes, \(\varepsilon \in "
+                             rf"{tex_set(BUDGETS)}\)",
                              list(DATASETS.items()), shorter),
              Step(Evidence("none", "(2) PrivSet, and Wang et al.'s lower bound on the MSE",
                            "not stated in the paper and not implemented here: undecided"), inconclusive=True)]
@@ -370,21 +377,21 @@ def sec1_wheel_cited(settings: AuditSettings):
 
 
 @claim("cao2022.table4", location="Sec. 5.1, Table 4 and the paragraphs around it",
-       statement="Table 4 gives the data sets' parameters (n, d, |X_sen|, m): Sales 19789, 3752, 201, 54 (the digits "
-                 "run together in the text; also readable as 2015, 4), its children's goods sensitive; Anime 71662, "
-                 "12994, 1748, 231, the anime of the categories adult, thriller and horror sensitive; Movie 5641, "
-                 "3883, 799, 300, treated similarly; the simulated data set 100000, 256, 64, 8.",
+       statement=r"Table 4 gives the data sets' parameters \((n, d, |X_{sen}|, m)\): Sales 19789, 3752, 201, 54 (the "
+                 "digits run together in the text; also readable as 2015, 4), its children's goods sensitive; Anime "
+                 "71662, 12994, 1748, 231, the anime of the categories adult, thriller and horror sensitive; Movie "
+                 "5641, 3883, 799, 300, treated similarly; the simulated data set 100000, 256, 64, 8.",
        methods=("computation",), recorded="refuted", choices=(ADULT_GENRES,),
-       interpretation="Checked against the real item catalogs the project could obtain (summaries in verify/data): "
-                      "the Anime Recommendations Database's anime.csv (MyAnimeList's genres) and MovieLens 1M's "
+       interpretation="Checked against the real item catalogs the project could obtain (summaries in verify/data): the "
+                      r"Anime Recommendations Database's anime.csv (MyAnimeList's genres) and MovieLens \(1M\)'s "
                       "movies.dat. The sensitive items are a catalog's items of the named categories: for Anime "
-                      "Thriller, Horror and the adult genre (Hentai, or Hentai and Ecchi: the reading adult_genres); "
-                      "for Movie, 'similarly', Thriller and Horror (MovieLens has no adult genre). A printed |X_sen| "
-                      "other than that count refutes the row (the evidence names any one genre whose addition would "
-                      "give the printed count). A printed d equal to the catalog's size agrees; a different one is "
-                      "undecided, since the domain may also hold items rated but not catalogued. n and m, and the "
-                      "Sales row, need the users' sets and the Sales transactions, which could not be obtained: "
-                      "undecided. The simulated row describes data the paper generates.")
+                      "Thriller, Horror and the adult genre (Hentai, or Hentai and Ecchi: the reading `adult_genres`); "
+                      "for Movie, 'similarly', Thriller and Horror (MovieLens has no adult genre). A printed "
+                      r"\(|X_{sen}|\) other than that count refutes the row (the evidence names any one genre whose "
+                      r"addition would give the printed count). A printed \(d\) equal to the catalog's size agrees; a "
+                      "different one is undecided, since the domain may also hold items rated but not catalogued. "
+                      r"\(n\) and \(m\), and the Sales row, need the users' sets and the Sales transactions, which "
+                      "could not be obtained: undecided. The simulated row describes data the paper generates.")
 def table4(settings: AuditSettings, *, adult_genres: str):
     steps = []
     for dataset, catalog in CATALOGS.items():
@@ -392,7 +399,7 @@ def table4(settings: AuditSettings, *, adult_genres: str):
         document = summary(catalog)
         genres = SENSITIVE_CATEGORIES[dataset][adult_genres]
         items, count = document["items"], catalog_count(dataset, genres)
-        scope = f"{dataset}: d against the catalog ({catalog})"
+        scope = rf"{dataset}: \(d\) against the catalog ({catalog})"
         if items == d:
             steps.append(Step(Evidence("computation", scope, f"the catalog holds {items} items, as Table 4 prints")))
         else:
@@ -401,17 +408,17 @@ def table4(settings: AuditSettings, *, adult_genres: str):
                                        "(not obtained)"), inconclusive=True))
         completions = [genre for genre in document["genres"]
                        if genre not in genres and catalog_count(dataset, (*genres, genre)) == k]
-        scope = f"{dataset}: |X_sen| against the catalog's items of the genres {', '.join(genres)}"
+        scope = rf"{dataset}: \(|X_{{sen}}|\) against the catalog's items of the genres {', '.join(genres)}"
         text = f"{count} items, Table 4 prints {k}" + (
             f"; adding the genre {' or '.join(completions)} would give {k}" if completions else "")
         steps.append(Step(Evidence("computation", scope, text), counterexample=None if count == k else {
             "method": "computation", "data_set": dataset, "catalog": catalog, "sensitive_genres": list(genres),
             "printed": k, "counted": count, "one_more_genre_giving_the_printed_count": completions}))
-    steps.append(Step(Evidence("none", "n and m of every real data set; Sales' d and |X_sen|",
+    steps.append(Step(Evidence("none", r"\(n\) and \(m\) of every real data set; Sales' \(d\) and \(|X_{sen}|\)",
                                "the users' sets (MovieLens' ratings.dat, the Anime database's rating.csv) and the "
                                "Sales transactions could not be obtained: undecided"), inconclusive=True))
     return decide(steps, "",
-                  "On the real catalogs the categories the text names as sensitive give another |X_sen| than Table 4 "
-                  "prints.",
+                  r"On the real catalogs the categories the text names as sensitive give another \(|X_{sen}|\) than "
+                  "Table 4 prints.",
                   "What the catalogs can check agrees with Table 4; the rest needs the users' sets, which could not be "
                   "obtained.")

@@ -28,6 +28,7 @@ from ldpspec.verify.cao2022.privacy import exhaustive_step
 from ldpspec.verify.cao2022.readings import EPS_BUDGETS, EPS_RANGE, HASH_VALUES, SUGRR_Y0
 from ldpspec.verify.cao2022.utility import _stated_variance
 from ldpspec.verify.claims import AuditSettings, claim, decide
+from ldpspec.verify.common import tex_set
 
 MECHANISMS = {
     # name: (build from (eps, d, sensitive, m), a Sample variant, every item sensitive); None builds Wheel's
@@ -105,10 +106,10 @@ def ratio(name: str, eps: Fraction, d: int, k: int, m: int, s: tuple, f_non: int
 
 
 AXES = {
-    "eps -> 0": lambda t: (Fraction(1, t), 64, 16, 4),
-    "d -> infinity": lambda t: (Fraction(1), t, 16, 4),
-    "k -> infinity (d = 4k)": lambda t: (Fraction(1), 4 * t, t, 4),
-    "m -> infinity (d = 64m, k = 16m)": lambda t: (Fraction(1), 64 * t, 16 * t, t),
+    r"\(\varepsilon \to 0\)": lambda t: (Fraction(1, t), 64, 16, 4),
+    r"\(d \to \infty\)": lambda t: (Fraction(1), t, 16, 4),
+    r"\(k \to \infty\) (\(d = 4k\))": lambda t: (Fraction(1), 4 * t, t, 4),
+    r"\(m \to \infty\) (\(d = 64m\), \(k = 16m\))": lambda t: (Fraction(1), 64 * t, 16 * t, t),
 }
 """Each axis: ``t -> (eps, d, k, m)``."""
 
@@ -174,7 +175,7 @@ def _n_growth(name: str, case: tuple, sugrr_y0: str, hash_values: str, n1: int, 
             continue  # no error at all: bounded
         exponent = math.log(float(values[1]) / float(values[0])) / math.log(n2 / n1) if values[0] else math.inf
         if exponent >= GROWING:
-            return {"axis": "n (users, all holding the set)", "d": d, "m": m, "sensitive_items": list(range(k)),
+            return {"axis": r"\(n\) (users, all holding the set)", "d": d, "m": m, "sensitive_items": list(range(k)),
                     "epsilon": eps, "user_set": list(s), "t": [n1, n2], "ratio": [str(float(v)) for v in values],
                     "exponent": round(exponent, 4)}
     return None
@@ -186,20 +187,23 @@ GROWING = 0.5
 
 
 @claim("cao2022.table2", location="Sec. 4.4, Table 2",
-       statement="When eps = O(1) the MSE of GRR is O(m^3 d^2 / (n eps^2)), GRR-Sample O(m^2 d^2 / (n eps^2)), RAPPOR "
-                 "and RAPPOR-Sample O(m^2 d / (n eps^2)), Wheel O(m d / (n eps^2)), suGRR O(m^3 |X_sen|^2 / (n eps^2) "
-                 "+ m |X_sen| f(X_non) / (n eps)), suGRR-Sample O(m^2 |X_sen|^2 / (n eps^2) + m^2 |X_sen| f(X_non) / "
-                 "(n eps)), suRAP O(m^2 |X_sen| / (n eps^2) + m f(X_non) / (n eps)), suRAP-Sample O(m^2 |X_sen| / "
-                 "(n eps^2) + m^2 f(X_non) / (n eps)), suWheel O(m |X_sen| / (n eps^2) + f(X_non) / (m n)).",
+       statement=r"When \(\varepsilon = O(1)\) the MSE of GRR is \(O(m^3 d^2 / (n \varepsilon^2))\), GRR-Sample "
+                 r"\(O(m^2 d^2 / (n \varepsilon^2))\), RAPPOR and RAPPOR-Sample \(O(m^2 d / (n \varepsilon^2))\), "
+                 r"Wheel \(O(m d / (n \varepsilon^2))\), suGRR \(O(m^3 |X_{sen}|^2 / (n \varepsilon^2) + m |X_{sen}| "
+                 r"f(X_{non}) / (n \varepsilon))\), suGRR-Sample \(O(m^2 |X_{sen}|^2 / (n \varepsilon^2) + m^2 "
+                 r"|X_{sen}| f(X_{non}) / (n \varepsilon))\), suRAP \(O(m^2 |X_{sen}| / (n \varepsilon^2) + m "
+                 r"f(X_{non}) / (n \varepsilon))\), suRAP-Sample \(O(m^2 |X_{sen}| / (n \varepsilon^2) + m^2 "
+                 r"f(X_{non}) / (n \varepsilon))\), suWheel \(O(m |X_{sen}| / (n \varepsilon^2) + f(X_{non}) / (m "
+                 r"n))\).",
        methods=("computation",),
        recorded={f"sugrr_y0={y}, hash_values={h}": ("verified" if (y, h) == ("multiset", "uniform") else "refuted")
                  for y in SUGRR_Y0.values for h in HASH_VALUES.values},
-       interpretation="MSE: the sum over items of the expected squared error of the frequency estimates (the mean, the"
-                      " other reading of mse_scale, divides both sides by d). Each row holds when the exact MSE "
-                      "divided by the printed order stays bounded: checked along every axis (n; eps -> 0; d; k with d "
-                      "= 4k; m with d = 64m and k = 16m), for populations holding only sensitive or only non-sensitive"
-                      " items (the MSE is linear in the population, so these bound every mix). A positive growth "
-                      "exponent of the ratio on an axis refutes the row.",
+       interpretation="MSE: the sum over items of the expected squared error of the frequency estimates (the mean, the "
+                      r"other reading of `mse_scale`, divides both sides by \(d\)). Each row holds when the exact MSE "
+                      r"divided by the printed order stays bounded: checked along every axis (\(n\); \(\varepsilon \to "
+                      r"0\); \(d\); \(k\) with \(d = 4k\); \(m\) with \(d = 64m\) and \(k = 16m\)), for populations "
+                      "holding only sensitive or only non-sensitive items (the MSE is linear in the population, so "
+                      "these bound every mix). A positive growth exponent of the ratio on an axis refutes the row.",
        choices=(SUGRR_Y0, HASH_VALUES))
 def table2(settings: AuditSettings, *, sugrr_y0: str, hash_values: str):
     t1, t2 = (2 ** 6, 2 ** 12) if settings.deep else (2 ** 5, 2 ** 9)
@@ -214,8 +218,9 @@ def table2(settings: AuditSettings, *, sugrr_y0: str, hash_values: str):
                     return {"mechanism": name, "axis": axis, **result}
         return None
 
-    steps = [exhaustive_step(f"each row of Table 2: n from 2^10 to 2^20 (exact moments of every set of (d, m, k, eps) "
-                             f"in {SMALL}), then each axis from t = {t1} to {t2} (eps from 1/{t1} to 1/{t2})",
+    steps = [exhaustive_step(r"each row of Table 2: \(n\) from \(2^{10}\) to \(2^{20}\) (exact moments of every set of "
+                             rf"\((d, m, k, \varepsilon) \in {tex_set(SMALL)}\)), then each axis from \(t = {t1}\) to "
+                             rf"{t2} (\(\varepsilon\) from 1/{t1} to 1/{t2})",
                              list(MECHANISMS), failure)]
     return decide(steps, "Every row bounds the exact MSE along every axis.", "A row does not bound the exact MSE.")
 
@@ -269,18 +274,18 @@ def _splits(d: int, k: int, m: int) -> list[tuple]:
 
 
 @claim("cao2022.sec4.4-sensitive-dominates", location="Sec. 4.4",
-       statement="f(X_non) is the total true frequency of non-sensitive data, so the first (sensitive) part of the MSE "
-                 "dominates in practice; since in practice |X_sen| < d, the MSE of the mechanisms of this paper are "
-                 "all smaller than those of the existing mechanisms.",
+       statement=r"\(f(X_{non})\) is the total true frequency of non-sensitive data, so the first (sensitive) part of "
+                 r"the MSE dominates in practice; since in practice \(|X_{sen}| < d\), the MSE of the mechanisms of "
+                 "this paper are all smaller than those of the existing mechanisms.",
        methods=("exhaustive",), recorded={"eps_range=narrow": "verified", "eps_range=wide": "refuted"},
-       interpretation="MSE: the exact MSE of the readings under which the estimates are unbiased (suGRR's y0 a "
-                      "multiset, suWheel's hash uniform), as Table 2 uses. (1) On the paper's simulated data set "
-                      "(d = 256, |X_sen| = 64, m = 8, uniform sets), for each budget of the reading ('in practice' "
-                      "is not given), each mechanism's sensitive part exceeds its non-sensitive part. (2) Each of "
-                      "the five mechanisms has a smaller MSE than the existing mechanism it refines (suGRR and GRR "
-                      "with eps / m per item, suGRR-Sample and GRR-Sample, suRAP and RAPPOR, suRAP-Sample and "
-                      "RAPPOR-Sample, suWheel and Wheel) for every population, whenever |X_sen| < d: on every small "
-                      "domain, and on the simulated data set.",
+       interpretation=r"MSE: the exact MSE of the readings under which the estimates are unbiased (suGRR's \(y_0\) a "
+                      r"multiset, suWheel's hash uniform), as Table 2 uses. (1) On the paper's simulated data set (\(d "
+                      r"= 256\), \(|X_{sen}| = 64\), \(m = 8\), uniform sets), for each budget of the reading ('in "
+                      "practice' is not given), each mechanism's sensitive part exceeds its non-sensitive part. (2) "
+                      "Each of the five mechanisms has a smaller MSE than the existing mechanism it refines (suGRR and "
+                      r"GRR with \(\varepsilon / m\) per item, suGRR-Sample and GRR-Sample, suRAP and RAPPOR, "
+                      r"suRAP-Sample and RAPPOR-Sample, suWheel and Wheel) for every population, whenever \(|X_{sen}| "
+                      r"< d\): on every small domain, and on the simulated data set.",
        choices=(EPS_RANGE,))
 def sec4_4_sensitive_dominates(settings: AuditSettings, *, eps_range: str):
     d0, k0, m0 = SIMULATED
@@ -309,25 +314,27 @@ def sec4_4_sensitive_dominates(settings: AuditSettings, *, eps_range: str):
         return None
 
     grid = _grid(7 if settings.deep else 5)
-    steps = [exhaustive_step(f"(1) the simulated data set, each mechanism, eps in {budgets}",
+    steps = [exhaustive_step(rf"(1) the simulated data set, each mechanism, \(\varepsilon \in {tex_set(budgets)}\)",
                              [(name, eps) for eps in budgets for name in SU_MECHANISMS], dominates),
-             exhaustive_step(f"(2) d <= {grid[-1][0]}, m <= 4, every k < d, eps in (1/4 .. 4), each user split",
+             exhaustive_step(rf"(2) \(d \le {grid[-1][0]}\), \(m \le 4\), every \(k < d\), \(\varepsilon \in (1/4 "
+                             r"\dots 4)\), each user split",
                              grid, smaller),
-             exhaustive_step(f"(2) the simulated data set, eps in {budgets}, each user split",
+             exhaustive_step(rf"(2) the simulated data set, \(\varepsilon \in {tex_set(budgets)}\), each user split",
                              [(d0, m0, k0, eps) for eps in budgets], smaller)]
     return decide(steps, "The sensitive part dominates, and every mechanism beats its baseline.",
                   "A part of the remark fails.")
 
 
 @claim("cao2022.sec4.4-suwheel-best", location="Sec. 4.4",
-       statement="It can be computed that when eps < m^2, the MSE of suWheel is necessarily the smallest, and "
-                 "suWheel's sensitive-part MSE is also the lowest; therefore suWheel is optimal in utility among the "
-                 "five mechanisms.",
+       statement=r"It can be computed that when \(\varepsilon < m^2\), the MSE of suWheel is necessarily the smallest, "
+                 "and suWheel's sensitive-part MSE is also the lowest; therefore suWheel is optimal in utility among "
+                 "the five mechanisms.",
        methods=("exhaustive",), recorded="refuted",
-       interpretation="The extraction reads 'eps<m2', taken as eps < m^2. MSE as in Table 2 (the unbiased readings); "
-                      "for every population (the splits of a user's set between sensitive and non-sensitive items "
-                      "that bound every mix): suWheel's total MSE and its sensitive part are below those of suGRR, "
-                      "suGRR-Sample, suRAP and suRAP-Sample, for every eps < m^2 of the grid.")
+       interpretation=r"The extraction reads '\(\varepsilon<m_2\)', taken as \(\varepsilon < m^2\). MSE as in Table 2 "
+                      "(the unbiased readings); for every population (the splits of a user's set between sensitive and "
+                      "non-sensitive items that bound every mix): suWheel's total MSE and its sensitive part are below "
+                      r"those of suGRR, suGRR-Sample, suRAP and suRAP-Sample, for every \(\varepsilon < m^2\) of the "
+                      "grid.")
 def sec4_4_suwheel_best(settings: AuditSettings):
     def failure(case):
         d, m, k, eps = case
@@ -347,9 +354,10 @@ def sec4_4_suwheel_best(settings: AuditSettings):
 
     d0, k0, m0 = SIMULATED
     grid = _grid(7 if settings.deep else 5)
-    steps = [exhaustive_step(f"d <= {grid[-1][0]}, m <= 4, every k < d, eps in (1/4 .. 4) below m^2, each user split",
+    steps = [exhaustive_step(rf"\(d \le {grid[-1][0]}\), \(m \le 4\), every \(k < d\), \(\varepsilon \in (1/4 \dots "
+                             r"4)\) below \(m^2\), each user split",
                              grid, failure),
-             exhaustive_step("the simulated data set, eps in (1/4 .. 32)",
+             exhaustive_step(r"the simulated data set, \(\varepsilon \in (1/4 \dots 32)\)",
                              [(d0, m0, k0, eps) for eps in ("1/4", "1/2", "1", "2", "4", "8", "16", "32")], failure)]
-    return decide(steps, "suWheel has the smallest MSE and sensitive part whenever eps < m^2.",
-                  "Another mechanism's MSE is at most suWheel's with eps < m^2.")
+    return decide(steps, r"suWheel has the smallest MSE and sensitive part whenever \(\varepsilon < m^2\).",
+                  r"Another mechanism's MSE is at most suWheel's with \(\varepsilon < m^2\).")

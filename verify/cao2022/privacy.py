@@ -23,6 +23,7 @@ from ldpspec.spec.continuous import PiecewiseChannel
 from ldpspec.spec.notions import SULDP_READINGS, min_id_ldp, uldp
 from ldpspec.verify.cao2022.readings import CONDITION_11, EMPTY, HASH, SUGRR_Y0, SURAP_Y0
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
+from ldpspec.verify.common import tex_set
 from ldpspec.verify.search import find_counterexample, search_step
 from ldpspec.verify.symbolic import Condition, SymbolicBudget, proof_step, prove
 
@@ -105,13 +106,13 @@ def _as_release(channel: Channel, y, protected) -> tuple:
 
 
 @claim("cao2022.def3-reduces-to-uldp", location="Sec. 3.2, after Definition 3",
-       statement="If every input set has size 1 (|s| = 1), SULDP degenerates to the ULDP model: ULDP is a special case "
-                 "of SULDP.",
+       statement=r"If every input set has size 1 (\(|s| = 1\)), SULDP degenerates to the ULDP model: ULDP is a special "
+                 "case of SULDP.",
        methods=("hypothesis",), recorded="verified",
-       interpretation="For a mechanism on single items with protected outputs Y_pro and invertible outputs, ULDP "
-                      "(Def. 2) holds exactly when SULDP (Def. 3) holds for the same mechanism on sets of one item, "
-                      "with a protected output y released as (y, ()) and an invertible output as revealing the item "
-                      "that produces it. Checked under every reading of (11).",
+       interpretation=r"For a mechanism on single items with protected outputs \(Y_{pro}\) and invertible outputs, "
+                      "ULDP (Def. 2) holds exactly when SULDP (Def. 3) holds for the same mechanism on sets of one "
+                      r"item, with a protected output \(y\) released as \((y, ())\) and an invertible output as "
+                      "revealing the item that produces it. Checked under every reading of (11).",
        choices=(CONDITION_11,))
 def def3_reduces_to_uldp(settings: AuditSettings, *, condition_11: str):
     def violates(example):
@@ -122,8 +123,8 @@ def def3_reduces_to_uldp(settings: AuditSettings, *, condition_11: str):
         return bool(uldp(items, range(k), protected, eps)) != bool(_suldp(condition_11, sets, range(k), eps))
 
     example = find_counterexample(_single_item_channels(), violates, settings)
-    step = search_step("items 0 .. d-1 (d <= 3), k sensitive, up to 3 protected and 2 invertible outputs, random "
-                       "rows; eps in {0, 1/2, ln 2, 1}", example,
+    step = search_step(r"items \(0, \dots, d-1\) (\(d \le 3\)), \(k\) sensitive, up to 3 protected and 2 invertible "
+                       r"outputs, random rows; \(\varepsilon \in \{0, 1/2, \ln 2, 1\}\)", example,
                        lambda ex: {"d": ex[0], "sensitive_items": list(range(ex[1])), "outputs": ex[2] + ex[3],
                                    "rows": [[str(p) for p in row] for row in ex[4]], "epsilon": ex[5]},
                        settings)
@@ -139,28 +140,31 @@ def def3_reduces_to_uldp(settings: AuditSettings, *, condition_11: str):
        recorded={f"condition_11={c}, sugrr_y0={y}, empty={e}": (
            "verified" if c != "marginal" or (y == "set" and e == "absent") else "refuted")
            for c in CONDITION_11.values for y in SUGRR_Y0.values for e in EMPTY.values},
-       interpretation="(X_sen, Y_pro, eps)-SULDP of the whole release, with Y_pro every protected part the mechanism "
-                      "releases, for every set size m and every sensitive set; suGRR-Sample has no repeated outputs, "
-                      "so the reading of suGRR's y0 does not concern it. Exhaustive on a grid of budgets; where that "
-                      "finds no counterexample, z3 proves the ratio conditions for every budget on small domains, "
-                      "from the mechanisms' own distributions over uRR's rows at a symbolic e^(eps/m).",
+       interpretation=r"\((X_{sen}, Y_{pro}, \varepsilon)\)-SULDP of the whole release, with \(Y_{pro}\) every "
+                      r"protected part the mechanism releases, for every set size \(m\) and every sensitive set; "
+                      r"suGRR-Sample has no repeated outputs, so the reading of suGRR's \(y_0\) does not concern it. "
+                      "Exhaustive on a grid of budgets; where that finds no counterexample, z3 proves the ratio "
+                      "conditions for every budget on small domains, from the mechanisms' own distributions over uRR's "
+                      r"rows at a symbolic \(e^{(\varepsilon/m)}\).",
        choices=(CONDITION_11, SUGRR_Y0, EMPTY))
 def theorem1(settings: AuditSettings, *, condition_11: str, sugrr_y0: str, empty: str):
     cases = _set_cases(5 if settings.deep else 4)
     steps = [
-        exhaustive_step(f"suGRR, d <= {cases[-1][0]}, m <= 3, every k, eps in {BUDGETS}", cases,
+        exhaustive_step(rf"suGRR, \(d \le {cases[-1][0]}\), \(m \le 3\), every \(k\), \(\varepsilon \in "
+                        rf"{tex_set(BUDGETS)}\)", cases,
                         lambda case: _verdict_failure(
                             _suldp(condition_11, _channel(SuGRR, case, sugrr_y0, empty), range(case[2]), case[3]),
                             case, "suGRR")),
-        exhaustive_step(f"suGRR-Sample, d <= {cases[-1][0]}, m <= 3, every k, eps in {BUDGETS}", cases,
+        exhaustive_step(rf"suGRR-Sample, \(d \le {cases[-1][0]}\), \(m \le 3\), every \(k\), \(\varepsilon \in "
+                        rf"{tex_set(BUDGETS)}\)", cases,
                         lambda case: _verdict_failure(
                             _suldp(condition_11, _channel(SuGRRSample, case, empty), range(case[2]), case[3]),
                             case, "suGRR-Sample")),
     ]
     if all(step.counterexample is None for step in steps):  # where the grid finds no counterexample
         largest, max_m = (4, 3) if settings.deep else (3, 2)
-        steps.append(proof_step(f"every eps > 0: suGRR and suGRR-Sample, d <= {largest}, m <= {max_m}, every k, the "
-                                f"ratio conditions of (11) ({condition_11})",
+        steps.append(proof_step(rf"every \(\varepsilon > 0\): suGRR and suGRR-Sample, \(d \le {largest}\), \(m \le "
+                                rf"{max_m}\), every \(k\), the ratio conditions of (11) ({condition_11})",
                                 _sugrr_proof(condition_11, sugrr_y0, empty, largest, max_m)))
     return decide(steps, "Both mechanisms satisfy SULDP in every case.", "A mechanism violates SULDP.")
 
@@ -229,8 +233,8 @@ def _sugrr_proof(condition_11: str, sugrr_y0: str, empty: str, largest: int, max
             for k in range(1, d + 1):
                 budget, channels = sugrr_symbolic_channels((d, m, k, None), sugrr_y0, empty)
                 conditions = [c for _, E, rows in channels for c in ratio_conditions(rows, E, condition_11)]
-                result = prove(conditions, [budget], description=f"suGRR and suGRR-Sample, d = {d}, m = {m}, "
-                                                                  f"k = {k}")
+                result = prove(conditions, [budget],
+                               description=rf"suGRR and suGRR-Sample, \(d = {d}\), \(m = {m}\), \(k = {k}\)")
                 if not result.proved:
                     return result
                 results.append(result)
@@ -243,15 +247,16 @@ def _sugrr_proof(condition_11: str, sugrr_y0: str, empty: str, largest: int, max
        recorded={f"condition_11={c}, surap_y0={y}": (
            "refuted" if c == "marginal" and y == "vector" else "verified")
            for c in CONDITION_11.values for y in SURAP_Y0.values},
-       interpretation="(X_sen, Y_pro, eps)-SULDP of the whole perturbed vector, with Y_pro every protected part the "
-                      "mechanism releases. Exhaustive on a grid of budgets; where that finds no counterexample, z3 "
-                      "proves the ratio conditions for every budget on small domains, from uRAP's bits at a "
-                      "symbolic budget.",
+       interpretation=r"\((X_{sen}, Y_{pro}, \varepsilon)\)-SULDP of the whole perturbed vector, with \(Y_{pro}\) "
+                      "every protected part the mechanism releases. Exhaustive on a grid of budgets; where that finds "
+                      "no counterexample, z3 proves the ratio conditions for every budget on small domains, from "
+                      "uRAP's bits at a symbolic budget.",
        choices=(CONDITION_11, SURAP_Y0))
 def theorem4(settings: AuditSettings, *, condition_11: str, surap_y0: str):
     cases = _set_cases(4 if settings.deep else 3)  # 2^d outputs
     steps = [
-        exhaustive_step(f"{name}, d <= {cases[-1][0]}, m <= 3, every k, eps in {BUDGETS}", cases,
+        exhaustive_step(rf"{name}, \(d \le {cases[-1][0]}\), \(m \le 3\), every \(k\), \(\varepsilon \in "
+                        rf"{tex_set(BUDGETS)}\)", cases,
                         lambda case, build=build, name=name: _verdict_failure(
                             _suldp(condition_11, _channel(build, case, surap_release(surap_y0)), range(case[2]),
                                    case[3], surap_protects(surap_y0)), case, name))
@@ -259,8 +264,9 @@ def theorem4(settings: AuditSettings, *, condition_11: str, surap_y0: str):
     ]
     if all(step.counterexample is None for step in steps):  # where the grid finds no counterexample
         largest = 4 if settings.deep else 3
-        steps.append(proof_step(f"every eps > 0: suRAP and suRAP-Sample, d <= {largest}, m <= 2, every k, the ratio "
-                                f"conditions of (11) ({condition_11})", _surap_proof(condition_11, surap_y0, largest)))
+        steps.append(proof_step(rf"every \(\varepsilon > 0\): suRAP and suRAP-Sample, \(d \le {largest}\), \(m \le "
+                                r"2\), every \(k\), the ratio conditions of (11) "
+                                f"({condition_11})", _surap_proof(condition_11, surap_y0, largest)))
     return decide(steps, "Both mechanisms satisfy SULDP in every case.", "A mechanism violates SULDP.")
 
 
@@ -325,7 +331,7 @@ def _surap_proof(condition_11: str, surap_y0: str, largest: int):
             for k in range(1, d + 1):
                 for name, budget, E, rows in surap_symbolic_channels((d, m, k, None), surap_y0):
                     result = prove(ratio_conditions(rows, E, condition_11, surap_protects(surap_y0)), [budget],
-                                   description=f"{name}, d = {d}, m = {m}, k = {k}")
+                                   description=rf"{name}, \(d = {d}\), \(m = {m}\), \(k = {k}\)")
                     if not result.proved:
                         return result
     return result
@@ -367,11 +373,11 @@ def _suwheel_channel(case: tuple, hash_reading: str, group: tuple) -> PiecewiseC
        methods=("exhaustive", "z3"),
        recorded={f"condition_11={c}, hash={h}": ("verified" if c == "marginal" else "refuted")
                  for c in CONDITION_11.values for h in HASH.values},
-       interpretation="(X_sen, Y_pro, eps)-SULDP of the release (y0, R), y0 a point of [0, 1) with its exact "
-                      "piecewise-constant density (decided on the cells between the arcs' ends), for each of four "
-                      "hashes (spread out, rotated, crowded with overlapping arcs, wrapping around 1) on its own, and "
-                      "for a hash drawn uniformly from the four, released with the output or not. On y0 alone, z3 "
-                      "proves the density bound for every budget, set size and covered length.",
+       interpretation=r"\((X_{sen}, Y_{pro}, \varepsilon)\)-SULDP of the release \((y_0, R)\), \(y_0\) a point of [0, "
+                      "1) with its exact piecewise-constant density (decided on the cells between the arcs' ends), for "
+                      "each of four hashes (spread out, rotated, crowded with overlapping arcs, wrapping around 1) on "
+                      "its own, and for a hash drawn uniformly from the four, released with the output or not. On "
+                      r"\(y_0\) alone, z3 proves the density bound for every budget, set size and covered length.",
        choices=(CONDITION_11, HASH))
 def theorem7(settings: AuditSettings, *, condition_11: str, hash: str):
     cases = _set_cases(4 if settings.deep else 3, max_m=2)
@@ -384,12 +390,13 @@ def theorem7(settings: AuditSettings, *, condition_11: str, hash: str):
             found = _verdict_failure(verdict, case, "suWheel")
             return None if found is None else {**found, "hashes": hashes}
         label = "each hash" if hash == "fixed" else "the four hashes"
-        steps.append(exhaustive_step(f"suWheel, d <= {cases[-1][0]}, m <= 2, every k, eps in {BUDGETS}, {label} "
-                                     f"(hash {group})", cases, failure))
+        steps.append(exhaustive_step(rf"suWheel, \(d \le {cases[-1][0]}\), \(m \le 2\), every \(k\), \(\varepsilon \in "
+                                     rf"{tex_set(BUDGETS)}\), {label} (hash {group})", cases, failure))
     if condition_11 == "marginal":
-        steps.append(proof_step("every eps > 0, every m >= 1 (real), every covered length l, l' in [p, m p] (so "
-                                "every hash and every pair of sets): y0's density ratio at any point is at most "
-                                "e^eps; a hash drawn from a family mixes these densities, which keeps the bound",
+        steps.append(proof_step(r"every \(\varepsilon > 0\), every \(m \ge 1\) (real), every covered length \(l\), "
+                                r"\(l' \in [p, m p]\) (so every hash and every pair of sets): \(y_0\)'s density ratio "
+                                r"at any point is at most \(e^{\varepsilon}\); a hash drawn from a family mixes these "
+                                "densities, which keeps the bound",
                                 _suwheel_marginal_proof()))
     return decide(steps, "suWheel satisfies SULDP in every case.", "suWheel violates SULDP.")
 
@@ -412,16 +419,16 @@ def suwheel_marginal_conditions(bound: str = "e^eps") -> tuple:
 
     assumptions = [m >= 1, p * (2 * m - 1 + m * E) == 1, p > 0,
                    p <= length, length <= m * p, p <= other, other <= m * p]
-    conditions = [Condition(("s", "s'"), "y0 in C_s, not in C_s'", inside <= factor * outside(other)),
-                  Condition(("s", "s'"), "y0 not in C_s, in C_s'", outside(length) <= factor * inside),
-                  Condition(("s", "s'"), "y0 in neither", outside(length) <= factor * outside(other))]
+    conditions = [Condition(("s", "s'"), r"\(y_0 \in C_s\), not in \(C_{s'}\)", inside <= factor * outside(other)),
+                  Condition(("s", "s'"), r"\(y_0\) not in \(C_s\), in \(C_{s'}\)", outside(length) <= factor * inside),
+                  Condition(("s", "s'"), r"\(y_0\) in neither", outside(length) <= factor * outside(other))]
     return conditions, budget, assumptions
 
 
 @functools.cache
 def _suwheel_marginal_proof():
     conditions, budget, assumptions = suwheel_marginal_conditions()
-    return prove(conditions, [budget], assumptions=assumptions, description="suWheel's y0 densities")
+    return prove(conditions, [budget], assumptions=assumptions, description=r"suWheel's \(y_0\) densities")
 
 
 
@@ -490,12 +497,13 @@ def _small_set_channels(empty: str):
        methods=("exhaustive", "hypothesis"),
        recorded={f"condition_11={c}, empty={e}": ("verified" if (c, e) == ("joint", "empty") else "refuted")
                  for c in CONDITION_11.values for e in EMPTY.values},
-       interpretation="An eps-LDP mechanism on sets makes any two input sets e^eps-indistinguishable from the whole "
-                      "release; on sensitive data that is: two sets that differ only in sensitive items. (1) Every "
-                      "mechanism satisfying SULDP under the reading of (11) has that property: every mechanism of a "
-                      "small family, then a random search, both obeying (9)-(10), with or without releases that "
-                      "carry no protected part as the reading of the empty y0 says. (2) The paper's five mechanisms "
-                      "have it, under every reading of their outputs.",
+       interpretation=r"An \(\varepsilon\)-LDP mechanism on sets makes any two input sets "
+                      r"\(e^{\varepsilon}\)-indistinguishable from the whole release; on sensitive data that is: two "
+                      "sets that differ only in sensitive items. (1) Every mechanism satisfying SULDP under the "
+                      "reading of (11) has that property: every mechanism of a small family, then a random search, "
+                      "both obeying (9)-(10), with or without releases that carry no protected part as the reading of "
+                      r"the empty \(y_0\) says. (2) The paper's five mechanisms have it, under every reading of their "
+                      "outputs.",
        choices=(CONDITION_11, EMPTY))
 def def3_protection(settings: AuditSettings, *, condition_11: str, empty: str):
     def satisfies_not_protects(example) -> bool:
@@ -510,20 +518,21 @@ def def3_protection(settings: AuditSettings, *, condition_11: str, empty: str):
                 "outputs": [[y0, list(r)] for y0, r in channel.outputs],
                 "rows": [[str(p) for p in row] for row in channel.rows], "epsilon": eps,
                 "found": f"SULDP ({condition_11}) holds, yet two sets that differ only in sensitive items are told "
-                         "apart beyond e^eps"}
+                         r"apart beyond \(e^{\varepsilon}\)"}
 
     family = exhaustive_step("every mechanism of a family: sets of 2 of 3 items, 2 sensitive, one protected label, "
-                             "probabilities in tenths, eps in {1/2, 1}", _small_set_channels(empty),
+                             r"probabilities in tenths, \(\varepsilon \in \{1/2, 1\}\)", _small_set_channels(empty),
                              lambda example: describe(example) if satisfies_not_protects(example) else None)
     steps = [family]
     if family.counterexample is None:
         example = find_counterexample(_set_channels(empty), satisfies_not_protects, settings)
-        steps.append(search_step(f"sets of m <= 2 items of d <= 3, k sensitive, protected labels a, b, releases "
-                                 f"with {'and without ' if empty == 'absent' else ''}a protected part, random "
-                                 "weights; eps in {1/2, 1, ln 2}", example, describe, settings))
+        steps.append(search_step(r"sets of \(m \le 2\) items of \(d \le 3\), \(k\) sensitive, protected labels `a`, "
+                                 rf"`b`, releases with {'and without ' if empty == 'absent' else ''}a protected "
+                                 r"part, random weights; \(\varepsilon \in \{1/2, 1, \ln "
+                                 r"2\}\)", example, describe, settings))
     steps += _mechanism_protection_steps(settings.deep, empty)
-    return decide(steps, "SULDP under this reading protects sensitive items as eps-LDP does, and the five mechanisms "
-                         "do.", "Sensitive items are not protected as eps-LDP protects them.")
+    return decide(steps, r"SULDP under this reading protects sensitive items as \(\varepsilon\)-LDP does, and the five "
+                         "mechanisms do.", r"Sensitive items are not protected as \(\varepsilon\)-LDP protects them.")
 
 
 @functools.cache
@@ -534,11 +543,11 @@ def _mechanism_protection_steps(deep: bool, empty: str) -> tuple:
 
     def builds(case):
         d, m, k, eps = case
-        yield from ((f"suGRR (y0 {y})", _channel(SuGRR, case, y, empty)) for y in SUGRR_Y0.values)
+        yield from ((rf"suGRR (\(y_0\) {y})", _channel(SuGRR, case, y, empty)) for y in SUGRR_Y0.values)
         yield "suGRR-Sample", _channel(SuGRRSample, case, empty)
         # the uldp reading of y0 releases what the vector reading releases: the whole release is the same
-        yield from ((f"suRAP (y0 {y})", _channel(SuRAP, case, y)) for y in SURAP_RELEASES)
-        yield from ((f"suRAP-Sample (y0 {y})", _channel(SuRAPSample, case, y)) for y in SURAP_RELEASES)
+        yield from ((rf"suRAP (\(y_0\) {y})", _channel(SuRAP, case, y)) for y in SURAP_RELEASES)
+        yield from ((rf"suRAP-Sample (\(y_0\) {y})", _channel(SuRAPSample, case, y)) for y in SURAP_RELEASES)
         if m <= 2:
             for reading in HASH.values:
                 for group in ([(h,) for h in range(4)] if reading == "fixed" else [tuple(range(4))]):
@@ -552,5 +561,6 @@ def _mechanism_protection_steps(deep: bool, empty: str) -> tuple:
         return None
 
     budgets = sorted({case[3] for case in cases}, key=Fraction)
-    return (exhaustive_step(f"suGRR, suGRR-Sample, suRAP, suRAP-Sample (every reading of y0), suWheel (every reading "
-                            f"of the hash), d <= {cases[-1][0]}, m <= 2, k < d, eps in {budgets}", cases, failure),)
+    return (exhaustive_step(r"suGRR, suGRR-Sample, suRAP, suRAP-Sample (every reading of \(y_0\)), suWheel (every "
+                            rf"reading of the hash), \(d \le {cases[-1][0]}\), \(m \le 2\), \(k < d\), \(\varepsilon "
+                            rf"\in {tex_set(budgets)}\)", cases, failure),)

@@ -9,81 +9,89 @@ from ldpspec.verify.claims import Choice, declare_choices
 
 CONDITION_11 = Choice(
     "condition_11", ("marginal", "joint-unrevealed", "joint"),
-    where="Def. 3, condition (11): 'for any output y0 in Y_pro, M(y0|s) <= e^eps M(y0|s')' does not say whether y0 "
-          "is compared alone or together with the items revealed beside it.",
-    meanings={"marginal": "the marginal distribution of y0 alone (spec.suldp_marginal)",
-              "joint-unrevealed": "the whole release (y0, R), for releases that reveal nothing "
+    where=r"Def. 3, condition (11): 'for any output \(y_0 \in Y_{pro}\), \(M(y_0|s) \le e^{\varepsilon} M(y_0|s')\)' "
+          r"does not say whether \(y_0\) is compared alone or together with the items revealed beside it.",
+    meanings={"marginal": r"the marginal distribution of \(y_0\) alone (spec.suldp_marginal)",
+              "joint-unrevealed": r"the whole release \((y_0, R)\), for releases that reveal nothing "
                                   "(spec.suldp_joint_unrevealed)",
-              "joint": "the whole release (y0, R), for every R both sets hold (spec.suldp_joint)"})
+              "joint": r"the whole release \((y_0, R)\), for every \(R\) both sets hold (spec.suldp_joint)"})
 
 SUGRR_Y0 = Choice(
     "sugrr_y0", ("multiset", "set"),
-    where="Sec. 4.1.1: suGRR's sensitive outputs 'are regarded as a set' (y0), though two items can produce the same "
-          "sensitive output.",
-    meanings={"multiset": "y0 keeps a repeated output twice and F_x counts occurrences",
-              "set": "repeats merge and F_x counts users"})
+    where=r"Sec. 4.1.1: suGRR's sensitive outputs 'are regarded as a set' (\(y_0\)), though two items can produce the "
+          "same sensitive output.",
+    meanings={"multiset": r"\(y_0\) keeps a repeated output twice and \(F_x\) counts occurrences",
+              "set": r"repeats merge and \(F_x\) counts users"})
 
 EMPTY = Choice(
     "empty", ("absent", "empty"),
     where="Sec. 4.1-4.2: when no sensitive output occurs (a Sample variant that revealed its item, or every item of "
           "suGRR revealed) the text does not say whether the release has an empty protected part.",
     meanings={"absent": "no protected part: the release is purely invertible",
-              "empty": "the empty protected part (), an element of Y_pro"})
+              "empty": r"the empty protected part (), an element of \(Y_{pro}\)"})
 
 SURAP_Y0 = Choice(
     "surap_y0", ("vector", "sensitive-bits", "uldp"),
-    where="Sec. 4.2.1: 'y0 equals the vector b', while b's non-sensitive 1-bits are the invertible outputs.",
-    meanings={"vector": "y0 is the whole perturbed vector b", "sensitive-bits": "y0 is b on the sensitive items",
+    where=r"Sec. 4.2.1: '\(y_0\) equals the vector \(b\)', while \(b\)'s non-sensitive 1-bits are the invertible "
+          "outputs.",
+    meanings={"vector": r"\(y_0\) is the whole perturbed vector \(b\)",
+              "sensitive-bits": r"\(y_0\) is \(b\) on the sensitive items",
               "uldp": "as uRAP's outputs (Murakami and Kawamoto): a vector with no non-sensitive 1 is protected "
-                      "(Y_pro); a vector with one is an invertible output, which (11) does not constrain"})
+                      r"(\(Y_{pro}\)); a vector with one is an invertible output, which (11) does not constrain"})
 
 HASH = Choice(
     "hash", ("fixed", "family-released", "family-hidden"),
-    where="Sec. 4.3, Algorithm 1: every user has a hash function h, released with the output, but how h is drawn is "
-          "not stated.",
+    where=r"Sec. 4.3, Algorithm 1: every user has a hash function \(h\), released with the output, but how \(h\) is "
+          "drawn is not stated.",
     meanings={"fixed": "one public hash, the same for every user (several hashes tried, each on its own)",
-              "family-released": "each user draws h uniformly from a family of hashes and releases it with (y0, R)",
-              "family-hidden": "each user draws h from the family and the output does not show which"})
+              "family-released": r"each user draws \(h\) uniformly from a family of hashes and releases it with "
+                                 r"\((y_0, R)\)",
+              "family-hidden": r"each user draws \(h\) from the family and the output does not show which"})
 
 HASH_VALUES = Choice(
     "hash_values", ("fixed", "uniform", "family"),
-    where="Sec. 4.3.1: 'for x not in s, z0 falls in x's covered area with probability P_false = p', and Theorems 8 "
-          "and 9 count on it, but the hash values are not said to be random, nor how.",
+    where=r"Sec. 4.3.1: 'for \(x\) not in \(s\), \(z_0\) falls in \(x\)'s covered area with probability \(P_{false} = "
+          r"p\)', and Theorems 8 and 9 count on it, but the hash values are not said to be random, nor how.",
     meanings={"fixed": "one public hash, the same for every user (several hashes tried, each on its own)",
-              "uniform": "each user draws h with values h(0), ..., h(d-1) independent and uniform on [0, 1) (as "
-                         "Wheel's analysis assumes); probabilities and moments are averaged over h",
-              "family": "each user draws h uniformly from a finite family (the audit's four hashes); probabilities "
-                        "and moments are averaged over the family"})
+              "uniform": r"each user draws \(h\) with values \(h(0)\), ..., \(h(d-1)\) independent and uniform on [0, "
+                         r"1) (as Wheel's analysis assumes); probabilities and moments are averaged over \(h\)",
+              "family": r"each user draws \(h\) uniformly from a finite family (the audit's four hashes); "
+                        "probabilities and moments are averaged over the family"})
 
 Y0_PRECISION = Choice(
     "y0_precision", ("cells", "grid"),
-    where="Table 3 charges Wheel and suWheel log(m e^eps) bits for y0, a point of [0, 1); the server's counts need "
-          "y0's cell between the arcs' ends, and how many cells there are depends on where the hash values lie, "
-          "which the paper does not say.",
-    meanings={"cells": "hash values anywhere in [0, 1) (the default h(x) = x / d): y0's cell among up to 2d",
-              "grid": "hash values on the multiples of p: y0's cell among at most floor(1/p) + 1"})
+    where=r"Table 3 charges Wheel and suWheel \(\log(m e^{\varepsilon})\) bits for \(y_0\), a point of [0, 1); the "
+          r"server's counts need \(y_0\)'s cell between the arcs' ends, and how many cells there are depends on where "
+          "the hash values lie, which the paper does not say.",
+    meanings={"cells": r"hash values anywhere in [0, 1) (the default \(h(x) = x / d\)): \(y_0\)'s cell among up to "
+                       r"\(2d\)",
+              "grid": r"hash values on the multiples of \(p\): \(y_0\)'s cell among at most \(\lfloor 1/p \rfloor + "
+                      r"1\)"})
 
 MSE_SCALE = Choice(
     "mse_scale", ("sum", "mean"),
     where="Sec. 3.4, (12): the MSE's display is lost; the text says only that it is the variance plus the squared "
           "bias.",
-    meanings={"sum": "the sum over the d items of each estimate's expected squared error",
-              "mean": "the same divided by d"})
+    meanings={"sum": r"the sum over the \(d\) items of each estimate's expected squared error",
+              "mean": r"the same divided by \(d\)"})
 
 EPS_RANGE = Choice(
     "eps_range", ("narrow", "wide"),
-    where="Sec. 4.4 ('in practice') and Fig. 1 (its x-axis): the budgets the statements are about are not printed.",
-    meanings={"narrow": "eps in {1/2, 1, 3/2, 2}",
-              "wide": "eps in {1/2, 1, 2, 3, 4, 5, 6, 8}"})
+    where=r"Sec. 4.4 ('in practice') and Fig. 1 (its \(x\)-axis): the budgets the statements are about are not "
+          "printed.",
+    meanings={"narrow": r"\(\varepsilon \in \{1/2, 1, 3/2, 2\}\)",
+              "wide": r"\(\varepsilon \in \{1/2, 1, 2, 3, 4, 5, 6, 8\}\)"})
 
 VARIANCE_MODEL = Choice(
     "variance_model", ("split", "per-user"),
     where="Theorems 3 and 6: the variances (17) and (22) of the Sample variants are lost; the proofs say only "
           "'similarly' to the full mechanisms.",
-    meanings={"split": "F_x is a sum of n f_x/m Bernoulli(p) and n(1 - f_x/m) Bernoulli(q) variables (Bernoulli(r) "
-                       "for a non-sensitive item), as if each user split into holders and non-holders",
-              "per-user": "each user contributes one Bernoulli variable: a holder reports x with p/m + (1 - 1/m) q, "
-                          "a non-holder with q (a holder of a non-sensitive x reveals it with r/m)"})
+    meanings={"split": r"\(F_x\) is a sum of \(n f_x/m \operatorname{Bernoulli}(p)\) and \(n(1 - f_x/m) "
+                       r"\operatorname{Bernoulli}(q)\) variables (\(\operatorname{Bernoulli}(r)\) for a non-sensitive "
+                       "item), as if each user split into holders and non-holders",
+              "per-user": r"each user contributes one Bernoulli variable: a holder reports \(x\) with \(p/m + (1 - "
+                          r"1/m) q\), a non-holder with \(q\) (a holder of a non-sensitive \(x\) reveals it with "
+                          r"\(r/m\))"})
 
 ADULT_GENRES = Choice(
     "adult_genres", ("hentai", "hentai+ecchi"),

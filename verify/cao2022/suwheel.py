@@ -24,6 +24,7 @@ from ldpspec.spec.numbers import budget
 from ldpspec.verify.cao2022.privacy import BUDGETS, _set_cases, exhaustive_step, hash_family
 from ldpspec.verify.cao2022.readings import HASH_VALUES
 from ldpspec.verify.claims import AuditSettings, claim, decide
+from ldpspec.verify.common import tex_set
 
 
 def printed_parameters(epsilon: str, m: int) -> dict:
@@ -106,20 +107,21 @@ def _steps(settings: AuditSettings, reading: str, failure, every_item_sensitive:
                                                 "epsilon": case[3], "hash_values": reading, "hashes": hashes,
                                                 **found}
         label = f"hash {j} of the four" if reading == "fixed" else "the four hashes"
-        items = "every item sensitive" if every_item_sensitive else "every k"
-        steps.append(exhaustive_step(f"suWheel, d <= {cases[-1][0]}, m <= 2, {items}, eps in {BUDGETS[1:]}, every "
-                                     f"set and item, {label}", cases, check))
+        items = "every item sensitive" if every_item_sensitive else r"every \(k\)"
+        steps.append(exhaustive_step(rf"suWheel, \(d \le {cases[-1][0]}\), \(m \le 2\), {items}, \(\varepsilon \in "
+                                     rf"{tex_set(BUDGETS[1:])}\), every set and item, {label}", cases, check))
     return steps
 
 
 @claim("cao2022.suwheel-probabilities", location="Sec. 4.3.1, after Algorithm 1",
-       statement="For x in s, the output z0 falls in x's covered area with probability P_true = p e^eps / (m p e^eps "
-                 "+ 1 - m p); for x not in s, with probability P_false = p.",
+       statement=r"For \(x \in s\), the output \(z_0\) falls in \(x\)'s covered area with probability \(P_{true} = p "
+                 r"e^{\varepsilon} / (m p e^{\varepsilon} + 1 - m p)\); for \(x\) not in \(s\), with probability "
+                 r"\(P_{false} = p\).",
        methods=("exhaustive",),
        recorded={"hash_values=fixed": "refuted", "hash_values=uniform": "verified", "hash_values=family": "refuted"},
-       interpretation="x's covered area is the arc [h(x), h(x) + p) (wrapping at 1). The probability of z0 in it, "
-                      "exactly, for every set s of m items and every item x, under each reading of how h is drawn; "
-                      "P_true and p as printed.",
+       interpretation=r"\(x\)'s covered area is the arc \([h(x), h(x) + p)\) (wrapping at 1). The probability of "
+                      r"\(z_0\) in it, exactly, for every set \(s\) of \(m\) items and every item \(x\), under each "
+                      r"reading of how \(h\) is drawn; \(P_{true}\) and \(p\) as printed.",
        choices=(HASH_VALUES,))
 def suwheel_probabilities(settings: AuditSettings, *, hash_values: str):
     def failure(case, probabilities):
@@ -131,13 +133,14 @@ def suwheel_probabilities(settings: AuditSettings, *, hash_values: str):
                 if row[x] != stated:
                     return {"user_set": list(s), "item": x, "probability": row[x].text(),
                             "probability_approx": str(float(row[x])),
-                            "stated": ("P_true " if x in s else "p ") + stated.text(),
+                            "stated": (r"\(P_{true}\) " if x in s else r"\(p\) ") + stated.text(),
                             "stated_approx": str(float(stated))}
         return None
 
     steps = _steps(settings, hash_values, failure, every_item_sensitive=True)  # where y0 falls: every item counted
-    return decide(steps, "z0 falls in the arc with P_true for an item of the set and p otherwise, in every case.",
-                  "The probability that z0 falls in an item's arc is not the stated one.")
+    return decide(steps, r"\(z_0\) falls in the arc with \(P_{true}\) for an item of the set and \(p\) otherwise, in "
+                         "every case.",
+                  r"The probability that \(z_0\) falls in an item's arc is not the stated one.")
 
 
 def estimate_moments(case: tuple, row: list) -> tuple[list, list]:
@@ -154,9 +157,10 @@ def estimate_moments(case: tuple, row: list) -> tuple[list, list]:
        statement="The suWheel estimate is unbiased.",
        methods=("exhaustive",),
        recorded={"hash_values=fixed": "refuted", "hash_values=uniform": "verified", "hash_values=family": "refuted"},
-       interpretation="E[c_hat_x] equals the number of users holding x, for every item and every population, with "
-                      "Algorithm 2's estimator ((F_x - n p) / (P_true - p) for a sensitive x, F_x / r otherwise); "
-                      "exact means for each set a user can hold, under each reading of how h is drawn.",
+       interpretation=r"\(\mathbb E[\hat c_x]\) equals the number of users holding \(x\), for every item and every "
+                      r"population, with Algorithm 2's estimator (\((F_x - n p) / (P_{true} - p)\) for a sensitive "
+                      r"\(x\), \(F_x / r\) otherwise); exact means for each set a user can hold, under each reading of "
+                      r"how \(h\) is drawn.",
        choices=(HASH_VALUES,))
 def theorem8(settings: AuditSettings, *, hash_values: str):
     def failure(case, probabilities):
@@ -184,14 +188,14 @@ def stated_variance(case: tuple, s: tuple, x: int) -> Exact:
 
 
 @claim("cao2022.theorem9", location="Sec. 4.3.2, Theorem 9, (25)",
-       statement="When eps = O(1), the MSE of suWheel is (25).",
+       statement=r"When \(\varepsilon = O(1)\), the MSE of suWheel is (25).",
        methods=("exhaustive",),
        recorded={"hash_values=fixed": "refuted", "hash_values=uniform": "verified", "hash_values=family": "refuted"},
-       interpretation="The printed (25) is lost; it is reconstructed from the proof's model (F_x sums Bernoulli "
-                      "variables with P_true, p or r) as an exact variance, which the paper takes as the MSE of its "
-                      "unbiased estimate. The exact MSE (variance plus squared bias) of each item's estimate is "
-                      "compared with it for every budget of the grid, not only as eps tends to 0; Table 2 checks the "
-                      "order of growth.",
+       interpretation=r"The printed (25) is lost; it is reconstructed from the proof's model (\(F_x\) sums Bernoulli "
+                      r"variables with \(P_{true}\), \(p\) or \(r\)) as an exact variance, which the paper takes as "
+                      "the MSE of its unbiased estimate. The exact MSE (variance plus squared bias) of each item's "
+                      r"estimate is compared with it for every budget of the grid, not only as \(\varepsilon\) tends "
+                      "to 0; Table 2 checks the order of growth.",
        choices=(HASH_VALUES,))
 def theorem9(settings: AuditSettings, *, hash_values: str):
     def failure(case, probabilities):

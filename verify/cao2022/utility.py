@@ -16,6 +16,7 @@ from ldpspec.spec.exact import Exact
 from ldpspec.verify.cao2022.privacy import BUDGETS, _set_cases, exhaustive_step
 from ldpspec.verify.cao2022.readings import SUGRR_Y0, VARIANCE_MODEL
 from ldpspec.verify.claims import AuditSettings, claim, decide
+from ldpspec.verify.common import tex_set
 
 
 def _cases(settings: AuditSettings) -> list[tuple]:
@@ -45,7 +46,8 @@ def _mean_steps(settings: AuditSettings, full, sample, names: tuple, **options) 
     with ``options`` for the full one)."""
     cases = _cases(settings)
     return [
-        exhaustive_step(f"{names[0]}, d <= {cases[-1][0]}, m <= 3, every k, eps in {BUDGETS[1:]}, every user set",
+        exhaustive_step(rf"{names[0]}, \(d \le {cases[-1][0]}\), \(m \le 3\), every \(k\), \(\varepsilon \in "
+                        rf"{tex_set(BUDGETS[1:])}\), every user set",
                         cases, lambda c: _mean_failure(full(c[3], c[0], range(c[2]), c[1], **options), names[0], c)),
         exhaustive_step(f"{names[1]}, the same cases", cases,
                         lambda c: _mean_failure(sample(c[3], c[0], range(c[2]), c[1]), names[1], c)),
@@ -56,8 +58,8 @@ def _mean_steps(settings: AuditSettings, full, sample, names: tuple, **options) 
        statement="The suGRR and suGRR-Sample estimates are unbiased.",
        methods=("exhaustive",),
        recorded={"sugrr_y0=multiset": "verified", "sugrr_y0=set": "refuted"},
-       interpretation="E[c_hat_x] equals the number of users holding x, for every item and every population, with the "
-                      "estimators (14) and (15); exact means for each set a user can hold.",
+       interpretation=r"\(\mathbb E[\hat c_x]\) equals the number of users holding \(x\), for every item and every "
+                      "population, with the estimators (14) and (15); exact means for each set a user can hold.",
        choices=(SUGRR_Y0,))
 def theorem2(settings: AuditSettings, *, sugrr_y0: str):
     steps = _mean_steps(settings, SuGRR, SuGRRSample, ("suGRR", "suGRR-Sample"), y0=sugrr_y0)
@@ -67,7 +69,8 @@ def theorem2(settings: AuditSettings, *, sugrr_y0: str):
 @claim("cao2022.theorem5", location="Sec. 4.2.2, Theorem 5",
        statement="The suRAP and suRAP-Sample estimates are unbiased.",
        methods=("exhaustive",), recorded="verified",
-       interpretation="E[c_hat_x] equals the number of users holding x, with the estimators (19) and (20).")
+       interpretation=r"\(\mathbb E[\hat c_x]\) equals the number of users holding \(x\), with the estimators (19) and "
+                      "(20).")
 def theorem5(settings: AuditSettings):
     steps = _mean_steps(settings, SuRAP, SuRAPSample, ("suRAP", "suRAP-Sample"))
     return decide(steps, "Every estimate's mean is the true count.", "An estimate is biased.")
@@ -115,7 +118,8 @@ def _mse_steps(settings: AuditSettings, full, sample, names: tuple, model: str, 
     ``(eps, d, sensitive, m)``, with ``options`` for the full one."""
     cases = _cases(settings)
     return [
-        exhaustive_step(f"{names[0]}, d <= {cases[-1][0]}, m <= 3, every k, eps in {BUDGETS[1:]}, every user set",
+        exhaustive_step(rf"{names[0]}, \(d \le {cases[-1][0]}\), \(m \le 3\), every \(k\), \(\varepsilon \in "
+                        rf"{tex_set(BUDGETS[1:])}\), every user set",
                         cases, lambda c: _mse_failure(full(c[3], c[0], range(c[2]), c[1], **options), names[0], c,
                                                       False, model)),
         exhaustive_step(f"{names[1]}, the same cases", cases,
@@ -129,11 +133,12 @@ def _mse_steps(settings: AuditSettings, full, sample, names: tuple, model: str, 
        recorded={f"sugrr_y0={y}, variance_model={v}": ("verified" if (y, v) == ("multiset", "per-user")
                                                        else "refuted")
                  for y in SUGRR_Y0.values for v in VARIANCE_MODEL.values},
-       interpretation="The printed (16) and (17) are lost. The paper takes the MSE of its unbiased estimate to be "
-                      "the variance; (16) is reconstructed from the proof of Theorem 2: F_x sums c_x Bernoulli(p) and "
-                      "n m - c_x Bernoulli(q) variables (c_x Bernoulli(r) for a non-sensitive x). (17) is checked "
-                      "under both models its 'similarly' allows. The exact MSE (variance plus squared bias) of each "
-                      "item's estimate is compared, per item, so that the paper's total over items follows.",
+       interpretation="The printed (16) and (17) are lost. The paper takes the MSE of its unbiased estimate to be the "
+                      r"variance; (16) is reconstructed from the proof of Theorem 2: \(F_x\) sums \(c_x "
+                      r"\operatorname{Bernoulli}(p)\) and \(n m - c_x \operatorname{Bernoulli}(q)\) variables (\(c_x "
+                      r"\operatorname{Bernoulli}(r)\) for a non-sensitive \(x\)). (17) is checked under both models "
+                      "its 'similarly' allows. The exact MSE (variance plus squared bias) of each item's estimate is "
+                      "compared, per item, so that the paper's total over items follows.",
        choices=(SUGRR_Y0, VARIANCE_MODEL))
 def theorem3(settings: AuditSettings, *, sugrr_y0: str, variance_model: str):
     steps = _mse_steps(settings, SuGRR, SuGRRSample, ("suGRR (16)", "suGRR-Sample (17)"), variance_model,
@@ -145,9 +150,9 @@ def theorem3(settings: AuditSettings, *, sugrr_y0: str, variance_model: str):
        statement="The MSE of suRAP is (21) and that of suRAP-Sample is (22).",
        methods=("exhaustive",),
        recorded={"variance_model=split": "refuted", "variance_model=per-user": "verified"},
-       interpretation="The printed (21) and (22) are lost; reconstructed as for Theorem 3: bit x of a user is a "
-                      "Bernoulli(p or q) variable (r or 0 for a non-sensitive x), and (22) under both models. suRAP's "
-                      "reading of y0 does not change its counts.",
+       interpretation=r"The printed (21) and (22) are lost; reconstructed as for Theorem 3: bit \(x\) of a user is a "
+                      r"Bernoulli(\(p\) or \(q\)) variable (\(r\) or 0 for a non-sensitive \(x\)), and (22) under both "
+                      r"models. suRAP's reading of \(y_0\) does not change its counts.",
        choices=(VARIANCE_MODEL,))
 def theorem6(settings: AuditSettings, *, variance_model: str):
     steps = _mse_steps(settings, SuRAP, SuRAPSample, ("suRAP (21)", "suRAP-Sample (22)"), variance_model)
@@ -162,14 +167,15 @@ def _total_variance(mechanism) -> Exact:
 
 
 @claim("cao2022.sec4-remarks", location="Sec. 4.1.1, 4.2.1",
-       statement="suGRR in essence splits eps, so its error grows as m grows. For GRR-based mechanisms p, q, r tend "
-                 "to 0 when the domain is large, which lowers utility; RAPPOR is not affected this way. RAPPOR-based "
-                 "mechanisms improve on GRR-based ones.",
+       statement=r"suGRR in essence splits \(\varepsilon\), so its error grows as \(m\) grows. For GRR-based "
+                 r"mechanisms \(p\), \(q\), \(r\) tend to 0 when the domain is large, which lowers utility; RAPPOR is "
+                 "not affected this way. RAPPOR-based mechanisms improve on GRR-based ones.",
        methods=("exhaustive",), recorded="refuted",
        interpretation="Error: the sum over items of the exact variances of the estimates, for a population holding "
-                      "every set of m items once. (1) suGRR's error increases with m (d, k, eps fixed); (2) uRR's p, "
-                      "q, r decrease towards 0 as the domain grows, and suRAP's do not change; (3) suRAP's error is "
-                      "below suGRR's, and suRAP-Sample's below suGRR-Sample's, on the same population.")
+                      r"every set of \(m\) items once. (1) suGRR's error increases with \(m\) (\(d\), \(k\), "
+                      r"\(\varepsilon\) fixed); (2) uRR's \(p\), \(q\), \(r\) decrease towards 0 as the domain grows, "
+                      "and suRAP's do not change; (3) suRAP's error is below suGRR's, and suRAP-Sample's below "
+                      "suGRR-Sample's, on the same population.")
 def sec4_remarks(settings: AuditSettings):
     largest = 5 if settings.deep else 4
     grid = [(d, k, eps) for d in range(3, largest + 1) for k in range(1, d + 1) for eps in BUDGETS[1:]]
@@ -207,9 +213,10 @@ def sec4_remarks(settings: AuditSettings):
                                               "RAPPOR-based": str(float(rappor_error))}}
         return None
 
-    scope = f"d from 3 to {largest}, every k, eps in {BUDGETS[1:]}"
-    steps = [exhaustive_step(f"(1) suGRR's error against m, {scope}", grid, grows_with_m),
-             exhaustive_step(f"(2) p, q, r from d to d + 1 items (one more sensitive), {scope}", grid,
+    scope = rf"\(d\) from 3 to {largest}, every \(k\), \(\varepsilon \in {tex_set(BUDGETS[1:])}\)"
+    steps = [exhaustive_step(rf"(1) suGRR's error against \(m\), {scope}", grid, grows_with_m),
+             exhaustive_step(r"(2) \(p\), \(q\), \(r\) from \(d\) to \(d + 1\) items (one more sensitive), "
+                             f"{scope}", grid,
                              shrinks_with_domain),
-             exhaustive_step(f"(3) RAPPOR-based against GRR-based, m <= 3, {scope}", grid, rappor_better)]
+             exhaustive_step(rf"(3) RAPPOR-based against GRR-based, \(m \le 3\), {scope}", grid, rappor_better)]
     return decide(steps, "All three remarks hold in every case.", "A remark fails.")

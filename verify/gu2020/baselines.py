@@ -34,17 +34,19 @@ from ldpspec.verify.symbolic import Condition, SymbolicBudget, SymbolicChannel, 
 def _tightness_step(name: str, build, cases) -> Step:
     """Kernel evidence: at sample budgets and sizes the tightest LDP budget equals eps exactly."""
     differing = [(eps, d) for eps, d in cases if ldp_epsilon(build(eps, d)) != budget(eps)]
-    return Step(Evidence("exact kernel", f"{name} at (eps, d) in {cases}",
-                         "the tightest LDP budget equals eps exactly" if not differing
-                         else f"the tightest LDP budget differs from eps at {differing}"), inconclusive=bool(differing))
+    return Step(Evidence("exact kernel",
+                         rf"{name} at \((\varepsilon, d)\) = " + ", ".join(f"({e}, {d})" for e, d in cases),
+                         r"the tightest LDP budget equals \(\varepsilon\) exactly" if not differing
+                         else r"the tightest LDP budget differs from \(\varepsilon\) at "
+                              f"{differing}"), inconclusive=bool(differing))
 
 
 EPSILON_CASES = [("0.1", 2), ("1", 5), ("log(4)", 3), ("10", 4), ("1000", 3)]
 
 
 @claim("gu2020.sec3c-baselines.grr-ldp", location="Sec. III-C",
-       statement="GRR, reporting the true item with p = e^eps/(e^eps + d - 1) and each other item with "
-                 "q = 1/(e^eps + d - 1), satisfies eps-LDP.",
+       statement=r"GRR, reporting the true item with \(p = e^{\varepsilon}/(e^{\varepsilon} + d - 1)\) and each other "
+                 r"item with \(q = 1/(e^{\varepsilon} + d - 1)\), satisfies \(\varepsilon\)-LDP.",
        methods=("z3", "exact kernel"), recorded="verified",
        interpretation="Part of the compound claim gu2020.sec3c-baselines: the privacy of GRR.")
 def grr_ldp(settings: AuditSettings):
@@ -52,11 +54,12 @@ def grr_ldp(settings: AuditSettings):
     for d in range(2, 13 if settings.deep else 9):
         budget = SymbolicBudget("eps")
         channel = SymbolicChannel.from_matrix(range(d), range(d), grr_rows(budget.variable, d))
-        result = prove(ldp_conditions(channel, budget.exponentiated), [budget], description=f"GRR d={d}",
+        result = prove(ldp_conditions(channel, budget.exponentiated), [budget], description=rf"GRR, \(d = {d}\)",
                        confirm=lambda b, d=d: not ldp(Grr(b["eps"], d).channel(), b["eps"]))
-        steps.append(proof_step(f"d = {d}, every eps > 0, the whole output", result))
+        steps.append(proof_step(rf"\(d = {d}\), every \(\varepsilon > 0\), the whole output", result))
     steps.append(_tightness_step("GRR", lambda eps, d: Grr(eps, d).channel(), EPSILON_CASES))
-    return decide(steps, "GRR is eps-LDP for every eps > 0, and eps is its tightest budget.", "GRR violates eps-LDP.")
+    return decide(steps, r"GRR is \(\varepsilon\)-LDP for every \(\varepsilon > 0\), and \(\varepsilon\) is its "
+                         "tightest budget.", r"GRR violates \(\varepsilon\)-LDP.")
 
 
 def _symbolic_unary(bits, d: int) -> SymbolicChannel:
@@ -65,11 +68,12 @@ def _symbolic_unary(bits, d: int) -> SymbolicChannel:
 
 
 @claim("gu2020.sec3c-baselines.ue-ldp", location="Sec. III-C (citing Wang et al. 2017)",
-       statement="Unary encoding with keep probability p and flip-on probability q satisfies eps-LDP with "
-                 "eps = ln(p(1 - q) / ((1 - p) q)).",
+       statement=r"Unary encoding with keep probability \(p\) and flip-on probability \(q\) satisfies "
+                 r"\(\varepsilon\)-LDP with \(\varepsilon = \ln(p(1 - q) / ((1 - p) q))\).",
        methods=("z3", "hypothesis"), recorded="verified",
-       interpretation="Part of gu2020.sec3c-baselines. Checked for 0 < q <= p < 1, where the formula is a budget "
-               "(it is negative when p < q and infinite at q = 0 or p = 1). The whole bit vector is the output.")
+       interpretation=r"Part of gu2020.sec3c-baselines. Checked for \(0 < q \le p < 1\), where the formula is a budget "
+                      r"(it is negative when \(p < q\) and infinite at \(q = 0\) or \(p = 1\)). The whole bit vector "
+                      "is the output.")
 def ue_ldp(settings: AuditSettings):
     steps = []
     p, q = z3.Reals("p q")
@@ -79,8 +83,8 @@ def ue_ldp(settings: AuditSettings):
         conditions = [Condition((i, j), y,
                                 (1 - p) * q * channel.probability(i, y) <= p * (1 - q) * channel.probability(j, y))
                       for i in range(d) for j in range(d) if i != j for y in channel.outputs]
-        result = prove(conditions, assumptions=[q > 0, q <= p, p < 1], description=f"UE d={d}")
-        steps.append(proof_step(f"d = {d}, every 0 < q <= p < 1, all 2^d outputs", result))
+        result = prove(conditions, assumptions=[q > 0, q <= p, p < 1], description=rf"UE, \(d = {d}\)")
+        steps.append(proof_step(rf"\(d = {d}\), every \(0 < q \le p < 1\), all \(2^d\) outputs", result))
 
     def violates(example):
         (p_weight, q_weight), d = example
@@ -91,12 +95,12 @@ def ue_ldp(settings: AuditSettings):
 
     strategy = st.tuples(st.tuples(st.integers(1, 63), st.integers(1, 63)), st.integers(2, 5))
     example = find_counterexample(strategy, violates, settings)
-    steps.append(search_step("p, q in {1/64, ..., 63/64}, d <= 5: the kernel's tightest budget, from the bit structure "
-                             "and from the explicit matrix, equals the formula", example,
+    steps.append(search_step(r"\(p\), \(q \in \{1/64, \dots, 63/64\}\), \(d \le 5\): the kernel's tightest budget, "
+                             "from the bit structure and from the explicit matrix, equals the formula", example,
                              lambda ex: {"p": str(Fraction(max(ex[0]), 64)), "q": str(Fraction(min(ex[0]), 64)),
                                          "d": ex[1]},
                              settings))
-    return decide(steps, "UE is LDP with exactly that budget (the bound is attained at y_i = 1, y_j = 0).",
+    return decide(steps, r"UE is LDP with exactly that budget (the bound is attained at \(y_i = 1\), \(y_j = 0\)).",
                   "UE's privacy differs from the formula.")
 
 
@@ -105,23 +109,25 @@ def _unary_claim(name: str, probabilities, divisor: int, build, settings: AuditS
     for d in (2, 3, 4, 5) if settings.deep else (2, 3, 4):
         budget = SymbolicBudget("eps", divisor=divisor)
         channel = _symbolic_unary(probabilities(budget.variable), d)
-        result = prove(ldp_conditions(channel, budget.exponentiated), [budget], description=f"{name} d={d}",
+        result = prove(ldp_conditions(channel, budget.exponentiated), [budget], description=rf"{name}, \(d = {d}\)",
                        confirm=lambda b, d=d: not ldp(build(b["eps"], d), b["eps"]))
-        steps.append(proof_step(f"d = {d}, every eps > 0, the whole bit vector", result))
+        steps.append(proof_step(rf"\(d = {d}\), every \(\varepsilon > 0\), the whole bit vector", result))
     steps.append(_tightness_step(name, build, EPSILON_CASES))
-    return decide(steps, f"{name} is eps-LDP for every eps > 0, and eps is its tightest budget.",
-                  f"{name} violates eps-LDP.")
+    return decide(steps, rf"{name} is \(\varepsilon\)-LDP for every \(\varepsilon > 0\), and \(\varepsilon\) is its "
+                         "tightest budget.",
+                  rf"{name} violates \(\varepsilon\)-LDP.")
 
 
 @claim("gu2020.sec3c-baselines.sue-ldp", location="Sec. III-C",
-       statement="Basic RAPPOR (SUE) with p = e^{eps/2}/(e^{eps/2} + 1) and q = 1/(e^{eps/2} + 1) satisfies eps-LDP.",
+       statement=r"Basic RAPPOR (SUE) with \(p = e^{\varepsilon/2}/(e^{\varepsilon/2} + 1)\) and \(q = "
+                 r"1/(e^{\varepsilon/2} + 1)\) satisfies \(\varepsilon\)-LDP.",
        methods=("z3", "exact kernel"), recorded="verified", interpretation="Part of gu2020.sec3c-baselines.")
 def sue_ldp(settings: AuditSettings):
     return _unary_claim("SUE", sue_probabilities, 2, lambda eps, d: sue(eps, d).channel(), settings)
 
 
 @claim("gu2020.sec3c-baselines.oue-ldp", location="Sec. III-C; slides",
-       statement="OUE with p = 1/2 and q = 1/(e^eps + 1) satisfies eps-LDP.",
+       statement=r"OUE with \(p = 1/2\) and \(q = 1/(e^{\varepsilon} + 1)\) satisfies \(\varepsilon\)-LDP.",
        methods=("z3", "exact kernel"), recorded="verified", interpretation="Part of gu2020.sec3c-baselines.")
 def oue_ldp(settings: AuditSettings):
     return _unary_claim("OUE", oue_probabilities, 1, lambda eps, d: oue(eps, d).channel(), settings)
@@ -130,22 +136,24 @@ def oue_ldp(settings: AuditSettings):
 # --- Estimator, variance, and the utility comparisons of Sec. III-C --------------------------------
 
 @claim("gu2020.sec3c-baselines.estimator", location="Sec. III-C (citing Wang et al. 2017)",
-       statement="The estimator c_hat_i = (C_i - n q)/(p - q) of GRR, RAPPOR and OUE is unbiased and its MSE equals "
-                 "the variance n q(1-q)/(p-q)^2 + c_i (1-p-q)/(p-q), with each mechanism's coefficients (Wang et al. "
-                 "2017, Table 1).",
+       statement=r"The estimator \(\hat c_i = (C_i - n q)/(p - q)\) of GRR, RAPPOR and OUE is unbiased and its MSE "
+                 r"equals the variance \(n q(1-q)/(p-q)^2 + c_i (1-p-q)/(p-q)\), with each mechanism's coefficients "
+                 "(Wang et al. 2017, Table 1).",
        methods=("z3", "exhaustive"), recorded="verified",
-       interpretation="Part of gu2020.sec3c-baselines. C_i is a sum of c_i Bernoulli(p) and n - c_i Bernoulli(q) "
-                      "variables "
-               "(fixed population). z3 proves the algebra for all n, c, p != q and the table's coefficients for all "
-               "budgets; exact enumeration of every joint output of three users checks the moments themselves.")
+       interpretation=r"Part of gu2020.sec3c-baselines. \(C_i\) is a sum of \(c_i \operatorname{Bernoulli}(p)\) and "
+                      r"\(n - c_i \operatorname{Bernoulli}(q)\) variables (fixed population). z3 proves the algebra "
+                      r"for all \(n\), \(c\), \(p \ne q\) and the table's coefficients for all budgets; exact "
+                      "enumeration of every joint output of three users checks the moments themselves.")
 def estimator(settings: AuditSettings):
     from ldpspec.reference.shared.estimators import variance_terms
     from ldpspec.reference.shared.unary import oue, sue
     from ldpspec.verify.common import channel_row, count_estimator_proofs, exact_moments, prove_identity
 
     unbiased, variance = count_estimator_proofs()
-    steps = [proof_step("E[c_hat] = c when E[C] = c p + (n - c) q; all reals, p != q", unbiased),
-             proof_step("Var[c_hat] = Var[C]/(p-q)^2 equals eq. (8) when Var[C] = c p(1-p) + (n-c) q(1-q)", variance)]
+    steps = [proof_step(r"\(\mathbb E[\hat c] = c\) when \(\mathbb E[C] = c p + (n - c) q\); all reals, \(p \ne "
+                        r"q\)", unbiased),
+             proof_step(r"\(\operatorname{Var}[\hat c] = \operatorname{Var}[C]/(p-q)^2\) equals eq. (8) when "
+                        r"\(\operatorname{Var}[C] = c p(1-p) + (n-c) q(1-q)\)", variance)]
     E, d, s = z3.Reals("E d s")
     gp, gq = E / (E + d - 1), 1 / (E + d - 1)
     table = [("GRR", gp, gq, (E + d - 2) / (E - 1) ** 2, (d - 2) / (E - 1), [E > 1, d >= 2]),
@@ -153,9 +161,9 @@ def estimator(settings: AuditSettings):
              ("OUE", z3.RealVal(1) / 2, 1 / (E + 1), 4 * E / (E - 1) ** 2, z3.RealVal(1), [E > 1])]
     for name, mp, mq, first, second, assumptions in table:
         expected_first, expected_second = variance_terms(mp, mq)
-        steps.append(proof_step(f"{name}: q(1-q)/(p-q)^2 as in the table, every budget",
+        steps.append(proof_step(rf"{name}: \(q(1-q)/(p-q)^2\) as in the table, every budget",
                                 prove_identity(name, expected_first, first, assumptions)))
-        steps.append(proof_step(f"{name}: (1-p-q)/(p-q) as in the table, every budget",
+        steps.append(proof_step(rf"{name}: \((1-p-q)/(p-q)\) as in the table, every budget",
                                 prove_identity(name, expected_second, second, assumptions)))
     differing = []
     items = [0, 0, 1]
@@ -177,8 +185,8 @@ def estimator(settings: AuditSettings):
                            + items.count(i) * (1 - keep - other) / (keep - other))
                 if mean != items.count(i) or var != formula:
                     differing.append((name, eps, i))
-    step = Step(Evidence("exhaustive", "GRR (d = 3), SUE and OUE (d = 2), three users, eps in {0.5, ln 4}: every joint "
-                                       "output",
+    step = Step(Evidence("exhaustive", r"GRR (\(d = 3\)), SUE and OUE (\(d = 2\)), three users, \(\varepsilon \in "
+                                       r"\{0.5, \ln 4\}\): every joint output",
                          "mean = true count and variance = formula, exactly" if not differing
                          else f"the moments differ from the formula at {differing}"), inconclusive=bool(differing))
     steps.append(step)
@@ -188,17 +196,18 @@ def estimator(settings: AuditSettings):
 @claim("gu2020.sec3c-baselines.oue-optimal", location="Sec. III-C (citing Wang et al. 2017)",
        statement="The parameters of OUE are obtained by optimizing the approximate variance.",
        methods=("z3",), recorded="verified",
-       interpretation="Part of gu2020.sec3c-baselines. Among all unary encodings that are eps-LDP (0 < q < p < 1, "
-               "p(1-q) <= e^eps q(1-p)), OUE's p = 1/2, q = 1/(e^eps + 1) minimise the approximate variance "
-               "q(1-q)/(p-q)^2 per item, for every eps > 0.")
+       interpretation=r"Part of gu2020.sec3c-baselines. Among all unary encodings that are \(\varepsilon\)-LDP (\(0 < "
+                      r"q < p < 1\), \(p(1-q) \le e^{\varepsilon} q(1-p)\)), OUE's \(p = 1/2\), \(q = "
+                      r"1/(e^{\varepsilon} + 1)\) minimise the approximate variance \(q(1-q)/(p-q)^2\) per item, for "
+                      r"every \(\varepsilon > 0\).")
 def oue_optimal(settings: AuditSettings):
     p, q, E = z3.Reals("p q E")
     goal = q * (1 - q) * (E - 1) ** 2 >= 4 * E * (p - q) ** 2  # q(1-q)/(p-q)^2 >= 4E/(E-1)^2 (OUE's value)
     result = prove([Condition((), None, goal)],
                    assumptions=[E > 1, q > 0, q < p, p < 1, p * (1 - q) <= E * q * (1 - p)],
                    description="OUE minimises the approximate variance")
-    return decide([proof_step("every eps > 0 and every eps-LDP (p, q)", result)],
-                  "No eps-LDP unary encoding has a smaller approximate variance than OUE.", "")
+    return decide([proof_step(r"every \(\varepsilon > 0\) and every \(\varepsilon\)-LDP \((p, q)\)", result)],
+                  r"No \(\varepsilon\)-LDP unary encoding has a smaller approximate variance than OUE.", "")
 
 
 def _total_single_item(name: str, d, E, s):
@@ -209,31 +218,33 @@ def _total_single_item(name: str, d, E, s):
 
 
 @claim("gu2020.sec3c-baselines.oue-beats-rappor", location="Sec. III-C",
-       statement="OUE can provide higher utility than RAPPOR for frequency estimation under the same eps.",
+       statement=r"OUE can provide higher utility than RAPPOR for frequency estimation under the same \(\varepsilon\).",
        methods=("z3", "exact kernel"),
        recorded={"utility=approximate-variance": "verified", "utility=exact-mse": "refuted"},
-       interpretation="Part of gu2020.sec3c-baselines. Checked for every eps > 0 and, for the exact MSE, every domain "
-                      "size d >= 2. Under the approximate variance n q(1-q)/(p-q)^2 of each item, 4e^eps/(e^eps - 1)^2 "
-                      "< "
-                      "e^{eps/2}/(e^{eps/2} - 1)^2. The exact total MSE of single-item data adds OUE's count term "
-                      "c_i (1-p-q)/(p-q) = c_i, which sums to n: OUE's total is smaller iff d e^{eps/2} > (e^{eps/2} + "
-                      "1)^2.",
+       interpretation=r"Part of gu2020.sec3c-baselines. Checked for every \(\varepsilon > 0\) and, for the exact MSE, "
+                      r"every domain size \(d \ge 2\). Under the approximate variance \(n q(1-q)/(p-q)^2\) of each "
+                      r"item, \(4e^{\varepsilon}/(e^{\varepsilon} - 1)^2 < e^{\varepsilon/2}/(e^{\varepsilon/2} - "
+                      r"1)^2\). The exact total MSE of single-item data adds OUE's count term \(c_i (1-p-q)/(p-q) = "
+                      r"c_i\), which sums to \(n\): OUE's total is smaller iff \(d e^{\varepsilon/2} > "
+                      r"(e^{\varepsilon/2} + 1)^2\).",
        choices=(UTILITY,))
 def oue_beats_rappor(settings: AuditSettings, *, utility: str):
     if utility == "approximate-variance":
         s = z3.Real("s")  # e^{eps/2}; e^eps = s^2
         goal = 4 * s * s / (s * s - 1) ** 2 < s / (s - 1) ** 2
-        return decide([proof_step("every eps > 0", prove([Condition((), None, goal)], assumptions=[s > 1],
+        return decide([proof_step(r"every \(\varepsilon > 0\)", prove([Condition((), None, goal)], assumptions=[s > 1],
                                                          description="approximate variance"))],
-                      "OUE's approximate variance is smaller for every eps > 0 (the difference is s(s-1)^2 > 0).", "")
+                      r"OUE's approximate variance is smaller for every \(\varepsilon > 0\) (the difference is "
+                      r"\(s(s-1)^2 > 0\)).", "")
     d, s = z3.Int("d"), z3.Real("s")
     goal = _total_single_item("OUE", d, s * s, s) <= _total_single_item("SUE", d, s * s, s)
     solver = z3.Solver()
     solver.add(d >= 2, s > 1, z3.Not(goal))
     solver.add(d <= 2)  # the smallest domain first: a minimal counterexample
     if solver.check() != z3.sat:
-        return decide([Step(Evidence("z3", "d = 2, every eps > 0", "no counterexample found"), inconclusive=True)],
-                      "", "", "z3 found no counterexample at d = 2.")
+        return decide([Step(Evidence("z3", r"\(d = 2\), every \(\varepsilon > 0\)", "no counterexample found"),
+                            inconclusive=True)],
+                      "", "", r"z3 found no counterexample at \(d = 2\).")
     model = solver.model()
     s_value = model[s].as_fraction()
     eps = Nats.log(s_value) * 2  # eps = 2 ln s, held exactly
@@ -243,14 +254,16 @@ def oue_beats_rappor(settings: AuditSettings, *, utility: str):
     _, oue_total = oue(eps, d_value).variance(data)
     _, sue_total = sue(eps, d_value).variance(data)
     if not oue_total > sue_total:
-        return decide([Step(Evidence("z3", "d = 2", "model not confirmed by the kernel"), inconclusive=True)], "", "",
+        return decide([Step(Evidence("z3", r"\(d = 2\)", "model not confirmed by the kernel"), inconclusive=True)],
+                      "", "",
                       "The kernel does not confirm z3's model.")
     counterexample = {"d": d_value, "epsilon": eps.text(), "data": "one user per item",
                       "OUE total variance": to_decimal_string(oue_total, 12),
                       "RAPPOR total variance": to_decimal_string(sue_total, 12)}
-    step = Step(Evidence("z3 + exact kernel", "d = 2, eps > 0",
-                         f"OUE's total exceeds RAPPOR's at d = {d_value}, eps = {to_decimal_string(eps, 6)}; at d = 2 "
-                         "it does for every eps, since 2s < (s + 1)^2"), counterexample=counterexample)
+    step = Step(Evidence("z3 + exact kernel", r"\(d = 2\), \(\varepsilon > 0\)",
+                         rf"OUE's total exceeds RAPPOR's at \(d = {d_value}\), \(\varepsilon = "
+                         rf"{to_decimal_string(eps, 6)}\); at \(d = 2\) it does for every \(\varepsilon\), since \(2s "
+                         r"< (s + 1)^2\)"), counterexample=counterexample)
     return decide([step], "", "For small domains OUE's exact total MSE exceeds RAPPOR's at every budget.")
 
 
@@ -258,10 +271,10 @@ def oue_beats_rappor(settings: AuditSettings, *, utility: str):
        statement="GRR's utility would be deteriorated much more than the other two mechanisms (RAPPOR, OUE) when the "
                  "domain size is large.",
        methods=("z3", "exact kernel"), recorded="verified",
-       interpretation="Part of gu2020.sec3c-baselines. Checked: for every eps > 0, GRR's total MSE of single-item data "
-                      "exceeds "
-               "both unary encodings' once d > s(s+1)^2 + 3e^eps + 2 (s = e^{eps/2}), and its ratio to them grows "
-               "without bound in d (GRR's per-item variance grows linearly in d, the unary encodings' does not).")
+       interpretation=r"Part of gu2020.sec3c-baselines. Checked: for every \(\varepsilon > 0\), GRR's total MSE of "
+                      r"single-item data exceeds both unary encodings' once \(d > s(s+1)^2 + 3e^{\varepsilon} + 2\) "
+                      r"(\(s = e^{\varepsilon/2}\)), and its ratio to them grows without bound in \(d\) (GRR's "
+                      r"per-item variance grows linearly in \(d\), the unary encodings' does not).")
 def grr_large_domain(settings: AuditSettings):
     d, s = z3.Reals("d s")
     E = s * s
@@ -270,17 +283,18 @@ def grr_large_domain(settings: AuditSettings):
     steps = []
     for name in ("OUE", "SUE"):
         goal = grr_total > _total_single_item(name, d, E, s)
-        steps.append(proof_step(f"GRR vs {'RAPPOR' if name == 'SUE' else name}: every eps > 0, every d above the "
-                                "threshold",
+        steps.append(proof_step(rf"GRR vs {'RAPPOR' if name == 'SUE' else name}: every \(\varepsilon > 0\), every "
+                                r"\(d\) above the threshold",
                                 prove([Condition((), None, goal)], assumptions=[s > 1, d > threshold],
                                       description=f"GRR vs {name}")))
     ratios = []
     for d_value in (10, 100, 1000, 10000):
         per_item_grr = (ctx.e + d_value - 2) / (ctx.e - 1) ** 2
         per_item_oue = 4 * ctx.e / (ctx.e - 1) ** 2
-        ratios.append(f"d={d_value}: {to_decimal_string(per_item_grr / per_item_oue, 4)}")
-    steps.append(Step(Evidence("exact kernel", "eps = 1: GRR's per-item variance over OUE's", ", ".join(ratios))))
-    return decide(steps, "GRR falls behind both unary encodings as d grows, without bound.", "")
+        ratios.append(rf"\(d = {d_value}\): {to_decimal_string(per_item_grr / per_item_oue, 4)}")
+    steps.append(Step(Evidence("exact kernel", r"\(\varepsilon = 1\): GRR's per-item variance over OUE's",
+                               ", ".join(ratios))))
+    return decide(steps, r"GRR falls behind both unary encodings as \(d\) grows, without bound.", "")
 
 
 # --- The direct matrix mechanism (Sec. V-A) ----------------------------------------------------------
@@ -304,8 +318,8 @@ def _solve_fraction(matrix, vector):
 
 
 @claim("gu2020.sec5a-naive.unbiased", location="Sec. V-A (citing Huang and Du 2008)",
-       statement="For a direct perturbation matrix P, P^{-1} y_hat is the unbiased estimator of the true frequency "
-                 "vector.",
+       statement=r"For a direct perturbation matrix \(P\), \(P^{-1} \hat y\) is the unbiased estimator of the true "
+                 "frequency vector.",
        methods=("hypothesis",), recorded="verified",
        interpretation="Part of gu2020.sec5a-naive. Checked exactly: for random invertible square channels and random "
                       "counts, "
@@ -327,7 +341,7 @@ def naive_unbiased(settings: AuditSettings):
     example = find_counterexample(strategy, violates, settings)
     return decide([search_step("random invertible channels of 2 to 4 items, random counts; exact rational arithmetic",
                                example, lambda ex: {"channel": ex[0].to_json(), "counts": ex[1]}, settings)],
-                  "E[y_hat] = c P, so E[y_hat P^{-1}] = c.", "")
+                  r"\(\mathbb E[\hat y] = c P\), so \(\mathbb E[\hat y P^{-1}] = c\).", "")
 
 
 @claim("gu2020.sec5a-naive.no-closed-form", location="Sec. V-A",
@@ -367,18 +381,18 @@ def naive_mse_depends(settings: AuditSettings):
         return total
 
     first, second = total_mse([30, 0, 0]), total_mse([10, 10, 10])
-    step = Step(Evidence("exact example", "a 3x3 matrix, counts (30, 0, 0) and (10, 10, 10)",
+    step = Step(Evidence("exact example", r"a \(3 \times 3\) matrix, counts (30, 0, 0) and (10, 10, 10)",
                          f"total MSE {float(first):.4f} and {float(second):.4f}"), inconclusive=first == second)
     return decide([step], "Two populations of the same size give different MSEs.", "")
 
 
 @claim("gu2020.sec5a-naive.size", location="Sec. I; Sec. V-A; slides 002",
-       statement="The direct formulation has m^2 variables (all elements of P) and m^3 privacy constraints (for all x, "
-                 "x' and y).",
+       statement=r"The direct formulation has \(m^2\) variables (all elements of \(P\)) and \(m^3\) privacy "
+                 r"constraints (for all \(x\), \(x'\) and \(y\)).",
        methods=("count",), recorded="verified",
-       interpretation="Part of gu2020.sec5a-naive. Counted on the conditions the bridge builds: m^2(m - 1) conditions "
-                      "for "
-               "ordered pairs x != x', plus the m^2 trivial ones with x = x', m^3 in all.")
+       interpretation=r"Part of gu2020.sec5a-naive. Counted on the conditions the bridge builds: \(m^2(m - 1)\) "
+                      r"conditions for ordered pairs \(x \ne x'\), plus the \(m^2\) trivial ones with \(x = x'\), "
+                      r"\(m^3\) in all.")
 def naive_size(settings: AuditSettings):
     results = []
     for m in (2, 3, 4, 5):
@@ -387,19 +401,20 @@ def naive_size(settings: AuditSettings):
         count = len(ldp_conditions(channel, z3.Real("E")))
         results.append((m, m * m, count + m * m, m ** 3))
     ok = all(conditions == cube for _, _, conditions, cube in results)
-    return decide([Step(Evidence("count", "m = 2..5", "; ".join(f"m={m}: {v} variables, {c} constraints (m^3 = {cube})"
-                                                                for m, v, c, cube in results)), inconclusive=not ok)],
-                  "m^2 variables and m^3 constraints.", "")
+    return decide([Step(Evidence("count", r"\(m = 2..5\)",
+                                 "; ".join(rf"\(m = {m}\): {v} variables, {c} constraints (\(m^3 = {cube}\))"
+                                           for m, v, c, cube in results)), inconclusive=not ok)],
+                  r"\(m^2\) variables and \(m^3\) constraints.", "")
 
 
 @claim("gu2020.sec5a-naive.small-probabilities", location="Sec. V-A",
        statement="The domain size is usually very large in practice, then the perturbation probabilities will become "
-                 "very small because of sum_y P[y, x] = 1 for all x, which means the probability of reporting the true "
-                 "value is low.",
+                 r"very small because of \(\sum_y P[y, x] = 1\) for all \(x\), which means the probability of "
+                 "reporting the true value is low.",
        methods=("z3", "hypothesis"), recorded="verified",
-       interpretation="Part of gu2020.sec5a-naive. Checked: in every eps-LDP mechanism on m items, some item is "
-                      "reported "
-               "truthfully with probability at most e^eps/(e^eps + m - 1), which tends to 0 as m grows.")
+       interpretation=r"Part of gu2020.sec5a-naive. Checked: in every \(\varepsilon\)-LDP mechanism on \(m\) items, "
+                      r"some item is reported truthfully with probability at most \(e^{\varepsilon}/(e^{\varepsilon} + "
+                      r"m - 1)\), which tends to 0 as \(m\) grows.")
 def naive_small_probabilities(settings: AuditSettings):
     from ldpspec.spec.loss import ldp_epsilon as tightest
     from ldpspec.verify.search import random_channels
@@ -411,8 +426,9 @@ def naive_small_probabilities(settings: AuditSettings):
         assumptions = [E >= 1] + [v >= 0 for row in P for v in row] + [z3.Sum(*row) == 1 for row in P]
         assumptions += [P[x][y] <= E * P[x2][y] for x in range(m) for x2 in range(m) for y in range(m)]
         goal = z3.Or(*[P[x][x] * (E + m - 1) <= E for x in range(m)])
-        steps.append(proof_step(f"every eps-LDP channel on {m} items, every eps >= 0",
-                                prove([Condition((), None, goal)], assumptions=assumptions, description=f"m={m}")))
+        steps.append(proof_step(rf"every \(\varepsilon\)-LDP channel on {m} items, every \(\varepsilon \ge 0\)",
+                                prove([Condition((), None, goal)], assumptions=assumptions,
+                                      description=rf"\(m = {m}\)")))
 
     def violates(random_channel):
         channel = random_channel.channel
@@ -424,10 +440,10 @@ def naive_small_probabilities(settings: AuditSettings):
 
     strategy = st.integers(2, settings.max_inputs + 1).flatmap(
         lambda m: random_channels(inputs=tuple(range(m)), outputs=tuple(range(m))))
-    steps.append(search_step("random square channels at their tightest eps; kernel",
+    steps.append(search_step(r"random square channels at their tightest \(\varepsilon\); kernel",
                              find_counterexample(strategy, violates, settings),
                              lambda ex: {"channel": ex.to_json()}, settings))
-    return decide(steps, "min_x P[x|x] <= e^eps/(e^eps + m - 1).", "")
+    return decide(steps, r"\(\min_x P[x|x] \le e^{\varepsilon}/(e^{\varepsilon} + m - 1)\).", "")
 
 
 @claim("gu2020.sec5a-naive.grr-explicit-inverse", location="Sec. V-A",
@@ -436,9 +452,8 @@ def naive_small_probabilities(settings: AuditSettings):
                  "where the inversion matrix can be explicitly calculated because there are only two different "
                  "perturbation probabilities.",
        methods=("z3",), recorded="verified",
-       interpretation="Part of gu2020.sec5a-naive. Checked: the GRR matrix Q = (p - q) I + q J has inverse (I - q "
-                      "J)/(p - q), "
-               "so y_hat Q^{-1} = (y_hat - n q)/(p - q), the GRR estimator.")
+       interpretation=r"Part of gu2020.sec5a-naive. Checked: the GRR matrix \(Q = (p - q) I + q J\) has inverse \((I - "
+                      r"q J)/(p - q)\), so \(\hat y Q^{-1} = (\hat y - n q)/(p - q)\), the GRR estimator.")
 def naive_grr_inverse(settings: AuditSettings):
     steps = []
     for d in (2, 3, 4, 5):
@@ -449,8 +464,8 @@ def naive_grr_inverse(settings: AuditSettings):
         conditions = [Condition((i, j), None,
                                 z3.Sum(*[rows[i][k] * inverse[k][j] for k in range(d)]) == (1 if i == j else 0))
                       for i in range(d) for j in range(d)]
-        steps.append(proof_step(f"d = {d}, every eps > 0",
-                                prove(conditions, assumptions=[E > 1], description=f"d={d}")))
+        steps.append(proof_step(rf"\(d = {d}\), every \(\varepsilon > 0\)",
+                                prove(conditions, assumptions=[E > 1], description=rf"\(d = {d}\)")))
     return decide(steps, "The inverse is explicit and reproduces the GRR estimator.", "")
 
 
@@ -460,16 +475,15 @@ def naive_grr_inverse(settings: AuditSettings):
                  "approximate MSE can be independent of the unknown true frequencies.",
        methods=("z3",), recorded="open",
        interpretation="Part of gu2020.sec5a-naive. 'Small' is not defined. Computed: on single-item data the frequency "
-                      "term's "
-               "share of GRR's total MSE is (d-2)(e^eps-1) / (d(e^eps+d-2) + (d-2)(e^eps-1)), below 1/2 for every d "
-               "and "
-               "eps (proved) and approaching 1/2 as d and eps grow, so it can be close to half.")
+                      r"term's share of GRR's total MSE is \((d-2)(e^{\varepsilon}-1) / (d(e^{\varepsilon}+d-2) + "
+                      r"(d-2)(e^{\varepsilon}-1))\), below 1/2 for every \(d\) and \(\varepsilon\) (proved) and "
+                      r"approaching 1/2 as \(d\) and \(\varepsilon\) grow, so it can be close to half.")
 def naive_grr_frequency_term(settings: AuditSettings):
     d, E = z3.Reals("d E")
     share = (d - 2) * (E - 1) / (d * (E + d - 2) + (d - 2) * (E - 1))
-    step = proof_step("every d >= 2 and eps > 0: share < 1/2",
+    step = proof_step(r"every \(d \ge 2\) and \(\varepsilon > 0\): share < 1/2",
                       prove([Condition((), None, share < z3.RealVal(1) / 2)], assumptions=[d >= 2, E > 1],
                             description="share below one half"))
     near = float((1000 - 2) * (ctx.exp(10) - 1) / (1000 * (ctx.exp(10) + 998) + 998 * (ctx.exp(10) - 1)))
-    evidence = Step(Evidence("exact", "d = 1000, eps = 10", f"share {near:.3f}"), inconclusive=True)
+    evidence = Step(Evidence("exact", r"\(d = 1000\), \(\varepsilon = 10\)", f"share {near:.3f}"), inconclusive=True)
     return decide([step, evidence], "", "", "Whether a share approaching one half is 'small' is not decidable.")

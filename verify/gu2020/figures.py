@@ -42,13 +42,11 @@ def _fig3(dataset: str, box: str, budget_assignment: str):
        statement="The empirical results (solid lines) are very close to the theoretical results (dashed lines), which "
                  "validates the correctness of our theoretical analysis.",
        methods=("experiment", "exact kernel"), recorded="verified",
-       interpretation="Agreement is tested statistically: at every point (2 data sets x 8 budgets x 5 mechanisms) the "
-                      "mean "
-                      f"empirical MSE of {RUNS} runs must not differ from the exact expected MSE of eq. (8) for the "
-                      "data "
-                      f"more than a t-test allows at a family-wise error of {FAMILY_ERROR} (Bonferroni). The plotted "
-                      "IDUE "
-                      "curve is the worst case over the data; its gap to the expectation is shown.",
+       interpretation=r"Agreement is tested statistically: at every point (2 data sets \(\times\) 8 budgets \(\times\) "
+                      f"5 mechanisms) the mean empirical MSE of {RUNS} runs must not differ from the exact expected "
+                      r"MSE of eq. (8) for the data more than a \(t\)-test allows at a family-wise error of "
+                      f"{FAMILY_ERROR} (Bonferroni). The plotted IDUE curve is the worst case over the data; its gap "
+                      "to the expectation is shown.",
        choices=EXPERIMENT)
 def fig3_agreement(settings: AuditSettings, *, box: str, budget_assignment: str):
     points = [point for dataset in DATASETS for point in _fig3(dataset, box, budget_assignment).points]
@@ -58,9 +56,9 @@ def fig3_agreement(settings: AuditSettings, *, box: str, budget_assignment: str)
     plotted_gap = max((p.plotted - p.expected) / p.expected for p in points)
     steps = [Step(Evidence("experiment", f"{len(points)} points, {RUNS} runs each, aggregate simulation (exact in "
                                          "distribution)",
-                           f"largest |t| = {scores[worst]:.2f} ({points[worst].mechanism}, eps = "
-                           f"{points[worst].epsilon}) "
-                           f"against the critical value {critical:.2f}"), inconclusive=scores[worst] > critical),
+                           rf"largest \(|t| = {scores[worst]:.2f}\) ({points[worst].mechanism}, \(\varepsilon = "
+                           rf"{points[worst].epsilon}\)) against the critical value "
+                           f"{critical:.2f}"), inconclusive=scores[worst] > critical),
              Step(Evidence("exact kernel", "plotted (the authors' theoretical curve) against the exact expectation",
                            f"largest relative excess of the plotted curve: {100 * plotted_gap:.1f}% "
                            "(opt0's worst case)"))]
@@ -84,8 +82,8 @@ def fig3_idue_beats_ldp(settings: AuditSettings, *, box: str, budget_assignment:
             value = {p.mechanism: p.expected for p in data.points if p.epsilon == eps}
             if not value["IDUE-opt0"] < min(value["RAPPOR"], value["OUE"]):
                 losses.append((dataset, eps))
-    return decide([Step(Evidence("experiment", "2 data sets x 8 budgets", f"points where IDUE-opt0 is not best: "
-                                                                          f"{losses or 'none'}"),
+    return decide([Step(Evidence("experiment", r"2 data sets \(\times\) 8 budgets",
+                                 f"points where IDUE-opt0 is not best: {losses or 'none'}"),
                         inconclusive=bool(losses))], "IDUE-opt0 has the smallest expected MSE everywhere.", "")
 
 
@@ -104,7 +102,7 @@ def fig3_larger_than_opt0(settings: AuditSettings, *, box: str, budget_assignmen
             for model in ("IDUE-opt1", "IDUE-opt2"):
                 if value[model].plotted < value["IDUE-opt0"].plotted * (1 - 1e-9):
                     exceptions.append((dataset, eps, model))
-    return decide([Step(Evidence("experiment", "2 data sets x 8 budgets, worst-case MSE",
+    return decide([Step(Evidence("experiment", r"2 data sets \(\times\) 8 budgets, worst-case MSE",
                                  f"points where opt1 or opt2 beats opt0: {exceptions or 'none'}"),
                         inconclusive=bool(exceptions))],
                   "opt1 and opt2 never beat opt0.", "")
@@ -123,27 +121,26 @@ def _opt2_equals_oue_certificate() -> list:
     u, v, b0, y, E = z3.Reals("u v b0 y E")
     smallest = int(round(100 * LEVEL_SHARES[0]))  # 5 of every 100 items (the same ratio for m = 1000)
     monotone = prove([Condition((), None, h(u) <= h(v))], assumptions=[u > 0, u <= v, v < half],
-                     description="h increasing")
+                     description=r"\(h\) increasing")
     bound = prove([Condition((), None, smallest * h(b0) + (100 - smallest) * h(y) >= 100 * h(1 / (E + 1)))],
                   assumptions=[E >= 20, b0 > 0, b0 < half, y > 0, y < half, E * b0 + b0 >= 1, E * b0 + y >= 1,
                                E * y + b0 >= 1],
                   description="opt2 against OUE")
     return [proof_step("(1) opt2's per-item objective is increasing on (0, 1/2)", monotone),
-            proof_step("(2) levels with 5% / 95% of the items, every eps with e^eps >= 20: objective >= OUE's", bound)]
+            proof_step(r"(2) levels with 5% / 95% of the items, every \(\varepsilon\) with \(e^{\varepsilon} \ge 20\): "
+                       r"objective \(\ge\) OUE's", bound)]
 
 
 @claim("gu2020.fig3.opt1-opt2.better-than-ldp", location="Slides (evaluation); Sec. VII-A, Fig. 3",
        statement="opt1 and opt2: not as good as opt0, but better than RAPPOR and OUE.",
        methods=("z3", "experiment"), recorded="refuted",
-       interpretation="On Fig. 3's own settings (levels {eps, 1.2 eps, 2 eps} with 5%, 5%, 90% of the items; RAPPOR "
-                      "and "
-                      "OUE at min E), comparing worst-case MSE, the quantity the figure plots. With exact shares, for "
-                      "e^eps >= 20 (eps >= 3 on the grid) opt2's solution is OUE's parameters: no opt2 point does "
-                      "better "
-                      "(z3, for every such eps), so opt2 is not better than OUE; and opt1's solution is worse than "
-                      "OUE's "
-                      "at eps = 4 (solver). With budgets drawn at random, the generated experiment's points are "
-                      "compared.",
+       interpretation=r"On Fig. 3's own settings (levels \(\{\varepsilon, 1.2 \varepsilon, 2 \varepsilon\}\) with 5%, "
+                      r"5%, 90% of the items; RAPPOR and OUE at \(\min \mathcal E\)), comparing worst-case MSE, the "
+                      r"quantity the figure plots. With exact shares, for \(e^{\varepsilon} \ge 20\) (\(\varepsilon "
+                      r"\ge 3\) on the grid) opt2's solution is OUE's parameters: no opt2 point does better (z3, for "
+                      r"every such \(\varepsilon\)), so opt2 is not better than OUE; and opt1's solution is worse than "
+                      r"OUE's at \(\varepsilon = 4\) (solver). With budgets drawn at random, the generated "
+                      "experiment's points are compared.",
        choices=(BUDGET_ASSIGNMENT,))
 def fig3_better_than_ldp(settings: AuditSettings, *, budget_assignment: str):
     if budget_assignment == "random-draw":
@@ -157,7 +154,7 @@ def fig3_better_than_ldp(settings: AuditSettings, *, budget_assignment: str):
                         beaten.append({"dataset": dataset, "eps": eps, "model": model,
                                        f"{model} worst-case MSE / n": f"{value[model]:.6f}",
                                        "RAPPOR / OUE": f"{value['RAPPOR']:.6f} / {value['OUE']:.6f}"})
-        step = Step(Evidence("experiment", "2 data sets x 8 budgets, budgets drawn at random, worst-case MSE",
+        step = Step(Evidence("experiment", r"2 data sets \(\times\) 8 budgets, budgets drawn at random, worst-case MSE",
                              f"points where opt1 or opt2 is not below both baselines: {len(beaten)}"),
                     counterexample=beaten[0] if beaten else None)
         return decide([step], "opt1 and opt2 beat both baselines at every point.",
@@ -168,17 +165,18 @@ def fig3_better_than_ldp(settings: AuditSettings, *, budget_assignment: str):
     opt2 = solve_levels(levels, "opt2").worst_case_mse
     oue_value = 100 * 4 * np.exp(3) / (np.exp(3) - 1) ** 2 + 1
     if certified:
-        steps.append(Step(Evidence("solver", "eps = 3, power-law levels (5, 5, 90 items)",
+        steps.append(Step(Evidence("solver", r"\(\varepsilon = 3\), power-law levels (5, 5, 90 items)",
                                    f"opt2 {opt2:.6f}, OUE {oue_value:.6f}"),
-                          counterexample={"levels": "eps = 3: budgets {3, 3.6, 6} with 5, 5, 90 items (Fig. 3, "
-                                                    "power-law)",
+                          counterexample={"levels": r"\(\varepsilon = 3\): budgets {3, 3.6, 6} with 5, 5, 90 items "
+                                                    "(Fig. 3, power-law)",
                                           "opt2 worst-case MSE / n": f"{opt2:.6f}",
                                           "OUE worst-case MSE / n": f"{oue_value:.6f}",
-                                          "why": "z3 proves no opt2 point beats OUE when e^eps >= 20"}))
+                                          "why": r"z3 proves no opt2 point beats OUE when \(e^{\varepsilon} \ge 20\)"}))
     levels4 = PrivacyLevels.from_sizes([4.0, 4.8, 8.0], [5, 5, 90])
     opt1 = solve_levels(levels4, "opt1").worst_case_mse
     oue4 = 100 * 4 * np.exp(4) / (np.exp(4) - 1) ** 2 + 1
-    steps.append(Step(Evidence("solver", "eps = 4, power-law levels", f"opt1 {opt1:.4f} against OUE {oue4:.4f}")))
+    steps.append(Step(Evidence("solver", r"\(\varepsilon = 4\), power-law levels",
+                               f"opt1 {opt1:.4f} against OUE {oue4:.4f}")))
     return decide(steps, "", "At large budgets on Fig. 3's levels, opt2 reduces to OUE and opt1 falls behind it.")
 
 
@@ -224,7 +222,7 @@ def _solver_step(settings: AuditSettings, sizes: tuple, box: str) -> Step:
     """IDUE's parameters are opt0 points recorded from the solver (``real_solutions``), each verified by the kernel
     when it is read; ``--deep`` runs the solver again (seeds 0-3) and asks that it find no better point."""
     recorded = {eps: real_data.opt0_parameters(eps, sizes, box)[2] for eps in EPSILON_GRID}
-    scope = f"opt0, levels of sizes {sizes}, box {box}, eps 0.5..4"
+    scope = rf"opt0, levels of sizes {sizes}, box {box}, \(\varepsilon\) 0.5..4"
     if not settings.deep:
         return Step(Evidence("solver + exact kernel", scope, "recorded points (the best of the solver's runs from "
                                                              "seeds 0-7), each verified MinID-LDP by the kernel"))
@@ -232,7 +230,7 @@ def _solver_step(settings: AuditSettings, sizes: tuple, box: str) -> Step:
     for eps, value in recorded.items():
         fresh = real_data.search_opt0(eps, sizes, box, seeds=range(4))
         if fresh.worst_case_mse < value * (1 - 1e-9):
-            better.append(f"eps {eps}: {fresh.worst_case_mse:.6g} < {value:.6g}")
+            better.append(rf"\(\varepsilon\) {eps}: {fresh.worst_case_mse:.6g} < {value:.6g}")
     return Step(Evidence("solver + exact kernel", scope + ", solver run again from seeds 0-3",
                          f"points better than the recorded ones: {'; '.join(better) or 'none'}"),
                 inconclusive=bool(better))
@@ -240,16 +238,16 @@ def _solver_step(settings: AuditSettings, sizes: tuple, box: str) -> Step:
 
 @claim("gu2020.fig4-5", location="Sec. VII-A, Figs. 4-5",
        statement="On Retail and Kosarak (first item of each user), the proposed IDUE has the best utility (smallest "
-                 "MSE and "
-                 "RE of frequency estimation) for all considered eps and k.",
+                 r"MSE and RE of frequency estimation) for all considered \(\varepsilon\) and \(k\).",
        methods=("exact expectation", "none"), recorded="open",
-       interpretation="Retail's first items (n = 88,162 users, m = 16,470 items, Table III); levels {eps, 1.2 eps, "
-                      "2 eps} holding 5%, 5%, 90% of the items; RAPPOR and OUE at eps; IDUE solved by opt0. For every "
-                      "eps of 0.5..4 and every k of 10..100 (step 10; the printed k are lost), IDUE's exact expected "
-                      "total MSE (over n) and its exact expected RE over the true top k must be below RAPPOR's and "
-                      "OUE's, the expectation taken over the perturbation and over the random arrangement of the "
-                      "budgets (each item holds level t with probability m_t / m). Kosarak is not held: its part "
-                      "stays open.",
+       interpretation=r"Retail's first items (\(n = 88{,}162\) users, \(m = 16{,}470\) items, Table III); levels "
+                      r"\(\{\varepsilon, 1.2 \varepsilon, 2 \varepsilon\}\) holding 5%, 5%, 90% of the items; RAPPOR "
+                      r"and OUE at \(\varepsilon\); IDUE solved by opt0. For every \(\varepsilon\) of 0.5..4 and every "
+                      r"\(k\) of 10..100 (step 10; the printed \(k\) are lost), IDUE's exact expected total MSE (over "
+                      r"\(n\)) and its exact expected RE over the true top \(k\) must be below RAPPOR's and OUE's, the "
+                      "expectation taken over the perturbation and over the random arrangement of the budgets (each "
+                      r"item holds level \(t\) with probability \(m_t / m\)). Kosarak is not held: its part stays "
+                      "open.",
        choices=REAL)
 def fig4_5(settings: AuditSettings, *, box: str, budget_assignment: str):
     points = real_data.retail_losses(box, budget_assignment)
@@ -258,15 +256,15 @@ def fig4_5(settings: AuditSettings, *, box: str, budget_assignment: str):
     for eps in EPSILON_GRID:
         idue, others = value[("IDUE", eps)], [value[(name, eps)] for name in ("RAPPOR", "OUE")]
         if not idue.mse < min(other.mse for other in others):
-            losses.append({"eps": eps, "metric": "total MSE / n", "IDUE": _fmt(idue.mse),
+            losses.append({"eps": eps, "metric": r"total MSE / \(n\)", "IDUE": _fmt(idue.mse),
                            **{other.mechanism: _fmt(other.mse) for other in others}})
         for k in real_data.K_GRID:
             if not idue.re[k] < min(other.re[k] for other in others):
                 losses.append({"eps": eps, "metric": f"RE over the top {k}", "IDUE": _fmt(idue.re[k]),
                                **{other.mechanism: _fmt(other.re[k]) for other in others}})
     sizes = real_data.level_sizes(len(real_data.retail_first_items()), budget_assignment)
-    ratios = [f"eps {eps}: MSE OUE/IDUE {value[('OUE', eps)].mse / value[('IDUE', eps)].mse:.3f}, RE top 10 "
-              f"{value[('OUE', eps)].re[10] / value[('IDUE', eps)].re[10]:.3f}, top 100 "
+    ratios = [rf"\(\varepsilon\) {eps}: MSE OUE/IDUE {value[('OUE', eps)].mse / value[('IDUE', eps)].mse:.3f}, RE top "
+              f"10 {value[('OUE', eps)].re[10] / value[('IDUE', eps)].re[10]:.3f}, top 100 "
               f"{value[('OUE', eps)].re[100] / value[('IDUE', eps)].re[100]:.3f}" for eps in EPSILON_GRID]
     # what one arrangement can do: an item of the top 10 that draws the smallest budget
     eps = EPSILON_GRID[0]
@@ -276,16 +274,18 @@ def fig4_5(settings: AuditSettings, *, box: str, budget_assignment: str):
     smallest = real_data.exact_errors(counts[top][:, None], np.ones(1), int(counts.sum()), a[0], b[0])[0]
     oue = real_data.exact_errors(counts[top][:, None], np.ones(1), int(counts.sum()),
                                  *real_data.baseline_parameters("OUE", eps))[0]
-    step = Step(Evidence("exact expectation", f"Retail, first items, levels of sizes {sizes}, 8 budgets x (MSE and "
-                                              "10 values of k)",
+    step = Step(Evidence("exact expectation",
+                         rf"Retail, first items, levels of sizes {sizes}, 8 budgets \(\times\) (MSE and 10 values "
+                         r"of \(k\))",
                          f"comparisons IDUE loses: {len(losses)}; " + "; ".join(ratios)
-                         + f". (An item of the top 10 that holds the smallest budget has, at eps = {eps}, "
-                         f"{float(np.mean(smallest / oue)):.3f} times OUE's expected error on average.)"),
+                         + rf". (An item of the top 10 that holds the smallest budget has, at \(\varepsilon = {eps}\), "
+                           f"{float(np.mean(smallest / oue)):.3f} times OUE's expected error on average.)"),
                 counterexample={"data set": "Retail (first item of each user)", "levels": str(sizes),
                                 "box": box, **losses[0]} if losses else None)
     return decide([_solver_step(settings, sizes, box), step, _kosarak("Figs. 4-5 on Kosarak")], "",
-                  "On Retail IDUE does not have the smallest expected MSE or RE at some budget or k.",
-                  "On Retail IDUE has the smallest expected MSE and RE for every budget and k; Kosarak is not held.")
+                  r"On Retail IDUE does not have the smallest expected MSE or RE at some budget or \(k\).",
+                  r"On Retail IDUE has the smallest expected MSE and RE for every budget and \(k\); Kosarak is not "
+                  "held.")
 
 
 def _clothing_padding(padding: str) -> int:
@@ -300,8 +300,8 @@ def _precision_table(runs: real_data.PrecisionRuns) -> str:
     parts = []
     for eps in EPSILON_GRID:
         means = {name: runs.mean_se(name, eps)[0] for name in real_data.MECHANISMS}
-        parts.append(f"eps {eps}: " + ", ".join(
-            f"k={k} " + "/".join(f"{means[name][j]:.3f}" for name in real_data.MECHANISMS)
+        parts.append(rf"\(\varepsilon\) {eps}: " + ", ".join(
+            rf"\(k = {k}\) " + "/".join(f"{means[name][j]:.3f}" for name in real_data.MECHANISMS)
             for j, k in enumerate(real_data.K_GRID) if k in (10, 50, 100)))
     return "precision RAPPOR-PS/OUE-PS/IDUE-PS: " + "; ".join(parts)
 
@@ -314,31 +314,33 @@ def _worse_than_oue(runs: real_data.PrecisionRuns, region) -> tuple[list, list, 
     for eps, j in region:
         mean, se = runs.difference("IDUE", "OUE", eps)
         score = mean[j] / se[j] if se[j] > 0 else 0.0
-        label = {"eps": eps, "k": real_data.K_GRID[j], "IDUE-PS - OUE-PS": f"{mean[j]:.4f} +- {se[j]:.4f}",
-                 "t": f"{score:.2f}"}
+        label = (rf"\(\varepsilon = {eps}\), \(k = {real_data.K_GRID[j]}\): IDUE-PS - OUE-PS \({mean[j]:.4f} \pm "
+                 rf"{se[j]:.4f}\), \(t = {score:.2f}\)")
         (below if score < -critical else above if score > critical else []).append(label)
     return below, above, critical
 
 
 @claim("gu2020.fig7", location="Sec. VII-B, Fig. 7",
-       statement="On Clothing, IDUE-PS has the smallest RE among the three mechanisms; for smaller eps or k its top-k "
-                 "precision may be worse than OUE-PS's, and for larger eps and k IDUE-PS has the highest precision; a "
-                 "larger k generally gives lower precision.",
+       statement=r"On Clothing, IDUE-PS has the smallest RE among the three mechanisms; for smaller \(\varepsilon\) or "
+                 r"\(k\) its top-\(k\) precision may be worse than OUE-PS's, and for larger \(\varepsilon\) and \(k\) "
+                 r"IDUE-PS has the highest precision; a larger \(k\) generally gives lower precision.",
        methods=("exact expectation", "experiment"),
        recorded="verified",
-       interpretation="Clothing's item sets (n = 105,571 users, m = 5,850 items); levels {eps, 1.2 eps, 2 eps} "
-                      "holding 5%, 5%, 90% of the items, the budgets' arrangement drawn afresh in every run; RAPPOR-PS "
-                      "and OUE-PS at eps; IDUE-PS solved by opt0; padding length by the choice padding. Grids: eps "
-                      "0.5..4 (step 0.5), k 10..100 (step 10). Parts: (1) IDUE-PS's exact expected RE over the top k "
-                      "is below both baselines' at every (eps, k); (2) 'may be worse': at some point with eps <= 2 or "
-                      "k <= 50 (the lower half of either grid) IDUE-PS's top-k precision is clearly below OUE-PS's "
-                      "(refuted if clearly above at every such point); (3) over the points with eps >= 2.5 and k >= "
-                      "60 (the upper half of both grids), IDUE-PS's precision, averaged over the points, is clearly "
-                      "above each baseline's, and at no point clearly below (refuted if it is); (4) 'generally': the "
-                      "precision at k = 100 minus that at k = 10, averaged over the 24 (mechanism, eps) pairs, is "
-                      "clearly negative (refuted if clearly positive); the pairs where it rises are shown. Precision "
-                      "is simulated exactly in distribution (paired runs; 150 runs, 400 with --deep); 'clearly' is a "
-                      "paired t-test at a family-wise error of 0.001 per part (Bonferroni over its comparisons).",
+       interpretation=r"Clothing's item sets (\(n = 105{,}571\) users, \(m = 5{,}850\) items); levels \(\{\varepsilon, "
+                      r"1.2 \varepsilon, 2 \varepsilon\}\) holding 5%, 5%, 90% of the items, the budgets' arrangement "
+                      r"drawn afresh in every run; RAPPOR-PS and OUE-PS at \(\varepsilon\); IDUE-PS solved by opt0; "
+                      r"padding length by the choice padding. Grids: \(\varepsilon\) 0.5..4 (step 0.5), \(k\) 10..100 "
+                      r"(step 10). Parts: (1) IDUE-PS's exact expected RE over the top \(k\) is below both baselines' "
+                      r"at every \((\varepsilon, k)\); (2) 'may be worse': at some point with \(\varepsilon \le 2\) or "
+                      r"\(k \le 50\) (the lower half of either grid) IDUE-PS's top-\(k\) precision is clearly below "
+                      "OUE-PS's (refuted if clearly above at every such point); (3) over the points with "
+                      r"\(\varepsilon \ge 2.5\) and \(k \ge 60\) (the upper half of both grids), IDUE-PS's precision, "
+                      "averaged over the points, is clearly above each baseline's, and at no point clearly below "
+                      r"(refuted if it is); (4) 'generally': the precision at \(k = 100\) minus that at \(k = 10\), "
+                      r"averaged over the 24 (mechanism, \(\varepsilon\)) pairs, is clearly negative (refuted if "
+                      "clearly positive); the pairs where it rises are shown. Precision is simulated exactly in "
+                      r"distribution (paired runs; 150 runs, 400 with `--deep`); 'clearly' is a paired \(t\)-test at a "
+                      "family-wise error of 0.001 per part (Bonferroni over its comparisons).",
        choices=REAL + (PADDING,))
 def fig7(settings: AuditSettings, *, box: str, budget_assignment: str, padding: str):
     length = _clothing_padding(padding)
@@ -346,20 +348,21 @@ def fig7(settings: AuditSettings, *, box: str, budget_assignment: str, padding: 
     losses = [{"eps": eps, "k": k, **{f"RE {name}": _fmt(errors[(name, eps)][k]) for name in real_data.MECHANISMS}}
               for eps in EPSILON_GRID for k in real_data.K_GRID
               if not errors[("IDUE", eps)][k] < min(errors[(name, eps)][k] for name in ("RAPPOR", "OUE"))]
-    scope = f"Clothing, l = {length}"
+    scope = rf"Clothing, \(l = {length}\)"
     steps = [_solver_step(settings, real_data.level_sizes(real_data.clothing_sets().m, budget_assignment), box),
-             Step(Evidence("exact expectation", f"{scope}, 8 budgets x 10 values of k: (1) RE",
-                           f"points where IDUE-PS's RE is not the smallest: {len(losses)}; RE RAPPOR-PS/OUE-PS/"
-                           "IDUE-PS at k = 10: " + "; ".join(
-                               f"eps {eps}: " + "/".join(_fmt(errors[(name, eps)][10]) for name in
+             Step(Evidence("exact expectation", rf"{scope}, 8 budgets \(\times\) 10 values of \(k\): (1) RE",
+                           f"points where IDUE-PS's RE is not the smallest: {len(losses)}; RE RAPPOR-PS/OUE-PS/IDUE-PS "
+                           r"at \(k = 10\): " + "; ".join(
+                               rf"\(\varepsilon\) {eps}: " + "/".join(_fmt(errors[(name, eps)][10]) for name in
                                                          real_data.MECHANISMS) for eps in EPSILON_GRID)),
                   counterexample={"part": "(1) smallest RE", "data set": scope, **losses[0]} if losses else None)]
     runs = real_data.precision_runs(length, box, budget_assignment, _precision_runs_for(settings))
     grid = [(eps, j) for eps in EPSILON_GRID for j in range(len(real_data.K_GRID))]
     lower = [(eps, j) for eps, j in grid if eps <= 2 or real_data.K_GRID[j] <= 50]
     below, above, critical = _worse_than_oue(runs, lower)
-    evidence = Evidence("experiment", f"{scope}, {runs.runs} runs: (2) IDUE-PS below OUE-PS at some point with eps "
-                                      f"<= 2 or k <= 50 ({len(lower)} points, critical t {critical:.2f})",
+    evidence = Evidence("experiment", f"{scope}, {runs.runs} runs: (2) IDUE-PS below OUE-PS at some point with "
+                                      rf"\(\varepsilon \le 2\) or \(k \le 50\) ({len(lower)} points, critical \(t\) "
+                                      f"{critical:.2f})",
                         f"clearly below at {len(below)} points (e.g. {below[0] if below else 'none'}), clearly above "
                         f"at {len(above)}")
     steps.append(Step(evidence, counterexample={"part": "(2) may be worse than OUE-PS", "data set": scope,
@@ -375,16 +378,18 @@ def fig7(settings: AuditSettings, *, box: str, budget_assignment: str, padding: 
             score = row.mean() / (row.std(ddof=1) / np.sqrt(runs.runs))
             if score < -critical:
                 failures.append({"eps": eps, "k": real_data.K_GRID[j], f"IDUE-PS - {other}-PS":
-                                 f"{row.mean():.4f}, t = {score:.2f}"})
+                                 rf"{row.mean():.4f}, \(t = {score:.2f}\)"})
         region = differences.mean(axis=0)  # per run, the average over the region's points
         pooled.append((other, region.mean(), region.mean() / (region.std(ddof=1) / np.sqrt(runs.runs))))
-    steps.append(Step(Evidence("experiment", f"{scope}, {runs.runs} runs: (3) IDUE-PS above both over the points "
-                                             f"with eps >= 2.5 and k >= 60 ({len(upper)} points; pointwise critical "
-                                             f"t {critical:.2f})",
-                               "; ".join(f"IDUE-PS - {other}-PS averaged over the region {mean:.4f} (t = {score:.1f})"
+    steps.append(Step(Evidence("experiment", f"{scope}, {runs.runs} runs: (3) IDUE-PS above both over the points with "
+                                             rf"\(\varepsilon \ge 2.5\) and \(k \ge 60\) ({len(upper)} points; "
+                                             rf"pointwise critical \(t\) {critical:.2f})",
+                               "; ".join(rf"IDUE-PS - {other}-PS averaged over the region {mean:.4f} (\(t = "
+                                         rf"{score:.1f}\))"
                                          for other, mean, score in pooled)
                                + f"; points clearly below a baseline: {len(failures)}"),
-                      counterexample={"part": "(3) highest precision for larger eps and k", "data set": scope,
+                      counterexample={"part": r"(3) highest precision for larger \(\varepsilon\) and "
+                                              r"\(k\)", "data set": scope,
                                       **failures[0]} if failures else None,
                       inconclusive=any(score < _critical(2, runs.runs) for _, _, score in pooled)))
     changes = np.array([runs.values[(name, eps)][:, -1] - runs.values[(name, eps)][:, 0]
@@ -392,13 +397,14 @@ def fig7(settings: AuditSettings, *, box: str, budget_assignment: str, padding: 
     pooled = changes.mean(axis=0)
     score = pooled.mean() / (pooled.std(ddof=1) / np.sqrt(runs.runs))
     critical = _critical(1, runs.runs)
-    rises = [f"{name}-PS eps {eps}" for (name, eps), row in zip(
+    rises = [rf"{name}-PS \(\varepsilon\) {eps}" for (name, eps), row in zip(
         [(name, eps) for name in real_data.MECHANISMS for eps in EPSILON_GRID], changes) if row.mean() > 0]
-    steps.append(Step(Evidence("experiment", f"{scope}, {runs.runs} runs: (4) precision at k = 100 minus at k = 10, "
-                                             f"averaged over the {len(changes)} (mechanism, eps) pairs",
-                               f"{pooled.mean():.4f} (t = {score:.1f}, critical {critical:.2f}); it rises with k "
-                               f"for {', '.join(rises) or 'no pair'}; " + _precision_table(runs)),
-                      counterexample={"part": "(4) larger k, lower precision", "data set": scope,
+    steps.append(Step(Evidence("experiment", rf"{scope}, {runs.runs} runs: (4) precision at \(k = 100\) minus at \(k = "
+                                             rf"10\), averaged over the {len(changes)} (mechanism, \(\varepsilon\)) "
+                                             "pairs",
+                               rf"{pooled.mean():.4f} (\(t = {score:.1f}\), critical {critical:.2f}); it rises with "
+                               rf"\(k\) for {', '.join(rises) or 'no pair'}; " + _precision_table(runs)),
+                      counterexample={"part": r"(4) larger \(k\), lower precision", "data set": scope,
                                       "precision at k = 100 minus at k = 10, averaged": f"{pooled.mean():.4f}"}
                       if score > critical else None, inconclusive=score > -critical))
     return decide(steps, "Every part of Fig. 7's statement holds on Clothing.",
@@ -408,22 +414,22 @@ def fig7(settings: AuditSettings, *, box: str, budget_assignment: str, padding: 
 
 @claim("gu2020.fig8-9", location="Sec. VII-B, Figs. 8-9",
        statement="The optimal padding length differs with the data distribution and the budget (larger under larger "
-                 "eps); "
-                 "with a small fixed l (Kosarak) RE does not reduce much with increasing eps; l should be about the "
-                 "average "
-                 "number of items per user under larger eps and smaller under smaller eps.",
+                 r"\(\varepsilon\)); with a small fixed \(l\) (Kosarak) RE does not reduce much with increasing "
+                 r"\(\varepsilon\); \(l\) should be about the average number of items per user under larger "
+                 r"\(\varepsilon\) and smaller under smaller \(\varepsilon\).",
        methods=("exact expectation", "none"),
        recorded={f"box={box}, budget_assignment={assignment}, top_k={k}":
                  "refuted" if box == "authors" and k == "100" else "open"
                  for box in BOX.values for assignment in BUDGET_ASSIGNMENT.values for k in TOP_K.values},
-       interpretation="IDUE-PS (opt0; levels {eps, 1.2 eps, 2 eps} holding 5%, 5%, 90% of the items) on Clothing "
-                      "(users hold 1.82 items on average). The optimal l at a budget is the l of 1..8 with the "
-                      "smallest exact expected RE over the top k (k by the choice top_k), the expectation taken over "
-                      "the perturbation, the sampling and the budgets' arrangement. Parts: (1) the optimum differs "
-                      "between Clothing and Kosarak: Kosarak is not held, open; (2) the optimal l never decreases "
-                      "as eps grows over 0.5..4 and is larger at eps = 4 than at 0.5; (3) Kosarak's RE at a small "
-                      "fixed l: open; (4) the strategy, as the paper's examples give it: at eps = 4 the optimum is the "
-                      "average rounded (2), and at eps = 2 it is below the average (l = 1).",
+       interpretation=r"IDUE-PS (opt0; levels \(\{\varepsilon, 1.2 \varepsilon, 2 \varepsilon\}\) holding 5%, 5%, 90% "
+                      r"of the items) on Clothing (users hold 1.82 items on average). The optimal \(l\) at a budget is "
+                      r"the \(l\) of 1..8 with the smallest exact expected RE over the top \(k\) (\(k\) by the choice "
+                      "`top_k`), the expectation taken over the perturbation, the sampling and the budgets' "
+                      "arrangement. Parts: (1) the optimum differs between Clothing and Kosarak: Kosarak is not held, "
+                      r"open; (2) the optimal \(l\) never decreases as \(\varepsilon\) grows over 0.5..4 and is larger "
+                      r"at \(\varepsilon = 4\) than at 0.5; (3) Kosarak's RE at a small fixed \(l\): open; (4) the "
+                      r"strategy, as the paper's examples give it: at \(\varepsilon = 4\) the optimum is the average "
+                      r"rounded (2), and at \(\varepsilon = 2\) it is below the average (\(l = 1\)).",
        choices=REAL + (TOP_K,))
 def fig8_9(settings: AuditSettings, *, box: str, budget_assignment: str, top_k: str):
     k = int(top_k)
@@ -435,26 +441,27 @@ def fig8_9(settings: AuditSettings, *, box: str, budget_assignment: str, top_k: 
         best[eps] = real_data.PADDING_GRID[int(np.argmin(values))]
     at_edge = [eps for eps, length in best.items() if length == real_data.PADDING_GRID[-1]]
     average = real_data.clothing_sets().average
-    series = ", ".join(f"eps {eps}: l* = {length}" for eps, length in best.items())
-    curves = "; ".join(f"eps {eps}: " + ", ".join(_fmt(table[length][("IDUE", eps)][k])
+    series = ", ".join(rf"\(\varepsilon\) {eps}: \(l^* = {length}\)" for eps, length in best.items())
+    curves = "; ".join(rf"\(\varepsilon\) {eps}: " + ", ".join(_fmt(table[length][("IDUE", eps)][k])
                                                   for length in real_data.PADDING_GRID) for eps in (2.0, 4.0))
-    scope = f"Clothing, IDUE-PS, RE over the top {k}, l = 1..{real_data.PADDING_GRID[-1]}"
+    scope = rf"Clothing, IDUE-PS, RE over the top {k}, \(l = 1..{real_data.PADDING_GRID[-1]}\)"
     drops = [(a, b) for a, b in zip(EPSILON_GRID, EPSILON_GRID[1:]) if best[b] < best[a]]
     grows = best[EPSILON_GRID[-1]] > best[EPSILON_GRID[0]]
     steps = [_solver_step(settings, real_data.level_sizes(real_data.clothing_sets().m, budget_assignment), box),
-             _kosarak("(1) the optimal l on Kosarak against Clothing's"),
-             Step(Evidence("exact expectation", f"{scope}: (2) the optimal l grows with eps", series),
+             _kosarak(r"(1) the optimal \(l\) on Kosarak against Clothing's"),
+             Step(Evidence("exact expectation", rf"{scope}: (2) the optimal \(l\) grows with \(\varepsilon\)", series),
                   counterexample=None if (grows and not drops) or at_edge else {
-                      "part": "(2) the optimal l is larger under a larger eps", "data set": scope,
+                      "part": r"(2) the optimal \(l\) is larger under a larger \(\varepsilon\)", "data set": scope,
                       "optimal l": {str(eps): length for eps, length in best.items()}},
                   inconclusive=bool(at_edge)),
-             _kosarak("(3) RE at a small fixed l as eps grows")]
+             _kosarak(r"(3) RE at a small fixed \(l\) as \(\varepsilon\) grows")]
     holds = best[4.0] == round(average) and best[2.0] < average
-    steps.append(Step(Evidence("exact expectation", f"{scope}: (4) at eps = 4 the optimum is the mean "
-                                                    f"{average:.2f} rounded, at eps = 2 below it",
-                               f"l*(4) = {best[4.0]}, l*(2) = {best[2.0]}; RE per l: {curves}"),
+    steps.append(Step(Evidence("exact expectation", rf"{scope}: (4) at \(\varepsilon = 4\) the optimum is the mean "
+                                                    rf"{average:.2f} rounded, at \(\varepsilon = 2\) below it",
+                               rf"\(l^*(4) = {best[4.0]}\), \(l^*(2) = {best[2.0]}\); RE per \(l\): {curves}"),
                       counterexample=None if holds or at_edge else {
-                          "part": "(4) l about the average under larger eps, smaller under smaller eps",
+                          "part": r"(4) \(l\) about the average under larger \(\varepsilon\), smaller under smaller "
+                                  r"\(\varepsilon\)",
                           "data set": scope, "mean set size": f"{average:.2f}", "l*(eps = 4)": best[4.0],
                           "l*(eps = 2)": best[2.0]}))
     return decide(steps, "", "A part of the statement fails on Clothing.",
@@ -528,20 +535,20 @@ def limitations_small_benefit(settings: AuditSettings, *, box: str, budget_assig
                  "applications, such as the precision of top frequent item identification in Fig. 7.",
        methods=("experiment",), recorded="verified",
        interpretation="Checked as the possibility it states, on Fig. 7's runs (gu2020.fig7): at some point of the "
-                      "grids (eps 0.5..4, k 10..100) IDUE-PS's top-k precision is clearly below OUE-PS's (paired "
-                      "t-test, family-wise error 0.001, Bonferroni over the 80 points).",
+                      r"grids (\(\varepsilon\) 0.5..4, \(k\) 10..100) IDUE-PS's top-\(k\) precision is clearly below "
+                      r"OUE-PS's (paired \(t\)-test, family-wise error 0.001, Bonferroni over the 80 points).",
        choices=REAL + (PADDING,))
 def limitations_top_k(settings: AuditSettings, *, box: str, budget_assignment: str, padding: str):
     length = _clothing_padding(padding)
     runs = real_data.precision_runs(length, box, budget_assignment, _precision_runs_for(settings))
     grid = [(eps, j) for eps in EPSILON_GRID for j in range(len(real_data.K_GRID))]
     below, above, critical = _worse_than_oue(runs, grid)
-    return decide([Step(Evidence("experiment", f"Clothing, l = {length}, {runs.runs} runs, {len(grid)} points, "
-                                               f"critical t {critical:.2f}",
+    return decide([Step(Evidence("experiment", rf"Clothing, \(l = {length}\), {runs.runs} runs, {len(grid)} points, "
+                                               rf"critical \(t\) {critical:.2f}",
                                  f"IDUE-PS clearly below OUE-PS at {len(below)} points "
                                  f"(e.g. {below[0] if below else 'none'}), clearly above at {len(above)}"),
                         inconclusive=not below)],
-                  "IDUE-PS's top-k precision falls clearly below OUE-PS's at some budgets and k.", "",
+                  r"IDUE-PS's top-\(k\) precision falls clearly below OUE-PS's at some budgets and \(k\).", "",
                   "No point shows a clear loss of precision.")
 
 
@@ -577,7 +584,7 @@ def headline_better_utility(settings: AuditSettings, *, box: str, budget_assignm
         "RAPPOR": ([rappor.p] * 2, [rappor.q] * 2), "OUE": ([oue_bits.p] * 2, [oue_bits.q] * 2),
         "IDUE": (solution.a, solution.b)}.items()}
     steps.append(Step(Evidence("solver + exact kernel", "the toy example, opt0",
-                               ", ".join(f"{name} {value:.3f}n" for name, value in totals.items())),
+                               ", ".join(rf"{name} \({value:.3f}n\)" for name, value in totals.items())),
                       inconclusive=not totals["IDUE"] < min(totals["RAPPOR"], totals["OUE"])))
     return decide(steps, "IDUE beats RAPPOR and OUE on the paper's settings.", "")
 
@@ -614,9 +621,9 @@ def headline_efficient(settings: AuditSettings, **reading):
                  for skew in SKEW.values for box in BOX.values for assignment in BUDGET_ASSIGNMENT.values},
        interpretation="Skewed shares: fewer inputs hold the small budget (as in Fig. 6): the verdict of "
                       "gu2020.fig6.smaller-share-more-benefit. Skewed values: a larger ratio between the budgets, "
-                      "measured with opt0 on levels {1, k} with 10 and 90 items: the benefit over OUE grows up to "
-                      "k = 1.5 and then stays put, as Lemma 1's bound 2 min E suggests; opt0 is not convex and the "
-                      "solver's optimum is not certified, so this is evidence, not a refutation.",
+                      r"measured with opt0 on levels \(\{1, k\}\) with 10 and 90 items: the benefit over OUE grows up "
+                      r"to \(k = 1.5\) and then stays put, as Lemma 1's bound \(2 \min \mathcal E\) suggests; opt0 is "
+                      "not convex and the solver's optimum is not certified, so this is evidence, not a refutation.",
        choices=(SKEW, BOX, BUDGET_ASSIGNMENT))
 def headline_skew(settings: AuditSettings, *, skew: str, box: str, budget_assignment: str):
     if skew == "shares":
@@ -627,7 +634,7 @@ def headline_skew(settings: AuditSettings, *, skew: str, box: str, budget_assign
     gains = []
     for k in (1.2, 1.5, 2.0, 3.0, 5.0, 10.0):
         solution = solve_levels(PrivacyLevels.from_sizes([1, k], [10, 90]), "opt0", box=box)
-        gains.append(f"k={k}: {oue_value / solution.worst_case_mse:.4f}")
-    return decide([Step(Evidence("solver", "levels {1, k} with 10 and 90 items, worst-case MSE",
+        gains.append(rf"\(k = {k}\): {oue_value / solution.worst_case_mse:.4f}")
+    return decide([Step(Evidence("solver", r"levels \(\{1, k\}\) with 10 and 90 items, worst-case MSE",
                                  "OUE/IDUE " + ", ".join(gains)), inconclusive=True)], "", "",
                   "The benefit saturates in the solver's results; not certified.")

@@ -47,12 +47,11 @@ def _random_idue(settings: AuditSettings):
 
 
 @claim("gu2020.eq6", location="Sec. V-B, eqs. (3) and (6)",
-       statement="For inputs e_i and e_j, the ratio Pr[y|i]/Pr[y|j] is at most a_i(1-b_j)/(b_i(1-a_j)), with equality "
-                 "iff y_i = 1 and y_j = 0. Hence the privacy constraint (3) is equivalent to (6), which does not "
-                 "depend "
-                 "on y and has fewer constraints.",
+       statement=r"For inputs \(e_i\) and \(e_j\), the ratio \(\Pr[y|i]/\Pr[y|j]\) is at most "
+                 r"\(a_i(1-b_j)/(b_i(1-a_j))\), with equality iff \(y_i = 1\) and \(y_j = 0\). Hence the privacy "
+                 r"constraint (3) is equivalent to (6), which does not depend on \(y\) and has fewer constraints.",
        methods=("z3", "hypothesis"), recorded="verified",
-       interpretation="Under the paper's standing assumption a_k > b_k; the whole bit vector is the output.")
+       interpretation=r"Under the paper's standing assumption \(a_k > b_k\); the whole bit vector is the output.")
 def eq6(settings: AuditSettings):
     steps = []
     for d in ((2, 3, 4) if settings.deep else (2, 3)):
@@ -65,15 +64,16 @@ def eq6(settings: AuditSettings):
                 bound_holds.append(Condition((i, j), y, left <= right))
                 (equality if (y[i], y[j]) == (1, 0) else strict).append(
                     Condition((i, j), y, left == right if (y[i], y[j]) == (1, 0) else left < right))
-        steps.append(proof_step(f"d = {d}: the bound for every output", prove(bound_holds, assumptions=assumptions)))
-        steps.append(proof_step(f"d = {d}: equality at y_i = 1, y_j = 0 and strict inequality elsewhere",
+        steps.append(proof_step(rf"\(d = {d}\): the bound for every "
+                                "output", prove(bound_holds, assumptions=assumptions)))
+        steps.append(proof_step(rf"\(d = {d}\): equality at \(y_i = 1\), \(y_j = 0\) and strict inequality elsewhere",
                                 prove(equality + strict, assumptions=assumptions)))
         E = [z3.Real(f"E{k}") for k in range(d)]
         every_output = z3.And(*[channel.probability(i, y) <= z3_min(E[i], E[j]) * channel.probability(j, y)
                                 for i, j in itertools.permutations(range(d), 2) for y in channel.outputs])
         constraint6 = z3.And(*[a[i] * (1 - b[j]) <= z3_min(E[i], E[j]) * b[i] * (1 - a[j])
                                for i, j in itertools.permutations(range(d), 2)])
-        steps.append(proof_step(f"d = {d}: MinID-LDP over all outputs <=> (6), every budget",
+        steps.append(proof_step(rf"\(d = {d}\): MinID-LDP over all outputs \(\Leftrightarrow\) (6), every budget",
                                 prove([Condition((), None, every_output == constraint6)],
                                       assumptions=assumptions + [e >= 1 for e in E])))
 
@@ -88,11 +88,11 @@ def eq6(settings: AuditSettings):
         return kernel != six
 
     example = find_counterexample(_random_idue(settings), violates, settings)
-    steps.append(search_step("random IDUE parameters and budgets; kernel min_id_ldp == (6)", example,
+    steps.append(search_step("random IDUE parameters and budgets; kernel `min_id_ldp` == (6)", example,
                              lambda ex: {"a_b": [[str(a), str(b)] for a, b in ex[0]],
                                          "budgets": [str(e) for e in ex[1]]},
                              settings))
-    return decide(steps, "The worst output is y_i = 1, y_j = 0, so (3) reduces to (6).", "")
+    return decide(steps, r"The worst output is \(y_i = 1\), \(y_j = 0\), so (3) reduces to (6).", "")
 
 
 def _symbolic_levels(item_levels: tuple):
@@ -123,15 +123,16 @@ def _level_structures(max_items: int):
 
 
 @claim("gu2020.eq6-levels", location="Sec. V-D, before (9)",
-       statement="Items of one privacy level share (a_t, b_t), so the constraints (6) over pairs of items become one "
-                 "constraint per ordered pair of levels (s, t): a_s(1-b_t) <= e^{min{eps_s, eps_t}} b_s(1-a_t) (T^2 "
-                 "constraints); IDUE satisfies E-MinID-LDP over all of its items exactly when they hold.",
+       statement=r"Items of one privacy level share \((a_t, b_t)\), so the constraints (6) over pairs of items become "
+                 r"one constraint per ordered pair of levels \((s, t)\): \(a_s(1-b_t) \le e^{\min\{\varepsilon_s, "
+                 r"\varepsilon_t\}} b_s(1-a_t)\) (\(T^2\) constraints); IDUE satisfies \(\mathcal E\)-MinID-LDP over "
+                 "all of its items exactly when they hold.",
        methods=("z3", "exhaustive"),
        recorded={"self_pairs=all": "refuted", "self_pairs=multi-item": "verified"},
        interpretation="The level pairs are level_pairs' under the reading: with 'all' every level is constrained with "
-                      "itself, which (6) over items i != j does not ask of a level of one item. The check also ties "
-                      "the kernel's judgement of IDUE a pair of levels at a time (spec.ClassedUnary, what verify_idue "
-                      "uses at any number of items) to the judgement over every pair of items.",
+                      r"itself, which (6) over items \(i \ne j\) does not ask of a level of one item. The check also "
+                      "ties the kernel's judgement of IDUE a pair of levels at a time (spec.ClassedUnary, what "
+                      "`verify_idue` uses at any number of items) to the judgement over every pair of items.",
        choices=(SELF_PAIRS,))
 def eq6_levels(settings: AuditSettings, *, self_pairs: str):
     steps = []
@@ -148,7 +149,8 @@ def eq6_levels(settings: AuditSettings, *, self_pairs: str):
                 if (y[i], y[j]) == (1, 0):
                     attained.append(Condition((i, j), y, left == right))
         steps.append(proof_step(f"items in levels {list(item_levels)}: every pair's ratio is at most its levels' "
-                                "a_s(1-b_t)/(b_s(1-a_t)), attained", prove(bound + attained, assumptions=assumptions)))
+                                r"\(a_s(1-b_t)/(b_s(1-a_t))\), "
+                                "attained", prove(bound + attained, assumptions=assumptions)))
 
     checked, disagreements = 0, []
     for sizes, budgets, parameters in _level_structures(4 if settings.deep else 3):
@@ -164,11 +166,11 @@ def eq6_levels(settings: AuditSettings, *, self_pairs: str):
                           for s, t in level_pairs(levels, self_pairs=self_pairs))
         checked += 1
         if _summary(by_class) != _summary(every_pair):  # the outputs may differ: several attain the worst ratio
-            disagreements.append(("kernel by class != every pair", sizes, budgets, parameters))
+            disagreements.append((r"kernel by class \(\ne\) every pair", sizes, budgets, parameters))
         if constraints != every_pair.holds:
-            disagreements.append(("level constraints != MinID-LDP", sizes, budgets, parameters))
+            disagreements.append((r"level constraints \(\ne\) MinID-LDP", sizes, budgets, parameters))
     scope = (f"{checked} IDUEs: 2 to {4 if settings.deep else 3} items in 1 to 3 levels, budgets from "
-             f"{list(GRID_BUDGETS)}, (a, b) from {[[str(a), str(b)] for a, b in GRID_PARAMETERS]}")
+             rf"{list(GRID_BUDGETS)}, \((a, b)\) from {[[str(a), str(b)] for a, b in GRID_PARAMETERS]}")
     if disagreements:
         kind, sizes, budgets, parameters = disagreements[0]
         steps.append(Step(Evidence("exhaustive", scope, f"{len(disagreements)} disagree; first: {kind}"),
@@ -214,39 +216,43 @@ def _estimator_moments_step(description: str) -> Step:
 
 
 @claim("gu2020.theorem3", location="Sec. V-C, Theorem 3, eq. (7)",
-       statement="If a_i != b_i, then E[c_hat_i] = c_i* for the estimator c_hat_i = (sum_u y_u[i] - n b_i)/(a_i - "
-                 "b_i). "
-                 "It can be regarded as the generalized version of the estimator of the original Unary Encoding.",
+       statement=r"If \(a_i \ne b_i\), then \(\mathbb E[\hat c_i] = c_i^*\) for the estimator \(\hat c_i = (\sum_u "
+                 r"y_u[i] - n b_i)/(a_i - b_i)\). It can be regarded as the generalized version of the estimator of "
+                 "the original Unary Encoding.",
        methods=("z3", "exhaustive"), recorded="verified",
        interpretation="The printed formula is lost; the statement is the project's reconstruction (page of Gu et al., "
-               "'Reconstructions'). Fixed population: sum_u y_u[i] is a sum of c_i* Bernoulli(a_i) and n - c_i* "
-               "Bernoulli(b_i) variables. With a_i = p, b_i = q it is the estimator of Sec. III-C.")
+                      r"'Reconstructions'). Fixed population: \(\sum_u y_u[i]\) is a sum of \(c_i^* "
+                      r"\operatorname{Bernoulli}(a_i)\) and \(n - c_i^* \operatorname{Bernoulli}(b_i)\) variables. "
+                      r"With \(a_i = p\), \(b_i = q\) it is the estimator of Sec. III-C.")
 def theorem3(settings: AuditSettings):
     unbiased, _ = count_estimator_proofs()
-    steps = [proof_step("every n, c, a_i != b_i", unbiased),
-             _estimator_moments_step("IDUE (opt0 parameters, three levels), four users: E[c_hat_i] = c_i")]
-    return decide(steps, "Unbiased whenever a_i != b_i.", "")
+    steps = [proof_step(r"every \(n\), \(c\), \(a_i \ne b_i\)", unbiased),
+             _estimator_moments_step(r"IDUE (opt0 parameters, three levels), four users: \(\mathbb E[\hat c_i] = "
+                                     r"c_i\)")]
+    return decide(steps, r"Unbiased whenever \(a_i \ne b_i\).", "")
 
 
 @claim("gu2020.eq8", location="Sec. V-C, eq. (8); slides 002",
-       statement="The MSE of c_hat_i equals its variance n b_i(1-b_i)/(a_i-b_i)^2 + c_i*(1-a_i-b_i)/(a_i-b_i), a sum "
-                 "of two "
-                 "terms of which only the second depends on the true frequency c_i*.",
+       statement=r"The MSE of \(\hat c_i\) equals its variance \(n b_i(1-b_i)/(a_i-b_i)^2 + "
+                 r"c_i^*(1-a_i-b_i)/(a_i-b_i)\), a sum of two terms of which only the second depends on the true "
+                 r"frequency \(c_i^*\).",
        methods=("z3", "exhaustive"), recorded="verified",
        interpretation="The printed formula is lost; the statement is the project's reconstruction (page of Gu et al., "
                "'Reconstructions'), which matches the objectives of the authors' code.")
 def eq8(settings: AuditSettings):
     _, variance = count_estimator_proofs()
-    steps = [proof_step("Var[c_hat] = Var[C]/(a-b)^2 equals (8); every n, c, a_i != b_i", variance),
-             _estimator_moments_step("IDUE (opt0 parameters, three levels), four users: Var[c_hat_i] = (8)")]
-    return decide(steps, "The variance is (8); its first term does not involve c_i*.", "")
+    steps = [proof_step(r"\(\operatorname{Var}[\hat c] = \operatorname{Var}[C]/(a-b)^2\) equals (8); every \(n\), "
+                        r"\(c\), \(a_i \ne b_i\)", variance),
+             _estimator_moments_step(r"IDUE (opt0 parameters, three levels), four users: \(\operatorname{Var}[\hat "
+                                     r"c_i]\) = (8)")]
+    return decide(steps, r"The variance is (8); its first term does not involve \(c_i^*\).", "")
 
 
 @claim("gu2020.opt0-bound", location="Sec. V-D, (9)",
-       statement="For single-item data, the total MSE is bounded by n [sum_t m_t b_t(1-b_t)/(a_t-b_t)^2 + "
-                 "max_t (1-a_t-b_t)/(a_t-b_t)], which can be regarded as the total MSE in the worst case.",
+       statement=r"For single-item data, the total MSE is bounded by \(n [\sum_t m_t b_t(1-b_t)/(a_t-b_t)^2 + \max_t "
+                 r"(1-a_t-b_t)/(a_t-b_t)]\), which can be regarded as the total MSE in the worst case.",
        methods=("z3", "hypothesis"), recorded="verified",
-       interpretation="Fixed population, sum_t C_t = n with C_t = sum_{i in D_t} c_i* >= 0.")
+       interpretation=r"Fixed population, \(\sum_t C_t = n\) with \(C_t = \sum_{i \in D_t} c_i^* \ge 0\).")
 def opt0_bound(settings: AuditSettings):
     steps = []
     for T in (2, 3, 4):
@@ -256,7 +262,8 @@ def opt0_bound(settings: AuditSettings):
             largest = z3.If(k[t] > largest, k[t], largest)
         result = prove([Condition((), None, z3.Sum(*[k_t * C_t for k_t, C_t in zip(k, C)]) <= n * largest)],
                        assumptions=[c_t >= 0 for c_t in C] + [z3.Sum(*C) == n])
-        steps.append(proof_step(f"T = {T}: sum_t k_t C_t <= n max_t k_t for every k and every C >= 0 summing to n",
+        steps.append(proof_step(rf"\(T = {T}\): \(\sum_t k_t C_t \le n \max_t k_t\) for every \(k\) and every \(C \ge "
+                                r"0\) summing to \(n\)",
                                 result))
 
     def violates(example):
@@ -277,7 +284,8 @@ def opt0_bound(settings: AuditSettings):
     example = find_counterexample(strategy, violates, settings)
     steps.append(search_step("random levels, parameters and single-item data; exact total MSE against the bound",
                              example, lambda ex: {"sizes": ex[0], "a_b_hundredths": ex[1], "counts": ex[2]}, settings))
-    return decide(steps, "A weighted sum with weights summing to n is at most n times the largest coefficient.", "")
+    return decide(steps, r"A weighted sum with weights summing to \(n\) is at most \(n\) times the largest "
+                         "coefficient.", "")
 
 
 def _rappor_optimal_single_level(box: str) -> object:
@@ -303,8 +311,8 @@ def _baselines_feasible_step(box: str) -> Step:
             else z3.And(q > 0, q < p, p < 1)
         conditions.append(Condition((name,), "region", region))
     result = prove(conditions, assumptions=[s > 1, Es >= s * s, Et >= s * s], description="baselines feasible")
-    return proof_step("RAPPOR and OUE at min E: every level pair, every budget >= min E, inside (9)'s region (box = "
-                      f"{box})",
+    return proof_step(r"RAPPOR and OUE at \(\min \mathcal E\): every level pair, every budget \(\ge \min \mathcal E\), "
+                      f"inside (9)'s region (box = {box})",
                       result)
 
 
@@ -315,33 +323,31 @@ def _baselines_feasible_step(box: str) -> Step:
        recorded={"less=strict, box=authors": "refuted", "less=strict, box=none": "refuted",
                  "less=no-more-than, box=authors": "verified", "less=no-more-than, box=none": "verified"},
        interpretation="Strictly less: a single level of two items is the counterexample, where RAPPOR is itself "
-                      "optimal "
-                      "for (9) (z3, every eps > 0, with or without the box). No more than: what the feasibility "
-                      "argument "
-                      "gives; checked by z3 (the baselines are feasible for every budget) and on the solver's opt0 "
-                      "over "
-                      "random level configurations (beyond its 1e-9-nat safety margin).",
+                      r"optimal for (9) (z3, every \(\varepsilon > 0\), with or without the box). No more than: what "
+                      "the feasibility argument gives; checked by z3 (the baselines are feasible for every budget) and "
+                      "on the solver's opt0 over random level configurations (beyond its 1e-9-nat safety margin).",
        choices=(LESS, BOX))
 def opt0_vs_baselines(settings: AuditSettings, *, less: str, box: str):
     steps = [_baselines_feasible_step(box)]
     if less == "strict":
         optimal = _rappor_optimal_single_level(box)
-        steps.append(proof_step("one level of two items, every eps > 0: nothing in (9)'s region beats RAPPOR", optimal))
+        steps.append(proof_step(r"one level of two items, every \(\varepsilon > 0\): nothing in (9)'s region beats "
+                                "RAPPOR", optimal))
         if optimal.proved:
             levels = PrivacyLevels.from_sizes([1], [2])
             s = Exact.exp(Fraction(1, 2))
             rappor = (s / (s + 1), 1 / (s + 1))
             feasible = verify_idue(levels, [rappor[0]], [rappor[1]]).holds
             value = worst_case_mse(levels.sizes, [rappor[0]], [rappor[1]])
-            steps.append(Step(Evidence("exact kernel", "one level, m = 2, eps = 1",
+            steps.append(Step(Evidence("exact kernel", r"one level, \(m = 2\), \(\varepsilon = 1\)",
                                        f"RAPPOR is feasible ({feasible}) with worst case "
                                        f"{to_decimal_string(value, 12)}, "
                                        "which z3 proves optimal: (9)'s solution equals RAPPOR's, it is not less"),
-                              counterexample={"levels": [{"budget": "1 (any eps > 0)", "items": 2}],
+                              counterexample={"levels": [{"budget": r"1 (any \(\varepsilon > 0\))", "items": 2}],
                                               "rappor_worst_case": to_decimal_string(value, 20),
-                                              "why": "RAPPOR is optimal for (9) here (z3 proof for every eps > 0), so "
-                                                     "the "
-                                                     "solution of (9) ties RAPPOR instead of beating it"}
+                                              "why": "RAPPOR is optimal for (9) here (z3 proof for every "
+                                                     r"\(\varepsilon > 0\)), so the solution of (9) ties RAPPOR "
+                                                     "instead of beating it"}
                               if feasible else None, inconclusive=not feasible))
         return decide(steps, "", "With a single level of two items, RAPPOR is itself optimal for (9).")
 
@@ -441,22 +447,19 @@ def opt0_nonconvex(settings: AuditSettings, *, box: str):
 
 
 @claim("gu2020.opt1-opt2-convex", location="Sec. V-D 'Summary of Three Models'; Sec. I",
-       statement="opt0 has 2T variables and T^2 non-linear privacy constraints. opt1 and opt2 have T variables and T^2 "
-                 "linear privacy constraints, and the Hessian matrices of their objective functions are "
-                 "positive-definite "
-                 "in the feasible region, thus they are convex problems. opt0 gives the theoretically optimal "
-                 "solution; "
-                 "opt1 and opt2 give the near-optimal solution in the shrunk feasible region. (Sec. I: the "
-                 "optimization "
-                 "problem only has 2m variables and m^2 constraints.)",
+       statement=r"opt0 has \(2T\) variables and \(T^2\) non-linear privacy constraints. opt1 and opt2 have \(T\) "
+                 r"variables and \(T^2\) linear privacy constraints, and the Hessian matrices of their objective "
+                 "functions are positive-definite in the feasible region, thus they are convex problems. opt0 gives "
+                 "the theoretically optimal solution; opt1 and opt2 give the near-optimal solution in the shrunk "
+                 r"feasible region. (Sec. I: the optimization problem only has \(2m\) variables and \(m^2\) "
+                 "constraints.)",
        methods=("z3", "count"), recorded={"self_pairs=all": "verified", "self_pairs=multi-item": "refuted"},
-       interpretation="Checked: the counts, on every configuration of up to 4 levels of one or two items (T = m is "
-                      "item "
-                      "granularity); the objectives' second derivatives (the Hessians are diagonal, the objectives "
-                      "being "
-                      "sums over levels) are positive on the feasible region; opt1's and opt2's regions lie inside "
-                      "opt0's. 'Near-optimal' is gu2020.opt1-opt2-convex.near-optimal. When a level of one item is not "
-                      "constrained with itself, it has T^2 minus the number of such levels constraints.",
+       interpretation=r"Checked: the counts, on every configuration of up to 4 levels of one or two items (\(T = m\) "
+                      "is item granularity); the objectives' second derivatives (the Hessians are diagonal, the "
+                      "objectives being sums over levels) are positive on the feasible region; opt1's and opt2's "
+                      "regions lie inside opt0's. 'Near-optimal' is gu2020.opt1-opt2-convex.near-optimal. When a level "
+                      r"of one item is not constrained with itself, it has \(T^2\) minus the number of such levels "
+                      "constraints.",
        choices=(SELF_PAIRS,))
 def opt1_opt2_convex(settings: AuditSettings, *, self_pairs: str):
     steps = []
@@ -474,17 +477,18 @@ def opt1_opt2_convex(settings: AuditSettings, *, self_pairs: str):
                             "why": "a level of one item has no pair of distinct items, so (6) does not constrain it "
                                    "with "
                                    "itself"}
-    steps.append(Step(Evidence("count", f"the level pairs of (6) built by the solvers (self_pairs = {self_pairs}), "
-                                        "every configuration of T <= 4 levels of one or two items",
-                               f"{sum(counts)} of {len(counts)} configurations have T^2 constraints; variables: opt0 "
-                               "(a_t, b_t), 2T; opt1 x_t and opt2 b_t, T"), counterexample=mismatch))
+    steps.append(Step(Evidence("count", f"the level pairs of (6) built by the solvers (`self_pairs` = {self_pairs}), "
+                                        r"every configuration of \(T \le 4\) levels of one or two items",
+                               rf"{sum(counts)} of {len(counts)} configurations have \(T^2\) constraints; variables: "
+                               r"opt0 \((a_t, b_t)\), \(2T\); opt1 \(x_t\) and opt2 \(b_t\), "
+                               r"\(T\)"), counterexample=mismatch))
     t, u = z3.Reals("t u")  # t = e^x > 1 (opt1); u = 1/2 - b in (0, 1/2) (opt2)
     # opt1: g(x) = e^x/(e^x-1)^2 has g''(x) = t(t^2+4t+1)/(t-1)^4; opt2: h(b) = b(1-b)/(1/2-b)^2 = 1/(4u^2) - 1 has
     # h''(b) = 3/(2u^4). The closed forms are checked against numerical differentiation below.
     opt1_second = prove([Condition((), None, t * (t * t + 4 * t + 1) / (t - 1) ** 4 > 0)], assumptions=[t > 1])
-    steps.append(proof_step("opt1: g''(x) > 0 for every x > 0", opt1_second))
+    steps.append(proof_step(r"opt1: \(g''(x) > 0\) for every \(x > 0\)", opt1_second))
     opt2_second = prove([Condition((), None, 3 / (2 * u ** 4) > 0)], assumptions=[u > 0, u < z3.RealVal(1) / 2])
-    steps.append(proof_step("opt2: h''(b) > 0 for every b in (0, 1/2)", opt2_second))
+    steps.append(proof_step(r"opt2: \(h''(b) > 0\) for every \(b \in (0, 1/2)\)", opt2_second))
     worst = 0
     mpf = ctx.mpf  # numerical differentiation: evidence that the closed forms are the second derivatives
     for x in ("0.1", "1", "3"):
@@ -502,12 +506,12 @@ def opt1_opt2_convex(settings: AuditSettings, *, self_pairs: str):
                       inconclusive=worst > mpf("1e-20")))
     E, s_, b_, Et = z3.Reals("E t b F")
     a1, b1 = s_ / (1 + s_), 1 / (1 + s_)
-    steps.append(proof_step("opt1's points (a = e^x/(1+e^x), b = 1/(1+e^x)) lie in opt0's box",
+    steps.append(proof_step(r"opt1's points (\(a = e^x/(1+e^x)\), \(b = 1/(1+e^x)\)) lie in opt0's box",
                             prove([Condition((), None, z3.And(a1 >= z3.RealVal(1) / 2, a1 <= 1, b1 >= 0,
                                                               b1 <= z3.RealVal(1) / 2))],
                                   assumptions=[s_ > 1])))
     return decide(steps, "Counts as stated; opt1 and opt2 are convex and search subsets of opt0's region.",
-                  "A level of one item is not constrained with itself, so there are fewer than T^2 constraints.")
+                  r"A level of one item is not constrained with itself, so there are fewer than \(T^2\) constraints.")
 
 
 @claim("gu2020.opt1-opt2-convex.near-optimal", location="Sec. V-D 'Summary of Three Models'",
@@ -522,9 +526,11 @@ def near_optimal(settings: AuditSettings, *, box: str):
     for eps in (0.5, 1.0, 2.0, 3.0, 4.0):
         levels = PrivacyLevels.from_sizes([eps, 1.2 * eps, 2 * eps], [5, 5, 90])
         best = solve_levels(levels, "opt0", box=box).worst_case_mse
-        gaps.append(f"eps={eps}: opt1 +{100 * (solve_levels(levels, 'opt1').worst_case_mse / best - 1):.1f}%, "
-                    f"opt2 +{100 * (solve_levels(levels, 'opt2').worst_case_mse / best - 1):.1f}%")
-    return decide([Step(Evidence("solver", "levels {eps, 1.2 eps, 2 eps} with 5, 5, 90 items", "; ".join(gaps)),
+        gaps.append(rf"\(\varepsilon = {eps}\): opt1 "
+                    f"+{100 * (solve_levels(levels, 'opt1').worst_case_mse / best - 1):.1f}%, opt2 "
+                    f"+{100 * (solve_levels(levels, 'opt2').worst_case_mse / best - 1):.1f}%")
+    return decide([Step(Evidence("solver", r"levels \(\{\varepsilon, 1.2 \varepsilon, 2 \varepsilon\}\) with 5, 5, 90 "
+                                           "items", "; ".join(gaps)),
                         inconclusive=True)], "", "", "Not quantified in the paper; the gaps are shown.")
 
 
@@ -545,6 +551,11 @@ def _variance_text(a, b) -> str:
     return f"{first:.2f}n" + ("" if abs(second) < 1e-12 else f"+{second:.2f}c_i")
 
 
+def _tex(*values: str) -> str:
+    """Table II's expressions (``1.78n+c_i``, a range ``8.68n~8.86n``) as formulas, for the ledger."""
+    return ", ".join(r"\(" + value.replace("~", r" \sim ") + r"\)" for value in values)
+
+
 def _total_range(sizes, a, b) -> str:
     first = sum(m * b_t * (1 - b_t) / (a_t - b_t) ** 2 for m, a_t, b_t in zip(sizes, a, b))
     seconds = [(1 - a_t - b_t) / (a_t - b_t) for a_t, b_t in zip(a, b)]
@@ -560,21 +571,20 @@ def toy_example(box: str, self_pairs: str) -> tuple:
 
 
 @claim("gu2020.table2-toy", location="Sec. V-E, Table II; slides 002 ('TABLE I')",
-       statement="In the toy example (five categories, eps_1 = ln 4 for HIV and ln 6 for the others), IDUE (opt0) "
-                 "outperforms RAPPOR and OUE; its total variance is in a range because it depends on the distribution "
-                 "of "
-                 "true input data, and the upper bound is still less than that of the existing mechanisms; IDUE's "
-                 "flipping probability for i = 1 may be larger than in the other mechanisms; by adjusting the flipping "
-                 "probabilities IDUE can achieve the optimal utility with the required protection.",
+       statement=r"In the toy example (five categories, \(\varepsilon_1 = \ln 4\) for HIV and \(\ln 6\) for the "
+                 "others), IDUE (opt0) outperforms RAPPOR and OUE; its total variance is in a range because it depends "
+                 "on the distribution of true input data, and the upper bound is still less than that of the existing "
+                 r"mechanisms; IDUE's flipping probability for \(i = 1\) may be larger than in the other mechanisms; "
+                 "by adjusting the flipping probabilities IDUE can achieve the optimal utility with the required "
+                 "protection.",
        methods=("solver", "exact kernel"),
        recorded={f"box={box}, self_pairs={pairs}, toy_layout={layout}":
                  "verified" if layout == "hiv-flips-more" else "refuted"
                  for box in BOX.values for pairs in SELF_PAIRS.values for layout in TOY_LAYOUT.values},
        interpretation="The printed cells are placed as on the page of Gu et al. ('The toy example'), IDUE's 1 - a "
-                      "cells by the choice toy_layout. Our opt0 solution is compared with the printed one; the printed "
-                      "IDUE variances are also recomputed from the printed "
-                      "(rounded) parameters. HIV is a level of one item, so whether it is constrained with itself "
-                      "matters.",
+                      "cells by the choice `toy_layout`. Our opt0 solution is compared with the printed one; the "
+                      "printed IDUE variances are also recomputed from the printed (rounded) parameters. HIV is a "
+                      "level of one item, so whether it is constrained with itself matters.",
        choices=(BOX, SELF_PAIRS, TOY_LAYOUT))
 def table2_toy(settings: AuditSettings, *, box: str, self_pairs: str, toy_layout: str):
     levels, solution, rappor, oue_bits = toy_example(box, self_pairs)
@@ -583,23 +593,23 @@ def table2_toy(settings: AuditSettings, *, box: str, self_pairs: str, toy_layout
                   "IDUE (opt0)": (solution.a, solution.b)}
     for name, (a, b) in mechanisms.items():
         printed = {**TOY_PRINTED[name], **({"1-a": TOY_FLIPS[toy_layout]} if TOY_PRINTED[name]["1-a"] is None else {})}
-        rows.append({"quantity": f"{name}: 1-a_1, 1-a_i", "printed": ", ".join(printed["1-a"]),
+        rows.append({"quantity": rf"{name}: \(1-a_1\), \(1-a_i\)", "printed": ", ".join(printed["1-a"]),
                      "computed": ", ".join(f"{float(1 - v):.2f}" for v in a)})
-        rows.append({"quantity": f"{name}: b_1, b_i", "printed": ", ".join(printed["b"]),
+        rows.append({"quantity": rf"{name}: \(b_1\), \(b_i\)", "printed": ", ".join(printed["b"]),
                      "computed": ", ".join(f"{float(v):.2f}" for v in b)})
-        rows.append({"quantity": f"{name}: Var[c_1], Var[c_i]", "printed": ", ".join(printed["var"]),
-                     "computed": ", ".join(_variance_text(a_t, b_t) for a_t, b_t in zip(a, b))})
-        rows.append({"quantity": f"{name}: total variance", "printed": printed["total"],
-                     "computed": _total_range(levels.sizes, a, b)})
+        rows.append({"quantity": rf"{name}: \(\operatorname{{Var}}[c_1]\), "
+                                 r"\(\operatorname{Var}[c_i]\)", "printed": _tex(*printed["var"]),
+                     "computed": _tex(*(_variance_text(a_t, b_t) for a_t, b_t in zip(a, b)))})
+        rows.append({"quantity": f"{name}: total variance", "printed": _tex(printed["total"]),
+                     "computed": _tex(_total_range(levels.sizes, a, b))})
         totals[name] = float(worst_case_mse(levels.sizes, a, b))
     printed_a = [1 - Fraction(flip) for flip in TOY_FLIPS[toy_layout]]
     printed_b = [Fraction(33, 100), Fraction(28, 100)]
     shown = ", ".join(str(float(a)) for a in printed_a)
-    rows.append({"quantity": f"IDUE at the printed parameters (a = {shown}; b = 0.33, 0.28): Var, total",
-                 "printed": "3.27n+0.31c_i, 1.32n+0.13c_i; 8.68n~8.86n",
-                 "computed": f"{_variance_text(printed_a[0], printed_b[0])}, "
-                             f"{_variance_text(printed_a[1], printed_b[1])}; "
-                             f"{_total_range(levels.sizes, printed_a, printed_b)}"})
+    rows.append({"quantity": rf"IDUE at the printed parameters (\(a = {shown}\); \(b = 0.33, 0.28\)): Var, total",
+                 "printed": _tex(*TOY_PRINTED["IDUE (opt0)"]["var"]) + "; " + _tex(TOY_PRINTED["IDUE (opt0)"]["total"]),
+                 "computed": _tex(*(_variance_text(a_t, b_t) for a_t, b_t in zip(printed_a, printed_b))) + "; "
+                             + _tex(_total_range(levels.sizes, printed_a, printed_b))})
     printed_verdict = verify_idue(levels, printed_a, printed_b)
     printed_worst = float(worst_case_mse(levels.sizes, printed_a, printed_b))
     matches = ([f"{float(1 - v):.2f}" for v in solution.a] == list(TOY_FLIPS[toy_layout])
@@ -610,18 +620,18 @@ def table2_toy(settings: AuditSettings, *, box: str, self_pairs: str, toy_layout
     first_flip_larger = float(1 - solution.a[0]) > float(1 - rappor.p)
     infeasible = None if printed_verdict.holds else {
         "printed IDUE parameters": {"a": [str(v) for v in printed_a], "b": [str(v) for v in printed_b]},
-        "levels": "ln 4 (HIV, 1 item), ln 6 (4 items)", "MinID-LDP": printed_verdict.to_json()}
+        "levels": r"\(\ln 4\) (HIV, 1 item), \(\ln 6\) (4 items)", "MinID-LDP": printed_verdict.to_json()}
     steps = [Step(Evidence("solver + exact kernel", "opt0 on the toy levels; verified MinID-LDP",
-                           f"worst-case totals: RAPPOR {totals['RAPPOR']:.3f}n, OUE {totals['OUE']:.3f}n, "
-                           f"IDUE {totals['IDUE (opt0)']:.3f}n; verified margin "
+                           rf"worst-case totals: RAPPOR \({totals['RAPPOR']:.3f}n\), OUE \({totals['OUE']:.3f}n\), "
+                           rf"IDUE \({totals['IDUE (opt0)']:.3f}n\); verified margin "
                            f"{to_decimal_string(solution.margin, 3)}"),
                   inconclusive=not (outperforms and solution.verified)),
              Step(Evidence("exact kernel", "the printed IDUE parameters",
-                           f"MinID-LDP: {printed_verdict.holds}; their worst case {printed_worst:.3f}n against our "
-                           f"optimum's {totals['IDUE (opt0)']:.3f}n; ours match the printed ones to two decimals: "
-                           f"{matches}"), counterexample=infeasible),
+                           rf"MinID-LDP: {printed_verdict.holds}; their worst case \({printed_worst:.3f}n\) against "
+                           rf"our optimum's \({totals['IDUE (opt0)']:.3f}n\); ours match the printed ones to two "
+                           f"decimals: {matches}"), counterexample=infeasible),
              Step(Evidence("exact kernel", "flip probability of bit 1",
-                           f"IDUE 1 - a_1 = {float(1 - solution.a[0]):.3f} > RAPPOR's {float(1 - rappor.p):.3f}"),
+                           rf"IDUE \(1 - a_1 = {float(1 - solution.a[0]):.3f}\) > RAPPOR's {float(1 - rappor.p):.3f}"),
                   inconclusive=not first_flip_larger)]
     outcome = decide(steps, ("The printed parameters match ours to two decimals; " if matches else
                              "Our optimum differs from the printed parameters (see the table); ")
@@ -641,18 +651,18 @@ def table2_toy(settings: AuditSettings, *, box: str, self_pairs: str, toy_layout
                  "on the utility (generally the number of these items is very small in this case), the utility of IDUE "
                  "will approach the LDP mechanism with the larger budget.",
        methods=("z3", "solver", "exact kernel"), recorded="refuted",
-       interpretation="Utility is the paper's worst-case MSE (9). An item t constrained against an item of budget "
-                      "eps_1 has "
-               "a_t/b_t <= e^{eps_1}(1-a_1)/(1-b_1) <= e^{eps_1}, so its variance coefficient b(1-b)/(a-b)^2 is at "
-               "least "
-               "1/(e^{eps_1}-1) (z3 proves it for all parameters), whatever the larger budget.")
+       interpretation=r"Utility is the paper's worst-case MSE (9). An item \(t\) constrained against an item of budget "
+                      r"\(\varepsilon_1\) has \(a_t/b_t \le e^{\varepsilon_1}(1-a_1)/(1-b_1) \le e^{\varepsilon_1}\), "
+                      r"so its variance coefficient \(b(1-b)/(a-b)^2\) is at least \(1/(e^{\varepsilon_1}-1)\) (z3 "
+                      "proves it for all parameters), whatever the larger budget.")
 def sec8_benefits(settings: AuditSettings):
     a1, b1, at, bt, E1 = z3.Reals("a_1 b_1 a_t b_t E_1")
     bound = prove([Condition((), None, bt * (1 - bt) * (E1 - 1) >= (at - bt) ** 2)],
                   assumptions=[E1 > 1, 0 < b1, b1 <= a1, a1 < 1, 0 < bt, bt < at, at <= 1,
                                at * (1 - b1) <= E1 * bt * (1 - a1)],
                   description="per-item lower bound")
-    steps = [proof_step("every item paired with one of budget eps_1: b(1-b)/(a-b)^2 >= 1/(e^{eps_1} - 1)", bound)]
+    steps = [proof_step(r"every item paired with one of budget \(\varepsilon_1\): \(b(1-b)/(a-b)^2 \ge "
+                        r"1/(e^{\varepsilon_1} - 1)\)", bound)]
     m, E1, E4 = 100, Exact.exp(1), Exact.exp(4)
     lower = (m - 1) / (E1 - 1)  # every item but the eps_1 one
     oue_eps2 = m * 4 * E4 / (E4 - 1) ** 2 + 1
@@ -663,9 +673,10 @@ def sec8_benefits(settings: AuditSettings):
                       "IDUE worst-case MSE / n, opt0 solution": f"{solved:.4f}",
                       "OUE at eps = 4 (LDP with the larger budget)": to_decimal_string(oue_eps2, 8),
                       "ratio as the number of items grows": f"at least {to_decimal_string(limit, 4)}"}
-    steps.append(Step(Evidence("exact kernel + solver", "one item at eps_1 = 1, 99 at eps_2 = 4",
-                               f"IDUE >= {to_decimal_string(lower, 6)} n, "
-                               f"LDP at 4: {to_decimal_string(oue_eps2, 6)} n"),
+    steps.append(Step(Evidence("exact kernel + solver",
+                               r"one item at \(\varepsilon_1 = 1\), 99 at \(\varepsilon_2 = 4\)",
+                               rf"IDUE \(\ge {to_decimal_string(lower, 6)} n\), LDP at 4: "
+                               rf"\({to_decimal_string(oue_eps2, 6)} n\)"),
                       counterexample=counterexample if bound.proved and lower > oue_eps2 else None,
                       inconclusive=not (bound.proved and lower > oue_eps2)))
     return decide(steps, "", "One item with the smaller budget caps every other item's utility near that budget.")

@@ -41,14 +41,14 @@ distinct_hundredths = (st.tuples(st.integers(1, 99), st.integers(1, 99))
 
 
 @claim("gu2020.ps-estimator", location="Sec. VI-B",
-       statement="Since each item will be sampled with probability 1/l from the padded set, the result of frequency "
-                 "estimation needs to be multiplied by the factor l, i.e. c_hat_i = l (sum_u y_u[i] - n b_i)/(a_i - "
-                 "b_i).",
+       statement=r"Since each item will be sampled with probability \(1/l\) from the padded set, the result of "
+                 r"frequency estimation needs to be multiplied by the factor \(l\), i.e. \(\hat c_i = l (\sum_u y_u[i] "
+                 r"- n b_i)/(a_i - b_i)\).",
        methods=("exhaustive", "hypothesis"), recorded="refuted",
-       interpretation="The scaled estimator as an estimate of the true counts c_i* of the users' sets (eq. (1)). It is "
-               "unbiased when no set has more than l items; a set with more items is truncated, so each of its items "
-               "is "
-               "sampled with probability 1/|x| < 1/l. (Sec. VII-B itself speaks of the bias of a small l.)")
+       interpretation=r"The scaled estimator as an estimate of the true counts \(c_i^*\) of the users' sets (eq. (1)). "
+                      r"It is unbiased when no set has more than \(l\) items; a set with more items is truncated, so "
+                      r"each of its items is sampled with probability \(1/|x| < 1/l\). (Sec. VII-B itself speaks of "
+                      r"the bias of a small \(l\).)")
 def ps_estimator(settings: AuditSettings):
     from ldpspec.reference.gu2020.idue_ps import oue_ps
 
@@ -60,12 +60,13 @@ def ps_estimator(settings: AuditSettings):
     users = len(sets)
     enumerated, _ = exact_moments(rows, lambda ys: mechanism.padding * (sum(y[0] for y in ys) - users * bit.q)
                                   / (bit.p - bit.q))
-    counterexample = {"mechanism": "OUE-PS, eps = 1, m = 2 items, l = 1", "users' sets": [[0, 1]], "true count of item "
+    counterexample = {"mechanism": r"OUE-PS, \(\varepsilon = 1\), \(m = 2\) items, \(l = "
+                                   r"1\)", "users' sets": [[0, 1]], "true count of item "
                                                                                                    "0": 1,
                       "E[c_hat_0]": to_decimal_string(enumerated, 20)}
-    steps = [Step(Evidence("exhaustive", "one user with the set {0, 1}, l = 1 (every joint output enumerated)",
-                           f"E[c_hat_0] = {to_decimal_string(enumerated, 6)} (and {to_decimal_string(means[0], 6)} "
-                           "from the closed form), not 1"),
+    steps = [Step(Evidence("exhaustive", r"one user with the set {0, 1}, \(l = 1\) (every joint output enumerated)",
+                           rf"\(\mathbb E[\hat c_0] = {to_decimal_string(enumerated, 6)}\) (and "
+                           f"{to_decimal_string(means[0], 6)} from the closed form), not 1"),
                   counterexample=counterexample if enumerated == Fraction(1, 2) else None,
                   inconclusive=enumerated != Fraction(1, 2))]
 
@@ -77,23 +78,23 @@ def ps_estimator(settings: AuditSettings):
 
     strategy = st.integers(1, 3).flatmap(lambda padding: st.tuples(
         st.just(padding), st.lists(st.sets(st.integers(0, 2), max_size=padding).map(tuple), min_size=1, max_size=4)))
-    steps.append(search_step("sets of at most l items (l <= 3, up to 4 users): the estimator is unbiased",
+    steps.append(search_step(r"sets of at most \(l\) items (\(l \le 3\), up to 4 users): the estimator is unbiased",
                              find_counterexample(strategy, violates, settings),
                              lambda ex: {"padding": ex[0], "sets": [list(s) for s in ex[1]]}, settings))
-    return decide(steps, "", "The estimate of an item held in a set larger than l is biased low.")
+    return decide(steps, "", r"The estimate of an item held in a set larger than \(l\) is biased low.")
 
 
 @claim("gu2020.eq13-order", location="Sec. VI-B, (13)",
-       statement="With p_k = a_k/b_k and q_k = (1-a_k)/(1-b_k): since a_k > b_k, p_k >= 1 >= q_k, with equality only "
-                 "when "
-                 "a_k = b_k.",
+       statement=r"With \(p_k = a_k/b_k\) and \(q_k = (1-a_k)/(1-b_k)\): since \(a_k > b_k\), \(p_k \ge 1 \ge q_k\), "
+                 r"with equality only when \(a_k = b_k\).",
        methods=("z3",), recorded="verified")
 def eq13_order(settings: AuditSettings):
     a, b = z3.Reals("a b")
     strict = prove([Condition((), None, z3.And(a / b > 1, (1 - a) / (1 - b) < 1))], assumptions=[0 < b, b < a, a < 1])
     equal = prove([Condition((), None, z3.And(a / b == 1, (1 - a) / (1 - b) == 1))], assumptions=[0 < b, b == a, a < 1])
-    return decide([proof_step("0 < b < a < 1: p > 1 > q", strict), proof_step("a = b: p = q = 1", equal)],
-                  "p_k > 1 > q_k whenever a_k > b_k.", "")
+    return decide([proof_step(r"\(0 < b < a < 1\): \(p > 1 > "
+                              r"q\)", strict), proof_step(r"\(a = b\): \(p = q = 1\)", equal)],
+                  r"\(p_k > 1 > q_k\) whenever \(a_k > b_k\).", "")
 
 
 def _lemma2_bound(mechanism: IduePs, first: tuple, second: tuple):
@@ -113,13 +114,12 @@ def _lemma2_bound(mechanism: IduePs, first: tuple, second: tuple):
 
 
 @claim("gu2020.lemma2", location="Sec. VI-B, Lemma 2, (14)",
-       statement="For any item-set inputs x_1, x_2 and any output y of IDUE-PS, Pr[y|x_1]/Pr[y|x_2] is bounded by "
-                 "(14).",
+       statement=r"For any item-set inputs \(x_1\), \(x_2\) and any output \(y\) of IDUE-PS, \(\Pr[y|x_1]/\Pr[y|x_2]\) "
+                 "is bounded by (14).",
        methods=("hypothesis", "exact kernel"), recorded="verified",
        interpretation="The printed bound is lost; (14) is the project's reconstruction (page of Gu et al., "
-                      "'Reconstructions'), with any per-bit parameters a_k > b_k. Checked: the kernel's exact worst "
-                      "ratio "
-                      "over all outputs against (14).",
+                      r"'Reconstructions'), with any per-bit parameters \(a_k > b_k\). Checked: the kernel's exact "
+                      "worst ratio over all outputs against (14).",
        choices=(RELEASE,))
 def lemma2(settings: AuditSettings, *, release: str):
     def violates(example):
@@ -132,7 +132,7 @@ def lemma2(settings: AuditSettings, *, release: str):
         return False
 
     strategy = st.tuples(st.integers(1, 3), st.integers(1, 3), st.lists(distinct_hundredths, min_size=6, max_size=6))
-    step = search_step("m, l <= 3, random a_k > b_k per bit, every pair of sets",
+    step = search_step(r"\(m\), \(l \le 3\), random \(a_k > b_k\) per bit, every pair of sets",
                        find_counterexample(strategy, violates, settings),
                        lambda ex: {"m": ex[0], "l": ex[1],
                                    "a_b": [[str(a), str(b)] for a, b in ex[2][: ex[0] + ex[1]]]},
@@ -144,9 +144,9 @@ def lemma2(settings: AuditSettings, *, release: str):
        statement="The combined privacy budget (16) is larger than the averaged privacy budget because the exponential "
                  "function is convex.",
        methods=("hypothesis", "exact kernel"), recorded="verified",
-       interpretation="Averaged budget: eta_x/|x| sum_{i in x} eps_i + (1 - eta_x) eps_d (the exponent-free form of "
-                      "(16)). 'Larger' is checked as "
-               ">=, with equality exactly when the budgets involved are all equal.")
+       interpretation=r"Averaged budget: \(\eta_x/|x| \sum_{i \in x} \varepsilon_i + (1 - \eta_x) \varepsilon_d\) (the "
+                      r"exponent-free form of (16)). 'Larger' is checked as \(\ge\), with equality exactly when the "
+                      "budgets involved are all equal.")
 def eq16_jensen(settings: AuditSettings):
     def violates(example):
         budgets, items, padding, dummy = example
@@ -166,8 +166,8 @@ def eq16_jensen(settings: AuditSettings):
                                find_counterexample(strategy, violates, settings),
                                lambda ex: {"budgets": [str(e) for e in ex[0]], "items": list(ex[1]), "l": ex[2],
                                            "eps_d": str(ex[3])}, settings)],
-                  "ln of a weighted mean of e^eps is at least the weighted mean of eps, strictly unless all are "
-                  "equal.", "")
+                  r"\(\ln\) of a weighted mean of \(e^{\varepsilon}\) is at least the weighted mean of "
+                  r"\(\varepsilon\), strictly unless all are equal.", "")
 
 
 # --- Theorem 4: IDUE-PS inherits MinID-LDP (and AvgID-LDP) from IDUE --------------------------------
@@ -241,15 +241,15 @@ def _theorem4_step(settings: AuditSettings, r: str, release: str, self_pairs: st
         return premise and not verdict.holds
 
     example = find_counterexample(strategy, violates, search)
-    return search_step("m, l <= 3, every pair of subsets of the items", example,
+    return search_step(r"\(m\), \(l \le 3\), every pair of subsets of the items", example,
                        lambda ex: _theorem4_case(ex, release, self_pairs, dummy_budget, r)[2], search)
 
 
 @claim("gu2020.theorem4", location="Sec. VI-B, Theorem 4, (17)-(18); Sec. VI opening",
-       statement="If mechanism IDUE with perturbation probabilities {(a_k, b_k)} satisfies MinID-LDP for single-item "
-                 "input "
-                 "over the extended domain with budgets E and eps_d (17), then IDUE-PS with the same perturbation "
-                 "probabilities satisfies MinID-LDP for item-set input (18), with the item-set budget eps_x of (16).",
+       statement=r"If mechanism IDUE with perturbation probabilities \(\{(a_k, b_k)\}\) satisfies MinID-LDP for "
+                 r"single-item input over the extended domain with budgets \(\mathcal E\) and \(\varepsilon_d\) (17), "
+                 "then IDUE-PS with the same perturbation probabilities satisfies MinID-LDP for item-set input (18), "
+                 r"with the item-set budget \(\varepsilon_x\) of (16).",
        methods=("hypothesis", "exact kernel"), recorded="verified",
        interpretation="The printed (16)-(18) are lost; the statement is the project's reconstruction (page of Gu et "
                       "al., "
@@ -272,7 +272,7 @@ def theorem4(settings: AuditSettings, *, release: str, self_pairs: str, dummy_bu
                  "AvgID-LDP for "
                  "item-set input with the budgets (16).",
        methods=("hypothesis", "exact kernel"), recorded="verified",
-       interpretation="Theorem 4 with r = average in (17) and (18), checked as gu2020.theorem4.",
+       interpretation=r"Theorem 4 with \(r\) = average in (17) and (18), checked as gu2020.theorem4.",
        choices=(RELEASE, SELF_PAIRS, DUMMY_BUDGET))
 def theorem4_avgid(settings: AuditSettings, *, release: str, self_pairs: str, dummy_budget: str):
     return decide([_theorem4_step(settings, "avg", release, self_pairs, dummy_budget)],
@@ -283,9 +283,9 @@ def theorem4_avgid(settings: AuditSettings, *, release: str, self_pairs: str, du
 @claim("gu2020.sec8-avgid.applicable", location="Sec. VIII 'Other Instantiations of ID-LDP'",
        statement="The perturbation mechanisms developed in Sec. V and Sec. VI are also applicable to AvgID-LDP.",
        methods=("solver", "exact kernel"), recorded="verified",
-       interpretation="Sec. V: opt0, opt1 and opt2 with r = average give parameters the kernel verifies as AvgID-LDP. "
-                      "Sec. VI: "
-               "IDUE-PS built from them is AvgID-LDP on item sets (the theorem itself is gu2020.theorem4.avgid).",
+       interpretation=r"Sec. V: opt0, opt1 and opt2 with \(r\) = average give parameters the kernel verifies as "
+                      "AvgID-LDP. Sec. VI: IDUE-PS built from them is AvgID-LDP on item sets (the theorem itself is "
+                      "gu2020.theorem4.avgid).",
        choices=(RELEASE,))
 def avgid_applicable(settings: AuditSettings, *, release: str):
     results = []
@@ -302,37 +302,37 @@ def avgid_applicable(settings: AuditSettings, *, release: str):
     channel = mechanism.channel()
     item_budgets = levels.item_budgets()
     verdict = id_ldp(channel, {x: itemset_budget(item_budgets, x, 2, levels.budgets[0]) for x in channel.inputs}, "avg")
-    steps = [Step(Evidence("solver + exact kernel", "9 models x levels with r = average",
+    steps = [Step(Evidence("solver + exact kernel", r"9 models \(\times\) levels with \(r\) = average",
                            f"verified: {sum(results)}/9"),
                   inconclusive=not all(results)),
-             Step(Evidence("exact kernel", "IDUE-PS from opt0 (avg), levels {1, 2} with 1 and 2 items, l = 2",
+             Step(Evidence("exact kernel", r"IDUE-PS from opt0 (avg), levels {1, 2} with 1 and 2 items, \(l = 2\)",
                            f"AvgID-LDP on every pair of item sets: {verdict.holds}"), inconclusive=not verdict.holds)]
     return decide(steps, "Both sections carry over to AvgID-LDP.", "")
 
 
 @claim("gu2020.dummy-budget.range", location="Sec. VI-B, after Theorem 4",
-       statement="Theoretically, we can select eps_d to be any value from [the range is lost in the extracted text].",
+       statement=r"Theoretically, we can select \(\varepsilon_d\) to be any value from [the range is lost in the "
+                 "extracted text].",
        methods=("none",), recorded="open",
-       interpretation="The admissible range is lost in the extracted text; Theorem 4 is checked with eps_d = min E and "
-                      "with eps_d any of the original budgets (the choice dummy_budget).")
+       interpretation=r"The admissible range is lost in the extracted text; Theorem 4 is checked with \(\varepsilon_d "
+                      r"= \min \mathcal E\) and with \(\varepsilon_d\) any of the original budgets (the choice "
+                      "`dummy_budget`).")
 def dummy_range(settings: AuditSettings):
     return decide([Step(Evidence("none", "", "the statement's range is lost"), inconclusive=True)], "", "",
                   "The statement's content is lost.")
 
 
 @claim("gu2020.dummy-budget.same-problem", location="Sec. VI-B, after Theorem 4",
-       statement="The value of eps_d (selected from the original budgets) does not change the optimization problem and "
-                 "the "
-                 "optimal solution because the objective function (only depends on original items) and constraints "
-                 "(only "
-                 "depends on privacy levels) are the same.",
+       statement=r"The value of \(\varepsilon_d\) (selected from the original budgets) does not change the "
+                 "optimization problem and the optimal solution because the objective function (only depends on "
+                 "original items) and constraints (only depends on privacy levels) are the same.",
        methods=("count", "solver"), recorded={"self_pairs=all": "verified", "self_pairs=multi-item": "refuted"},
-       interpretation="Checked on the toy example's levels (ln 4 for HIV, one item; ln 6 for four items) with l = 2 "
-                      "dummies joining each level in turn: the constraints of the extended domain against the original "
-                      "ones, and opt0's optimum with and without the dummies (the objective counts the original "
-                      "items). "
-                      "When a level of one item is not constrained with itself, dummies joining it add the constraint "
-                      "s = t, so the constraints depend on the level sizes, not only on the privacy levels.",
+       interpretation=r"Checked on the toy example's levels (\(\ln 4\) for HIV, one item; \(\ln 6\) for four items) "
+                      r"with \(l = 2\) dummies joining each level in turn: the constraints of the extended domain "
+                      "against the original ones, and opt0's optimum with and without the dummies (the objective "
+                      "counts the original items). When a level of one item is not constrained with itself, dummies "
+                      r"joining it add the constraint \(s = t\), so the constraints depend on the level sizes, not "
+                      "only on the privacy levels.",
        choices=(SELF_PAIRS,))
 def dummy_same_problem(settings: AuditSettings, *, self_pairs: str):
     levels = PrivacyLevels.from_sizes(["log(4)", "log(6)"], [1, 4])
@@ -344,8 +344,8 @@ def dummy_same_problem(settings: AuditSettings, *, self_pairs: str):
                        - set(level_pairs(levels, self_pairs=self_pairs)))
         with_them = solve_levels(levels, "opt0", self_pairs=self_pairs, extended=extended).worst_case_mse
         unchanged_optimum = abs(without - with_them) <= 1e-6 * without
-        counterexample = {"levels": "toy example: ln 4 (HIV, 1 item), ln 6 (4 items)", "l": 2,
-                          "dummies join": f"level {dummy_level} (budget {'ln 4' if dummy_level == 0 else 'ln 6'})",
+        counterexample = {"levels": r"toy example: \(\ln 4\) (HIV, 1 item), \(\ln 6\) (4 items)", "l": 2,
+                          "dummies join": rf"level {dummy_level} (budget \(\ln {4 if dummy_level == 0 else 6}\))",
                           "constraints added by the dummies": [list(pair) for pair in added],
                           "optimal worst case without / with dummies": f"{without:.9f} / {with_them:.9f}"}
         steps.append(Step(Evidence("count + solver", f"dummies in level {dummy_level}",
@@ -353,15 +353,16 @@ def dummy_same_problem(settings: AuditSettings, *, self_pairs: str):
                                    f"dummies {without:.9f} / {with_them:.9f}"),
                           counterexample=counterexample if added or not unchanged_optimum else None))
     return decide(steps, "Whichever level the dummies join, the constraints and the optimum are unchanged.",
-                  "The dummies add the constraint s = t to a level of one item, so the problem changes.")
+                  r"The dummies add the constraint \(s = t\) to a level of one item, so the problem changes.")
 
 
 @claim("gu2020.dummy-budget.smaller-budget", location="Sec. VI-B, after Theorem 4",
-       statement="We select eps_d [= min E] to guarantee the privacy with smaller budget in (16).",
+       statement=r"We select \(\varepsilon_d\) [= \(\min \mathcal E\)] to guarantee the privacy with smaller budget in "
+                 "(16).",
        methods=("hypothesis", "exact kernel"), recorded="verified",
-       interpretation="The selection is reconstructed as min E. Checked: eps_x of (16) is nondecreasing in eps_d, so "
-                      "among the "
-               "original budgets min E gives every set its smallest budget.")
+       interpretation=r"The selection is reconstructed as \(\min \mathcal E\). Checked: \(\varepsilon_x\) of (16) is "
+                      r"nondecreasing in \(\varepsilon_d\), so among the original budgets \(\min \mathcal E\) gives "
+                      "every set its smallest budget.")
 def dummy_smaller_budget(settings: AuditSettings):
     def violates(example):
         budgets, items, padding = example
@@ -375,21 +376,18 @@ def dummy_smaller_budget(settings: AuditSettings):
                                find_counterexample(strategy, violates, settings),
                                lambda ex: {"budgets": [str(e) for e in ex[0]], "items": list(ex[1]), "l": ex[2]},
                                settings)],
-                  "min E minimises every eps_x.", "")
+                  r"\(\min \mathcal E\) minimises every \(\varepsilon_x\).", "")
 
 
 @claim("gu2020.idue-ps-complexity", location="Sec. VI opening; Sec. VI-B; Sec. VII 'Applicability'",
        statement="IDUE-PS has the same computational complexity as IDUE: its probabilities are found by solving (9) "
-                 "with 2T "
-                 "variables and T^2 constraints, or (11)/(12); the complexity only depends on the number of privacy "
-                 "levels "
-                 "(rather than the domain size of single-item or item-set).",
+                 r"with \(2T\) variables and \(T^2\) constraints, or (11)/(12); the complexity only depends on the "
+                 "number of privacy levels (rather than the domain size of single-item or item-set).",
        methods=("count",), recorded={"self_pairs=all": "verified", "self_pairs=multi-item": "refuted"},
        interpretation="Checked on the solvers' problems: IDUE-PS is solved with IDUE's variables and the constraints "
-                      "of "
-                      "the extended domain; the problem (variables, level pairs) for 3 levels over 5 items and over "
-                      "5000 "
-                      "items, with padding lengths 1 and 4, must be the same, with 2T variables and T^2 constraints.",
+                      "of the extended domain; the problem (variables, level pairs) for 3 levels over 5 items and over "
+                      r"5000 items, with padding lengths 1 and 4, must be the same, with \(2T\) variables and \(T^2\) "
+                      "constraints.",
        choices=(SELF_PAIRS,))
 def idue_ps_complexity(settings: AuditSettings, *, self_pairs: str):
     problems = {}
@@ -401,9 +399,10 @@ def idue_ps_complexity(settings: AuditSettings, *, self_pairs: str):
     sizes_seen = {name: len(pairs) for name, pairs in problems.items()}
     same = len({tuple(pairs) for pairs in problems.values()}) == 1 and set(sizes_seen.values()) == {T * T}
     counterexample = None if same else {"levels": "budgets {1, 2, 3}", "constraints": sizes_seen, "T^2": T * T,
-                                        "why": "a level of one item (before the dummies join) has no constraint s = t"}
+                                        "why": r"a level of one item (before the dummies join) has no constraint \(s = "
+                                               r"t\)"}
     return decide([Step(Evidence("count", "3 levels over 5 or 5000 items, padding 1 or 4 (dummies in the first level)",
-                                 f"constraints: {sizes_seen}; variables 2T = {2 * T} in every case"),
+                                 rf"constraints: {sizes_seen}; variables \(2T = {2 * T}\) in every case"),
                         counterexample=counterexample)],
                   "The problem's size depends on the levels only.",
-                  "The number of constraints depends on which levels hold a single item, not only on T.")
+                  r"The number of constraints depends on which levels hold a single item, not only on \(T\).")

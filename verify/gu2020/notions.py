@@ -37,8 +37,8 @@ from ldpspec.verify.symbolic import proof_step
 # --- Theorem 1: sequential composition of LDP ---------------------------------------------------
 
 @claim("gu2020.theorem1", location="Sec. III-B, Theorem 1 (citing McSherry 2009)",
-       statement="If M_k satisfies eps_k-LDP for k = 1..K, then M(x) = (M_1(x), ..., M_K(x)) satisfies (sum_k "
-                 "eps_k)-LDP.",
+       statement=r"If \(M_k\) satisfies \(\varepsilon_k\)-LDP for \(k = 1..K\), then \(M(x) = (M_1(x), \dots, "
+                 r"M_K(x))\) satisfies \((\sum_k \varepsilon_k)\)-LDP.",
        methods=("z3", "hypothesis"), recorded="verified",
        interpretation="The printed formula is lost; the statement is the project's reconstruction (page of Gu et al., "
                       "'Reconstructions'). The mechanisms use independent coins.")
@@ -48,7 +48,7 @@ def theorem1(settings: AuditSettings):
         a, b, E = z3_reals("P_k(y_k|x)_", K), z3_reals("P_k(y_k|x')_", K), z3_reals("E_k", K)
         premises = [a[k] <= E[k] * b[k] for k in range(K)]
         goal = z3.Product(*a) <= z3.Product(*E) * z3.Product(*b)
-        steps.append(proof_step(f"K = {K}: one input pair and one output tuple, {ALL_ENTRIES}",
+        steps.append(proof_step(rf"\(K = {K}\): one input pair and one output tuple, {ALL_ENTRIES}",
                                 pointwise(f"composition of {K} LDP mechanisms", premises, goal, a + b, E)))
 
     def violates(pair):
@@ -62,8 +62,8 @@ def theorem1(settings: AuditSettings):
     strategy = inputs.flatmap(lambda xs: st.tuples(random_channels(inputs=xs, max_outputs=3),
                                                    random_channels(inputs=xs, max_outputs=3)))
     example = find_counterexample(strategy, violates, settings)
-    steps.append(search_step("two random exact channels on the same inputs, each at its tightest eps_k; "
-                             "kernel: ldp(compose(M1, M2), eps_1 + eps_2)", example,
+    steps.append(search_step(r"two random exact channels on the same inputs, each at its tightest \(\varepsilon_k\); "
+                             "kernel: `ldp(compose(M1, M2), eps_1 + eps_2)`", example,
                              lambda pair: {"channels": [pair[0].to_json(), pair[1].to_json()]}, settings))
     return decide(steps, "The product of per-mechanism ratio bounds bounds the joint ratio.",
                   "A composition exceeds the summed budget.")
@@ -72,9 +72,10 @@ def theorem1(settings: AuditSettings):
 # --- Theorem 2: sequential composition of MinID-LDP --------------------------------------------
 
 @claim("gu2020.theorem2", location="Sec. IV-A, Theorem 2",
-       statement="If M_k satisfies E_k-MinID-LDP for k = 1..K, with E_k = {eps_x^(k)}, then M(x) = (M_1(x), ..., "
-                 "M_K(x)) "
-                 "satisfies E-MinID-LDP with eps_x = sum_k eps_x^(k).",
+       statement=r"If \(M_k\) satisfies \(\mathcal E_k\)-MinID-LDP for \(k = 1..K\), with \(\mathcal E_k = "
+                 r"\{\varepsilon_x^{(k)}\}\), "
+                 r"then \(M(x) = (M_1(x), \dots, M_K(x))\) satisfies \(\mathcal E\)-MinID-LDP with \(\varepsilon_x = "
+                 r"\sum_k \varepsilon_x^{(k)}\).",
        methods=("z3", "hypothesis"), recorded="verified",
        interpretation="The printed formula is lost; the statement is the project's reconstruction (page of Gu et al., "
                       "'Reconstructions'). Independent coins.")
@@ -85,7 +86,7 @@ def theorem2(settings: AuditSettings):
         Ex, Ex2 = z3_reals("E_k_x", K), z3_reals("E_k_x'", K)
         premises = [a[k] <= z3_min(Ex[k], Ex2[k]) * b[k] for k in range(K)]
         goal = z3.Product(*a) <= z3_min(z3.Product(*Ex), z3.Product(*Ex2)) * z3.Product(*b)
-        steps.append(proof_step(f"K = {K}: one input pair and one output tuple, {ALL_ENTRIES}",
+        steps.append(proof_step(rf"\(K = {K}\): one input pair and one output tuple, {ALL_ENTRIES}",
                                 pointwise(f"composition of {K} MinID-LDP mechanisms", premises, goal, a + b, Ex + Ex2)))
 
     def budgets_of(channel, increments):
@@ -101,27 +102,28 @@ def theorem2(settings: AuditSettings):
 
     example = find_counterexample(two_channels_with_increments(settings), violates, settings)
     steps.append(search_step("two random exact channels, each with MinID budgets (symmetric losses plus random "
-                             "increments); kernel: min_id_ldp(compose(M1, M2), summed budgets)", example,
+                             "increments); kernel: `min_id_ldp(compose(M1, M2), summed budgets)`", example,
                              lambda ex: {"mechanisms": [describe_channel_budgets(part, budgets_of) for part in ex]},
                              settings))
-    return decide(steps, "sum_k min(eps_x^(k), eps_x'^(k)) <= min(sum_k eps_x^(k), sum_k eps_x'^(k)), so the composed "
-                         "ratio stays within the summed budgets.",
+    return decide(steps, r"\(\sum_k \min(\varepsilon_x^{(k)}, \varepsilon_{x'}^{(k)}) \le \min(\sum_k "
+                         r"\varepsilon_x^{(k)}, \sum_k \varepsilon_{x'}^{(k)})\), so the composed ratio stays within "
+                         "the summed budgets.",
                   "A composition of MinID-LDP mechanisms violates MinID-LDP with the summed budgets.")
 
 
 # --- MinID-LDP generalises LDP -------------------------------------------------------------------
 
 @claim("gu2020.minid-generalises-ldp", location="Sec. IV-B; slides 002 'Relationships with LDP' item 1",
-       statement="If eps_x = eps for all x in D, then E-MinID-LDP <=> eps-LDP. MinID-LDP is a generalized version of "
-                 "LDP.",
+       statement=r"If \(\varepsilon_x = \varepsilon\) for all \(x \in D\), then \(\mathcal E\)-MinID-LDP "
+                 r"\(\Leftrightarrow \varepsilon\)-LDP. MinID-LDP is a generalized version of LDP.",
        methods=("z3", "hypothesis"), recorded="verified")
 def minid_generalises_ldp(settings: AuditSettings):
     a, b, E = z3.Reals("P(y|x) P(y|x') E")
     minid, ldp_condition = a <= z3_min(E, E) * b, a <= E * b
     steps = [
-        proof_step(f"MinID condition => LDP condition for one pair and one output, {ALL_ENTRIES}",
+        proof_step(rf"MinID condition \(\Rightarrow\) LDP condition for one pair and one output, {ALL_ENTRIES}",
                    pointwise("MinID with equal budgets implies LDP", [minid], ldp_condition, [a, b], [E])),
-        proof_step(f"LDP condition => MinID condition for one pair and one output, {ALL_ENTRIES}",
+        proof_step(rf"LDP condition \(\Rightarrow\) MinID condition for one pair and one output, {ALL_ENTRIES}",
                    pointwise("LDP implies MinID with equal budgets", [ldp_condition], minid, [a, b], [E])),
     ]
 
@@ -133,7 +135,8 @@ def minid_generalises_ldp(settings: AuditSettings):
     strategy = st.tuples(random_channels(max_inputs=settings.max_inputs, max_outputs=settings.max_inputs),
                          budget_values)
     example = find_counterexample(strategy, violates, settings)
-    steps.append(search_step("random exact channels and budgets; kernel: ldp(ch, eps) == min_id_ldp(ch, eps for all)",
+    steps.append(search_step("random exact channels and budgets; kernel: `ldp(ch, eps)` == `min_id_ldp(ch, eps for "
+                             "all)`",
                              example, lambda ex: {"channel": ex[0].to_json(), "epsilon": str(ex[1])}, settings))
     return decide(steps, "With equal budgets every MinID condition is the LDP condition.",
                   "The two notions disagree on a channel with equal budgets.")
@@ -167,8 +170,9 @@ def _lemma1b_search(settings: AuditSettings, budget_of):
 
 
 @claim("gu2020.lemma1", location="Sec. IV-B, Lemma 1; slides 002 items 2-3",
-       statement="(a) If min{E} >= eps, then eps-LDP => E-MinID-LDP. "
-                 "(b) If eps >= min{max{E}, 2 min{E}}, then E-MinID-LDP => eps-LDP.",
+       statement=r"(a) If \(\min\{\mathcal E\} \ge \varepsilon\), then \(\varepsilon\)-LDP \(\Rightarrow \mathcal "
+                 r"E\)-MinID-LDP. (b) If \(\varepsilon \ge \min\{\max\{\mathcal E\}, 2 \min\{\mathcal E\}\}\), then "
+                 r"\(\mathcal E\)-MinID-LDP \(\Rightarrow \varepsilon\)-LDP.",
        methods=("z3", "hypothesis"), recorded="verified")
 def lemma1(settings: AuditSettings):
     a, b, E, Ex, Ex2 = z3.Reals("P(y|x) P(y|x') E_eps E_x E_x'")
@@ -187,11 +191,12 @@ def lemma1(settings: AuditSettings):
         return not min_id_ldp(channel, {x: eps + increments[k] for k, x in enumerate(channel.inputs)})
 
     example = find_counterexample(channel_with_budgets(settings), violates_a, settings)
-    steps.append(search_step("(a): random exact channels at their tightest eps, budgets eps plus random increments; "
-                             "kernel: min_id_ldp", example,
+    steps.append(search_step(r"(a): random exact channels at their tightest \(\varepsilon\), budgets \(\varepsilon\) "
+                             "plus random increments; kernel: `min_id_ldp`", example,
                              lambda ex: {"channel": ex[0].to_json(), "increments": [str(v) for v in ex[1]]}, settings))
     example, describe = _lemma1b_search(settings, lambda budgets: min(max(budgets), 2 * min(budgets)))
-    steps.append(search_step("(b): random exact channels with MinID budgets; kernel: ldp at min{max E, 2 min E}",
+    steps.append(search_step(r"(b): random exact channels with MinID budgets; kernel: `ldp` at \(\min\{\max \mathcal "
+                             r"E, 2 \min \mathcal E\}\)",
                              example, describe, settings))
     return decide(steps, "Both directions hold; (b) goes through the input with the smallest budget, as the paper's "
                          "proof.",
@@ -211,29 +216,31 @@ def _twofold_channel() -> tuple[Channel, dict]:
 
 
 @claim("gu2020.lemma1-relaxation", location="Sec. I; Sec. IV-B after Lemma 1; Sec. VII 'Applicability'; Sec. VIII",
-       statement="MinID-LDP relaxes LDP in at most twice of the privacy budget min E, because of the symmetry of "
-                 "indistinguishability and transitivity in a fully connected policy graph. The privacy benefit is "
-                 "bounded by 2 min E even when other privacy budgets are higher. The twofold relaxation does not mean "
-                 "utility improvement is at most twice.",
+       statement=r"MinID-LDP relaxes LDP in at most twice of the privacy budget \(\min \mathcal E\), because of the "
+                 "symmetry of indistinguishability and transitivity in a fully connected policy graph. The privacy "
+                 r"benefit is bounded by \(2 \min \mathcal E\) even when other privacy budgets are higher. The twofold "
+                 "relaxation does not mean utility improvement is at most twice.",
        methods=("z3", "hypothesis", "exact example"), recorded="verified",
-       interpretation="Checked: every E-MinID-LDP channel is (2 min E)-LDP, whatever the other budgets. The last "
-                      "sentence "
-               "denies a utility bound and states none, so there is nothing in it to check on channels.")
+       interpretation=r"Checked: every \(\mathcal E\)-MinID-LDP channel is \((2 \min \mathcal E)\)-LDP, whatever the "
+                      "other budgets. The last sentence denies a utility bound and states none, so there is nothing in "
+                      "it to check on channels.")
 def lemma1_relaxation(settings: AuditSettings):
     steps = [proof_step(f"one pair, the input with the smallest budget, one output; {ALL_ENTRIES}",
                         _lemma1b_proof(lambda Emax, Em: Em * Em))]
     example, describe = _lemma1b_search(settings, lambda budgets: 2 * min(budgets))
-    steps.append(search_step("random exact channels with MinID budgets; kernel: ldp at 2 min E", example, describe,
+    steps.append(search_step(r"random exact channels with MinID budgets; kernel: `ldp` at \(2 \min \mathcal "
+                             r"E\)", example, describe,
                              settings))
     channel, budgets = _twofold_channel()
     holds, tight = bool(min_id_ldp(channel, budgets)), ldp_epsilon(channel)
-    steps.append(Step(Evidence("exact example", "E = {1, 5, 5} on three inputs, two outputs (built by hand)",
-                               f"E-MinID-LDP: {holds}; tightest LDP budget {to_decimal_string(tight, 25)} = 2 min E, "
-                               "so the bound is attained")))
+    steps.append(Step(Evidence("exact example", r"\(\mathcal E = \{1, 5, 5\}\) on three inputs, two outputs (built by "
+                                                "hand)",
+                               rf"\(\mathcal E\)-MinID-LDP: {holds}; tightest LDP budget "
+                               rf"\({to_decimal_string(tight, 25)} = 2 \min \mathcal E\), so the bound is attained")))
     if not holds or tight != 2:
         steps[-1].inconclusive = True
-    return decide(steps, "The relaxation is at most 2 min E, and the bound is attained.",
-                  "A MinID-LDP channel needs more than 2 min E for LDP.",
+    return decide(steps, r"The relaxation is at most \(2 \min \mathcal E\), and the bound is attained.",
+                  r"A MinID-LDP channel needs more than \(2 \min \mathcal E\) for LDP.",
                   "The attaining example did not behave as constructed.")
 
 
@@ -253,26 +260,26 @@ def _leakage_proof(n: int, premise, bound, description: str):
 @claim("gu2020.table1", location="Sec. IV-B, Table I and eq. (4)",
        statement="For LDP, PLDP, GI/CLDP and MinID-LDP, the prior-posterior leakage (4) has lower and upper bounds "
                  "independent of the prior, which can be directly derived from definitions or Lemma 1; MinID-LDP has "
-                 "an additional bound with respect to min E.",
+                 r"an additional bound with respect to \(\min \mathcal E\).",
        methods=("z3", "hypothesis"), recorded="verified",
        interpretation="The table's entries are lost; checked are the project's reconstructions (page of Gu et al., "
-                      "'Reconstructions'): LDP and PLDP [e^-eps, e^eps] "
-               "(PLDP at the user's budget eps_u, the same algebra), GI/CLDP [e^{-eps max_x' d(x,x')}, "
-               "e^{eps max_x' d(x,x')}], MinID-LDP [e^{-min(eps_x, 2 min E)}, e^{min(eps_x, 2 min E)}]. The bounds "
-               "are symmetric, so both orientations of (4) (the printed ratio's direction is lost) give the same "
-               "interval.")
+                      r"'Reconstructions'): LDP and PLDP \([e^{-\varepsilon}, e^{\varepsilon}]\) (PLDP at the user's "
+                      r"budget \(\varepsilon_u\), the same algebra), GI/CLDP \([e^{-\varepsilon \max_{x'} d(x,x')}, "
+                      r"e^{\varepsilon \max_{x'} d(x,x')}]\), MinID-LDP \([e^{-\min(\varepsilon_x, 2 \min \mathcal "
+                      r"E)}, e^{\min(\varepsilon_x, 2 \min \mathcal E)}]\). The bounds are symmetric, so both "
+                      "orientations of (4) (the printed ratio's direction is lost) give the same interval.")
 def table1(settings: AuditSettings):
     sizes = (2, 3, 4) if settings.deep else (2, 3)
     steps = []
     for n in sizes:
         steps.append(proof_step(
-            f"LDP and PLDP rows: {n} inputs, every prior, entries >= 0, eps >= 0",
+            rf"LDP and PLDP rows: {n} inputs, every prior, entries \(\ge 0\), \(\varepsilon \ge 0\)",
             _leakage_proof(n, lambda P, E, i, k: P[i] <= E[0] * P[k], lambda E: (E[0], []), "LDP leakage")))
         steps.append(proof_step(
-            f"GI/CLDP row: {n} inputs, every prior, every metric (triangle inequality), entries >= 0",
+            rf"GI/CLDP row: {n} inputs, every prior, every metric (triangle inequality), entries \(\ge 0\)",
             _gi_proof(n)))
         steps.append(proof_step(
-            f"MinID-LDP row: {n} inputs, every prior and budget set, entries >= 0",
+            rf"MinID-LDP row: {n} inputs, every prior and budget set, entries \(\ge 0\)",
             _leakage_proof(n, lambda P, E, i, k: P[i] <= z3_min(E[i], E[k]) * P[k], _minid_bound, "MinID leakage")))
 
     def ldp_row_violates(random_channel):
@@ -303,14 +310,16 @@ def table1(settings: AuditSettings):
 
     channels = random_channels(max_inputs=settings.max_inputs, max_outputs=settings.max_inputs)
     example = find_counterexample(channels, ldp_row_violates, settings)
-    steps.append(search_step("LDP row: random exact channels at their tightest eps; kernel: posterior_leakage_range",
+    steps.append(search_step(r"LDP row: random exact channels at their tightest \(\varepsilon\); kernel: "
+                             "`posterior_leakage_range`",
                              example, lambda ex: {"channel": ex.to_json()}, settings))
     example = find_counterexample(channels, gi_row_violates, settings)
-    steps.append(search_step("GI/CLDP row: metric |x - x'| on the inputs, tightest eps; "
-                             "kernel: posterior_leakage_range", example, lambda ex: {"channel": ex.to_json()},
+    steps.append(search_step(r"GI/CLDP row: metric \(|x - x'|\) on the inputs, tightest \(\varepsilon\); kernel: "
+                             "`posterior_leakage_range`", example, lambda ex: {"channel": ex.to_json()},
                              settings))
     example = find_counterexample(channel_with_budgets(settings), minid_row_violates, settings)
-    steps.append(search_step("MinID-LDP row: random exact channels with MinID budgets; kernel: posterior_leakage_range",
+    steps.append(search_step("MinID-LDP row: random exact channels with MinID budgets; kernel: "
+                             "`posterior_leakage_range`",
                              example, lambda ex: describe_channel_budgets(ex, raised_budgets), settings))
     return decide(steps, "Every reconstructed row bounds the leakage for every prior.",
                   "A reconstructed row of Table I does not bound the leakage.")
@@ -352,14 +361,16 @@ def _urr_channel() -> tuple[Channel, list, list]:
        statement="ULDP does not guarantee LDP: sensitive and non-sensitive inputs can be fully distinguished when "
                  "observing some outputs (invertible data).",
        methods=("exact example",), recorded="verified",
-       interpretation="Part of gu2020.uldp-relation. Checked: a channel that is ULDP but not eps-LDP for any eps.")
+       interpretation=r"Part of gu2020.uldp-relation. Checked: a channel that is ULDP but not \(\varepsilon\)-LDP for "
+                      r"any \(\varepsilon\).")
 def uldp_not_ldp(settings: AuditSettings):
     from ldpspec.spec.notions import uldp
 
     channel, sensitive, protected = _urr_channel()
     holds, tight = bool(uldp(channel, sensitive, protected, "log(3)")), ldp_epsilon(channel)
-    step = Step(Evidence("exact example", "uRR on {hiv, cancer | flu, none} at eps = ln 3",
-                         f"(X_sen, Y_pro, ln 3)-ULDP: {holds}; tightest LDP budget: {to_decimal_string(tight, 10)}"),
+    step = Step(Evidence("exact example", r"uRR on {hiv, cancer | flu, none} at \(\varepsilon = \ln 3\)",
+                         rf"\((X_{{sen}}, Y_{{pro}}, \ln 3)\)-ULDP: {holds}; tightest LDP budget: "
+                         f"{to_decimal_string(tight, 10)}"),
                 inconclusive=not holds)
     if holds and tight.is_infinite:
         return decide([step], "uRR is ULDP and is not LDP for any budget (its invertible outputs).", "")
@@ -370,14 +381,15 @@ def uldp_not_ldp(settings: AuditSettings):
        statement="MinID-LDP relaxes LDP by providing distinct bounds of privacy leakage for multiple privacy levels of "
                  "inputs and also guarantees LDP with some privacy budgets (refer to Lemma 1).",
        methods=("z3", "hypothesis"), recorded="verified",
-       interpretation="Part of gu2020.uldp-relation: every E-MinID-LDP channel with finite budgets is eps-LDP for some "
-                      "finite "
-               "eps, namely eps = min{max E, 2 min E}; the check is Lemma 1(b)'s.")
+       interpretation=r"Part of gu2020.uldp-relation: every \(\mathcal E\)-MinID-LDP channel with finite budgets is "
+                      r"\(\varepsilon\)-LDP for some finite \(\varepsilon\), namely \(\varepsilon = \min\{\max "
+                      r"\mathcal E, 2 \min \mathcal E\}\); the check is Lemma 1(b)'s.")
 def minid_guarantees_ldp(settings: AuditSettings):
     steps = [proof_step(f"one pair, the input with the smallest budget, one output; {ALL_ENTRIES}",
                         _lemma1b_proof(lambda Emax, Em: z3_min(Emax, Em * Em)))]
     example, describe = _lemma1b_search(settings, lambda budgets: min(max(budgets), 2 * min(budgets)))
-    steps.append(search_step("random exact channels with finite MinID budgets; kernel: ldp at min{max E, 2 min E}",
+    steps.append(search_step(r"random exact channels with finite MinID budgets; kernel: `ldp` at \(\min\{\max \mathcal "
+                             r"E, 2 \min \mathcal E\}\)",
                              example, describe, settings))
     return decide(steps, "Finite MinID budgets always give a finite LDP budget.", "A MinID-LDP channel is not LDP.")
 
@@ -403,20 +415,20 @@ def uldp_special_case(settings: AuditSettings):
 
 @claim("gu2020.sec8-policy-graph", location="Sec. VIII 'Additional Gain from Incomplete Privacy Policy Graph'",
        statement="If some of the pairs do not need to be protected (an incomplete policy graph, as the secret policy "
-                 "of "
-                 "Blowfish privacy), the gain of MinID-LDP can be larger than 2 min E.",
+                 r"of Blowfish privacy), the gain of MinID-LDP can be larger than \(2 \min \mathcal E\).",
        methods=("exact example",), recorded="verified",
-       interpretation="Checked: a channel that is E-MinID-LDP on an incomplete policy graph and is not (2 min E)-LDP.")
+       interpretation=r"Checked: a channel that is \(\mathcal E\)-MinID-LDP on an incomplete policy graph and is not "
+                      r"\((2 \min \mathcal E)\)-LDP.")
 def policy_graph(settings: AuditSettings):
     channel = Channel(["flu", "cold", "hiv"], ["a", "b", "z"],
                       [["99/100", "1/100", 0], ["1/100", "99/100", 0], [0, 0, 1]])
     budgets = {"flu": 5, "cold": 5, "hiv": 1}
     on_graph = min_id_ldp(channel, budgets, policy=[("flu", "cold")])
     tight = ldp_epsilon(channel)
-    step = Step(Evidence("exact example", "three inputs, E = {5, 5, 1}, policy graph {flu-cold}",
+    step = Step(Evidence("exact example", r"three inputs, \(\mathcal E = \{5, 5, 1\}\), policy graph {flu-cold}",
                          f"MinID-LDP on the graph: {on_graph.holds}; tightest LDP budget "
-                         f"{to_decimal_string(tight, 10)} "
-                         "> 2 min E = 2"), inconclusive=not (on_graph.holds and tight > 2))
+                         rf"{to_decimal_string(tight, 10)} \(> 2 \min \mathcal E = 2\)"),
+                inconclusive=not (on_graph.holds and tight > 2))
     return decide([step], "Without the edges to the input with the smallest budget, the LDP budget is unbounded.", "")
 
 
@@ -425,9 +437,9 @@ def policy_graph(settings: AuditSettings):
 @claim("gu2020.sec8-avgid.composition", location="Sec. VIII 'Other Instantiations of ID-LDP'",
        statement="The notion of AvgID-LDP satisfies sequential composition like Theorem 2.",
        methods=("z3", "hypothesis"), recorded="verified",
-       interpretation="Like Theorem 2: if M_k is E_k-AvgID-LDP, the composition is AvgID-LDP with eps_x = sum_k "
-                      "eps_x^(k). "
-               "The AvgID condition is used squared, P^2 <= E_x E_x' P'^2, which is equivalent for P >= 0.")
+       interpretation=r"Like Theorem 2: if \(M_k\) is \(\mathcal E_k\)-AvgID-LDP, the composition is AvgID-LDP with "
+                      r"\(\varepsilon_x = \sum_k \varepsilon_x^{(k)}\). The AvgID condition is used squared, \(P^2 \le "
+                      r"e^{\varepsilon_x} e^{\varepsilon_{x'}} P'^2\), which is equivalent for \(P \ge 0\).")
 def avgid_composition(settings: AuditSettings):
     from ldpspec.spec.notions import avg_id_ldp
 
@@ -437,7 +449,7 @@ def avgid_composition(settings: AuditSettings):
         Ex, Ex2 = z3_reals("E_k_x", K), z3_reals("E_k_x'", K)
         premises = [a[k] * a[k] <= Ex[k] * Ex2[k] * b[k] * b[k] for k in range(K)]
         goal = z3.Product(*a) ** 2 <= z3.Product(*Ex) * z3.Product(*Ex2) * z3.Product(*b) ** 2
-        steps.append(proof_step(f"K = {K}: one input pair and one output tuple, {ALL_ENTRIES}",
+        steps.append(proof_step(rf"\(K = {K}\): one input pair and one output tuple, {ALL_ENTRIES}",
                                 pointwise(f"composition of {K} AvgID-LDP mechanisms", premises, goal, a + b, Ex + Ex2)))
 
     def violates(example):
@@ -448,7 +460,8 @@ def avgid_composition(settings: AuditSettings):
         return not avg_id_ldp(compose(first.channel, second.channel), {x: b1[x] + b2[x] for x in first.inputs})
 
     example = find_counterexample(two_channels_with_increments(settings), violates, settings)
-    steps.append(search_step("two random exact channels with AvgID budgets; kernel: avg_id_ldp(compose(M1, M2), sums)",
+    steps.append(search_step("two random exact channels with AvgID budgets; kernel: `avg_id_ldp(compose(M1, M2), "
+                             "sums)`",
                              example, lambda ex: {"mechanisms": [describe_channel_budgets(part, raised_budgets)
                                                                  for part in ex]}, settings))
     return decide(steps, "The squared ratio bounds multiply, so budgets add.", "A composition violates AvgID-LDP.")

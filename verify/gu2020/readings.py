@@ -9,36 +9,37 @@ from ldpspec.verify.claims import Choice, declare_choices
 
 BOX = Choice(
     "box", ("authors", "none"),
-    where="Sec. V-D, problem (9): the prose constrains only a_t > b_t; the authors' code (min_opt0.m) adds a box.",
-    meanings={"authors": "opt0 searches 1/2 <= a_t <= 1, 0 <= b_t <= 1/2 (the authors' code)",
-              "none": "opt0 searches every 0 < b_t < a_t < 1 (the prose)"})
+    where=r"Sec. V-D, problem (9): the prose constrains only \(a_t > b_t\); the authors' code (`min_opt0.m`) adds "
+          "a box.",
+    meanings={"authors": r"opt0 searches \(1/2 \le a_t \le 1\), \(0 \le b_t \le 1/2\) (the authors' code)",
+              "none": r"opt0 searches every \(0 < b_t < a_t < 1\) (the prose)"})
 
 SELF_PAIRS = Choice(
     "self_pairs", ("all", "multi-item"),
-    where="Sec. V-B eq. (6) and Sec. VI-B eq. (17) range over pairs of distinct items i != j, while the authors' code "
-          "constrains every level with itself and Sec. V-D counts T^2 constraints.",
-    meanings={"all": "every level s is constrained with itself, a_s(1-b_s) <= e^{eps_s} b_s(1-a_s), and (17) holds "
-                     "for all i, j including i = j (the authors' code)",
-              "multi-item": "a level is constrained with itself only when it holds two or more items, and (17) "
-                            "ranges over i != j (the printed quantifier)"})
+    where=r"Sec. V-B eq. (6) and Sec. VI-B eq. (17) range over pairs of distinct items \(i \ne j\), while the authors' "
+          r"code constrains every level with itself and Sec. V-D counts \(T^2\) constraints.",
+    meanings={"all": r"every level \(s\) is constrained with itself, \(a_s(1-b_s) \le e^{\varepsilon_s} b_s(1-a_s)\), "
+                     r"and (17) holds for all \(i\), \(j\) including \(i = j\) (the authors' code)",
+              "multi-item": "a level is constrained with itself only when it holds two or more items, and (17) ranges "
+                            r"over \(i \ne j\) (the printed quantifier)"})
 
 DUMMY_BUDGET = Choice(
     "dummy_budget", ("min", "any"),
-    where="Sec. VI-B after Theorem 4: 'we can select eps_d to be any value from ...'; the range and the chosen value "
-          "are lost in the extracted text.",
-    meanings={"min": "the dummies have the smallest budget, eps_d = min E",
+    where=r"Sec. VI-B after Theorem 4: 'we can select \(\varepsilon_d\) to be any value from ...'; the range and the "
+          "chosen value are lost in the extracted text.",
+    meanings={"min": r"the dummies have the smallest budget, \(\varepsilon_d = \min \mathcal E\)",
               "any": "the dummies have any of the items' budgets"})
 
 RELEASE = Choice(
     "release", ("all", "real"),
-    where="Sec. VI, Algorithm 2: the perturbed vector has m + l bits; the paper does not say whether the l dummy "
-          "bits are sent (the authors' simulation generates only the real ones).",
-    meanings={"all": "the user releases all m + l bits", "real": "the user releases the m real bits only"})
+    where=r"Sec. VI, Algorithm 2: the perturbed vector has \(m + l\) bits; the paper does not say whether the \(l\) "
+          "dummy bits are sent (the authors' simulation generates only the real ones).",
+    meanings={"all": r"the user releases all \(m + l\) bits", "real": r"the user releases the \(m\) real bits only"})
 
 BUDGET_ASSIGNMENT = Choice(
     "budget_assignment", ("exact-shares", "random-draw"),
     where="Sec. VII-A: the items' budgets 'are randomly selected from the three values with a certain budget "
-          "distribution'; the authors' code (PG1.m) gives each level exactly its share of the items.",
+          r"distribution'; the authors' code (`PG1.m`) gives each level exactly its share of the items.",
     meanings={"exact-shares": "each level holds exactly its share of the items, placed by a random permutation",
               "random-draw": "each item's budget is drawn independently with the levels' shares as probabilities"})
 
@@ -51,7 +52,7 @@ LESS = Choice(
 UTILITY = Choice(
     "utility", ("approximate-variance", "exact-mse"),
     where="Sec. III-C: 'OUE can provide higher utility than RAPPOR' does not name the measure.",
-    meanings={"approximate-variance": "the per-item variance n q(1-q)/(p-q)^2 that Wang et al. optimise",
+    meanings={"approximate-variance": r"the per-item variance \(n q(1-q)/(p-q)^2\) that Wang et al. optimise",
               "exact-mse": "the exact total MSE of single-item data, count term included"})
 
 SKEW = Choice(
@@ -65,22 +66,22 @@ TOY_LAYOUT = Choice(
     "toy_layout", ("hiv-flips-more", "hiv-flips-less"),
     where="Sec. V-E, Table II (the slides' 'TABLE I'): the cells of IDUE's 1 - a row come out of the extraction as the "
           "token run '0.33 0.3 0.41', so which value belongs to HIV is not recoverable from the table itself.",
-    meanings={"hiv-flips-more": "1 - a_1 = 0.41 for HIV and 0.33 for the others (as the prose says HIV's flip "
+    meanings={"hiv-flips-more": r"\(1 - a_1 = 0.41\) for HIV and 0.33 for the others (as the prose says HIV's flip "
                                 "probability may be larger)",
-              "hiv-flips-less": "1 - a_1 = 0.33 for HIV and 0.41 for the others"})
+              "hiv-flips-less": r"\(1 - a_1 = 0.33\) for HIV and 0.41 for the others"})
 
 PADDING = Choice(
     "padding", ("mean", "percentile-90"),
-    where="Sec. VII-B, Fig. 7: the padding length l of the Clothing runs is not given; Sec. VII-B recalls that Wang et "
-          "al. take the 90th percentile of the users' set sizes and recommends the mean under larger budgets (the "
-          "authors' code runs Retail with l = 10, its mean being 10.3).",
-    meanings={"mean": "l is the users' mean number of items, rounded (2 on Clothing)",
-              "percentile-90": "l is the 90th percentile of the users' numbers of items (3 on Clothing)"})
+    where=r"Sec. VII-B, Fig. 7: the padding length \(l\) of the Clothing runs is not given; Sec. VII-B recalls that "
+          "Wang et al. take the 90th percentile of the users' set sizes and recommends the mean under larger budgets "
+          r"(the authors' code runs Retail with \(l = 10\), its mean being 10.3).",
+    meanings={"mean": r"\(l\) is the users' mean number of items, rounded (2 on Clothing)",
+              "percentile-90": r"\(l\) is the 90th percentile of the users' numbers of items (3 on Clothing)"})
 
 TOP_K = Choice(
     "top_k", ("10", "20", "50", "100"),
-    where="Sec. VII, Figs. 4, 8 and 9: RE is the average over the top k items 'with k = ...', the value lost in the "
-          "extracted text (the authors' code evaluates the top 100).",
+    where=r"Sec. VII, Figs. 4, 8 and 9: RE is the average over the top \(k\) items 'with \(k\) = ...', the value lost "
+          "in the extracted text (the authors' code evaluates the top 100).",
     meanings={"10": "RE over the top 10 items", "20": "RE over the top 20 items", "50": "RE over the top 50 items",
               "100": "RE over the top 100 items"})
 

@@ -78,21 +78,21 @@ def _bias_counterexample(case, reading: dict, mean, true_mean) -> dict:
 # --- PLC (Sec. 4.2) ---------------------------------------------------------------------------------
 
 @claim("hiera2023.plc-composition", location="Sec. 4.2",
-       statement="Using (p_i + p_j - 1)/(2 p_i - 1) as the keep probability of a second perturbation can perturb v "
-                 "into the data with privacy level j: the overall keep probability is p_j, and the flip probability "
-                 "1 - p_j.",
+       statement=r"Using \((p_i + p_j - 1)/(2 p_i - 1)\) as the keep probability of a second perturbation can perturb "
+                 r"\(v\) into the data with privacy level \(j\): the overall keep probability is \(p_j\), and the flip "
+                 r"probability \(1 - p_j\).",
        methods=("z3", "exact"), recorded={"level_budget=perturbed": "verified", "level_budget=true": "refuted"},
        choices=(LEVEL_BUDGET,),
-       interpretation="The identities for a datum kept with p_i, and, for the data PLC actually converts (the values "
-                      "LHP reported at level i), the probability that a converted datum equals the user's discretised "
-                      "value, for users of every true level.")
+       interpretation=r"The identities for a datum kept with \(p_i\), and, for the data PLC actually converts (the "
+                      r"values LHP reported at level \(i\)), the probability that a converted datum equals the user's "
+                      "discretised value, for users of every true level.")
 def plc_composition(settings: AuditSettings, level_budget: str):
     pi, pj = z3.Reals("p_i p_j")
     q = plc_keep_probability(pi, pj)
     premises = [pi > Fraction(1, 2), pi <= 1]
-    steps = [proof_step("p_i q + (1 - p_i)(1 - q) = p_j for every p_i in (1/2, 1]",
+    steps = [proof_step(r"\(p_i q + (1 - p_i)(1 - q) = p_j\) for every \(p_i \in (1/2, 1]\)",
                         prove_identity("keep", pi * q + (1 - pi) * (1 - q), pj, premises)),
-             proof_step("p_i (1 - q) + (1 - p_i) q = 1 - p_j",
+             proof_step(r"\(p_i (1 - q) + (1 - p_i) q = 1 - p_j\)",
                         prove_identity("flip", pi * (1 - q) + (1 - pi) * q, 1 - pj, premises))]
     lhp = lhp_of("two levels", level_budget)
     keep = [e / (e + 1) for e in lhp.levels.exponentials]
@@ -102,36 +102,40 @@ def plc_composition(settings: AuditSettings, level_budget: str):
         source = keep[0] if level_budget == "perturbed" else keep[true_level - 1]
         overall = source * q12 + (1 - source) * (1 - q12)
         if overall != keep[1] and failure is None:
-            failure = {"method": "exact", "levels": "two levels, e^eps = 3, 2 (p = 3/4, 2/3)", "true level": true_level,
+            failure = {"method": "exact", "levels": r"two levels, \(e^{\varepsilon} = 3, 2\) (\(p = 3/4, "
+                                                    r"2/3\))", "true level": true_level,
                        "reported level": 1, "converted to": 2, "keep probability after conversion": overall.text(),
                        "p_2": keep[1].text()}
-    steps.append(Step(Evidence("exact", "two levels (p = 3/4, 2/3): data reported at level 1 converted to level 2, "
-                               "users of true level 1 and 2", "kept with p_2" if failure is None else
-                               "a user's datum is kept with another probability than p_2"), counterexample=failure))
-    return decide(steps, "A datum kept with p_i and converted is kept with p_j.",
-                  "Under the true-level reading a datum reported at level i was kept with its true level's p_t, not "
-                  "p_i, so the conversion does not give p_j.")
+    steps.append(Step(Evidence("exact", r"two levels (\(p = 3/4, 2/3\)): data reported at level 1 converted to level "
+                                        "2, users of true level 1 and 2", r"kept with \(p_2\)" if failure is None else
+                               "a user's datum is kept with another probability than "
+                               r"\(p_2\)"), counterexample=failure))
+    return decide(steps, r"A datum kept with \(p_i\) and converted is kept with \(p_j\).",
+                  r"Under the true-level reading a datum reported at level \(i\) was kept with its true level's "
+                  r"\(p_t\), not \(p_i\), so the conversion does not give \(p_j\).")
 
 
 @claim("hiera2023.plc-direction", location="Sec. 4.2",
-       statement="We can only perturb low-level data into high-level data, i.e. p_i must be greater than p_j; "
+       statement=r"We can only perturb low-level data into high-level data, i.e. \(p_i\) must be greater than \(p_j\); "
                  "theoretically it is possible to convert low-level data to any high-level data, but the computational "
                  "overhead will increase as the number of conversions increases.",
        methods=("z3", "exact"), recorded="verified",
-       interpretation="q is a probability exactly when p_j <= p_i (p_i, p_j in (1/2, 1]); the overhead is the number "
-                      "of data PLC draws, sum_i |V_i| min(k - i, mu - 1), checked nondecreasing in mu for k <= 12.")
+       interpretation=r"\(q\) is a probability exactly when \(p_j \le p_i\) (\(p_i, p_j \in (1/2, 1]\)); the overhead "
+                      r"is the number of data PLC draws, \(\sum_i |V_i| \min(k - i, \mu - 1)\), checked nondecreasing "
+                      r"in \(\mu\) for \(k \le 12\).")
 def plc_direction(settings: AuditSettings):
     pi, pj = z3.Reals("p_i p_j")
     q = plc_keep_probability(pi, pj)
     premises = [pi > Fraction(1, 2), pi <= 1, pj > Fraction(1, 2), pj <= 1]
-    steps = [proof_step("q in [0, 1] <=> p_j <= p_i", pointwise("direction", premises,
+    steps = [proof_step(r"\(q \in [0, 1] \Leftrightarrow p_j \le p_i\)", pointwise("direction", premises,
                                                                   (z3.And(q >= 0, q <= 1)) == (pj <= pi), [], []))]
     bad = [(k, mu) for k in range(1, 13) for mu in range(1, k)
            if any(min(k - i, mu) < min(k - i, mu - 1) for i in range(1, k + 1))]
-    steps.append(Step(Evidence("exact", "conversions per datum of level i, min(k - i, mu - 1), for k <= 12",
-                               "nondecreasing in mu" if not bad else f"decreases at {bad[:3]}"),
+    steps.append(Step(Evidence("exact", r"conversions per datum of level \(i\), \(\min(k - i, \mu - 1)\), for \(k \le "
+                                        r"12\)",
+                               r"nondecreasing in \(\mu\)" if not bad else f"decreases at {bad[:3]}"),
                       counterexample={"method": "exact", "cases": bad[:3]} if bad else None))
-    return decide(steps, "q is a probability only towards smaller budgets, and the work grows with mu.",
+    return decide(steps, r"\(q\) is a probability only towards smaller budgets, and the work grows with \(\mu\).",
                   "The direction or the overhead differ.")
 
 
@@ -143,8 +147,8 @@ def plc_direction(settings: AuditSettings):
        methods=("exact",), recorded={"compensation=A": "verified", "compensation=B": "verified",
                                      "compensation=C": "verified", "compensation=D": "refuted"},
        choices=(COMPENSATION,),
-       interpretation="Every level's merged set V_i* holds at least the data V_i reported at it, for every k <= 8 and "
-                      "mu <= k (from the merge of step 5).")
+       interpretation=r"Every level's merged set \(V_i^*\) holds at least the data \(V_i\) reported at it, for every "
+                      r"\(k \le 8\) and \(\mu \le k\) (from the merge of step 5).")
 def contribution_more_data(settings: AuditSettings, compensation: str):
     failure = None
     for k in range(1, 9):
@@ -152,8 +156,9 @@ def contribution_more_data(settings: AuditSettings, compensation: str):
             for i, parts in enumerate(merge_plan(k, mu, compensation), 1):
                 if not any(h == i and copies >= 1 for h, copies in parts) and failure is None:
                     failure = {"method": "exact", "k": k, "mu": mu, "level": i, "V_i*": [list(p) for p in parts]}
-    step = Step(Evidence("exact", "the merge of step 5 for k <= 8, mu <= k", "every V_i* holds V_i" if not failure
-                         else "a level's V_i* lacks its own data"), counterexample=failure)
+    step = Step(Evidence("exact", r"the merge of step 5 for \(k \le 8\), \(\mu \le "
+                                  r"k\)", r"every \(V_i^*\) holds \(V_i\)" if not failure
+                         else r"a level's \(V_i^*\) lacks its own data"), counterexample=failure)
     return decide([step], "Each level keeps its data and receives conversions from below.",
                   "Under the block reading the levels below a block's top keep nothing: their data move to the top.")
 
@@ -162,10 +167,11 @@ def contribution_more_data(settings: AuditSettings, compensation: str):
        statement="Increasing the amount of available data per privacy level by PLC leads to a significant improvement "
                  "in the accuracy of the mean value estimation.",
        methods=("exact",), recorded="refuted", choices=(COMPENSATION, SIZE, CLIPPING),
-       interpretation="The exact mean squared error of m* with conversion (mu >= 2) against without (mu = 1), on tiny "
-                      "populations: a population where conversion does not lower the error refutes the claim. For the "
-                      "unclipped estimator there is a proof for every population: a converted datum's conditional "
-                      "mean is its source's, so PLC only adds independent noise to mu = 1's estimate.")
+       interpretation=r"The exact mean squared error of \(m^*\) with conversion (\(\mu \ge 2\)) against without (\(\mu "
+                      r"= 1\)), on tiny populations: a population where conversion does not lower the error refutes "
+                      "the claim. For the unclipped estimator there is a proof for every population: a converted "
+                      r"datum's conditional mean is its source's, so PLC only adds independent noise to \(\mu = 1\)'s "
+                      "estimate.")
 def contribution_accuracy(settings: AuditSettings, compensation: str, size: str, clipping: str):
     clip = clipping == "printed"
     for setup, mu, population in _cases(settings):
@@ -176,10 +182,10 @@ def contribution_accuracy(settings: AuditSettings, compensation: str, size: str,
             counterexample = {"method": "exact", "boundaries": list(boundaries), "budgets": list(budgets),
                               "population": list(population), f"MSE at mu = {mu}": to_decimal_string(converted[1], 8),
                               "MSE at mu = 1": to_decimal_string(plain[1], 8)}
-            step = Step(Evidence("exact", f"{setup}, population {list(population)}: exact MSE at mu = {mu} and 1",
-                                 f"{to_decimal_string(converted[1], 6)} >= {to_decimal_string(plain[1], 6)}"),
+            step = Step(Evidence("exact", rf"{setup}, population {list(population)}: exact MSE at \(\mu = {mu}\) and 1",
+                                 rf"\({to_decimal_string(converted[1], 6)} \ge {to_decimal_string(plain[1], 6)}\)"),
                         counterexample=counterexample)
-            return decide([step], "", "Conversion does not lower the error: at mu = 1 the estimate is already "
+            return decide([step], "", r"Conversion does not lower the error: at \(\mu = 1\) the estimate is already "
                                       "unbiased (unclipped) and PLC re-randomises released data, adding variance.")
     return decide([Step(Evidence("exact", "the tiny populations", "conversion lowers the MSE on every one"))],
                   "Conversion lowers the exact MSE on every population checked.", "")
@@ -188,16 +194,16 @@ def contribution_accuracy(settings: AuditSettings, compensation: str, size: str,
 # --- the compensation and Theorem 3 -------------------------------------------------------------------
 
 @claim("hiera2023.compensation", location="Sec. 4.2, after Algorithm 5",
-       statement="When i + mu - 1 > k, the number of transformations of dataset V_i may be less than mu - 1; to ensure "
-                 "that the final mean estimate is unbiased, it is necessary to add mu - k + i datasets V_i as the "
-                 "compensation dataset in step 5.",
+       statement=r"When \(i + \mu - 1 > k\), the number of transformations of dataset \(V_i\) may be less than \(\mu - "
+                 r"1\); to ensure that the final mean estimate is unbiased, it is necessary to add \(\mu - k + i\) "
+                 r"datasets \(V_i\) as the compensation dataset in step 5.",
        methods=("exact",), recorded={**{f"compensation={c}, size={s}, clipping={k}": "refuted"
                                         for c in "ABCD" for s in ("all", "n") for k in ("printed", "none")},
                                      "compensation=A, size=all, clipping=none": "verified"},
        choices=(COMPENSATION, SIZE, CLIPPING),
        interpretation="Two parts, each by exact expectation on tiny populations: with the compensation (as the reading "
-                      "merges it) the estimate is unbiased, and without it (one copy of each V_i) it is biased. The "
-                      "block reading has no compensation copies, so there 'with' and 'without' are the same merge.")
+                      r"merges it) the estimate is unbiased, and without it (one copy of each \(V_i\)) it is biased. "
+                      "The block reading has no compensation copies, so there 'with' and 'without' are the same merge.")
 def compensation(settings: AuditSettings, compensation: str, size: str, clipping: str):
     clip = clipping == "printed"
     reading = {"compensation": compensation, "size": size, "clipping": clipping}
@@ -207,8 +213,8 @@ def compensation(settings: AuditSettings, compensation: str, size: str, clipping
         setup, mu, population = case
         mean, _, true_mean = moments(setup, "perturbed", mu, compensation, size, clip, population)
         if mean != true_mean:
-            steps.append(Step(Evidence("exact", f"{setup}, mu = {mu}, population {list(population)}: with the "
-                                       "compensation", "biased"),
+            steps.append(Step(Evidence("exact", rf"{setup}, \(\mu = {mu}\), population {list(population)}: with the "
+                                                "compensation", "biased"),
                               counterexample=_bias_counterexample(case, reading, mean, true_mean)))
             unbiased_with = False
             break
@@ -241,10 +247,11 @@ def compensation(settings: AuditSettings, compensation: str, size: str, clipping
                  "compensation=D, size=all, clipping=none, level_budget=perturbed": "verified",
                  "compensation=D, size=n, clipping=none, level_budget=perturbed": "verified"},
        choices=(COMPENSATION, SIZE, CLIPPING, LEVEL_BUDGET),
-       interpretation="E[m*] equals the true mean, exactly, for every population. Checked by exact expectation on tiny "
-                      "populations (two levels, mu = 2; three levels with --deep); where it holds there, the proof for "
-                      "every population: a converted datum keeps its source's conditional mean (z3), every reported "
-                      "datum enters the merge with the same total weight, and |V*| is that weight times n.")
+       interpretation=r"\(\mathbb E[m^*]\) equals the true mean, exactly, for every population. Checked by exact "
+                      r"expectation on tiny populations (two levels, \(\mu = 2\); three levels with `--deep`); where "
+                      "it holds there, the proof for every population: a converted datum keeps its source's "
+                      "conditional mean (z3), every reported datum enters the merge with the same total weight, and "
+                      r"\(|V^*|\) is that weight times \(n\).")
 def theorem3(settings: AuditSettings, compensation: str, size: str, clipping: str, level_budget: str):
     clip = clipping == "printed"
     reading = {"compensation": compensation, "size": size, "clipping": clipping, "level_budget": level_budget}
@@ -252,14 +259,16 @@ def theorem3(settings: AuditSettings, compensation: str, size: str, clipping: st
         setup, mu, population = case
         mean, _, true_mean = moments(setup, level_budget, mu, compensation, size, clip, population)
         if mean != true_mean:
-            step = Step(Evidence("exact", f"{setup}, mu = {mu}, population {list(population)}", "biased: E[m*] = "
-                                 f"{to_decimal_string(mean, 8)}, m = {to_decimal_string(true_mean, 8)}"),
+            step = Step(Evidence("exact", rf"{setup}, \(\mu = {mu}\), population {list(population)}",
+                                 rf"biased: \(\mathbb E[m^*] = {to_decimal_string(mean, 8)}\), "
+                                 rf"\(m = {to_decimal_string(true_mean, 8)}\)"),
                         counterexample=_bias_counterexample(case, reading, mean, true_mean))
-            return decide([step], "", "E[m*] differs from the true mean.")
-    steps = [Step(Evidence("exact", "every tiny population", "E[m*] = m exactly"))]
+            return decide([step], "", r"\(\mathbb E[m^*]\) differs from the true mean.")
+    steps = [Step(Evidence("exact", "every tiny population", r"\(\mathbb E[m^*] = m\) exactly"))]
     ch, ci, q = z3.Reals("c_h c_i q")
-    steps.append(proof_step("a datum reported at level h (E = v c_h) converted to level i (keep q = (p_h + p_i - 1)/"
-                            "(2 p_h - 1)) has E = v c_h (2q - 1) = v c_i, with c = 2p - 1",
+    steps.append(proof_step(r"a datum reported at level \(h\) (\(\mathbb E = v c_h\)) converted to level \(i\) (keep "
+                            r"\(q = (p_h + p_i - 1)/(2 p_h - 1)\)) has \(\mathbb E = v c_h (2q - 1) = v c_i\), with "
+                            r"\(c = 2p - 1\)",
                             prove_identity("conversion keeps the mean", ch * (2 * plc_keep_probability(
                                 (1 + ch) / 2, (1 + ci) / 2) - 1), ci, [ch > 0, ch <= 1, ci > 0, ci <= 1])))
     unequal = []
@@ -271,26 +280,31 @@ def theorem3(settings: AuditSettings, compensation: str, size: str, clipping: st
                     weights[h] += copies
             if len(set(weights.values())) != 1:
                 unequal.append((k, mu, weights))
-    steps.append(Step(Evidence("exact", "the merge's total weight of each reported level's data, k <= 8, mu <= k",
-                               "equal for every level" if not unequal else f"unequal at (k, mu) = "
-                               f"{[(k, mu) for k, mu, _ in unequal[:3]]}"),
+    steps.append(Step(Evidence("exact", r"the merge's total weight of each reported level's data, \(k \le 8\), \(\mu "
+                                        r"\le k\)",
+                               "equal for every level" if not unequal else
+                               rf"unequal at \((k, \mu) = {[(k, mu) for k, mu, _ in unequal[:3]]}\)"),
                       counterexample={"method": "exact", **reading, "unequal weights": [
                           {"k": k, "mu": mu, "weights": w} for k, mu, w in unequal[:2]]} if unequal else None))
     return decide(steps, "Unbiased: every datum's conversions keep its conditional mean, every reported level has the "
-                         "same total weight, and |V*| is that weight times n.",
+                         r"same total weight, and \(|V^*|\) is that weight times \(n\).",
                   "The merge weighs reported levels unequally, so the estimate is biased for some population.")
 
 
 @claim("hiera2023.theorem3.level-counts", location="Sec. 4.3, proof of Theorem 3, step (b)",
-       statement="E(n_1' + n_2') = n_1 + n_2: the expected number of data received at a level equals the number of "
-                 "data of that level before local perturbation.",
+       statement=r"\(\mathbb E(n_1' + n_2') = n_1 + n_2\): the expected number of data received at a level equals the "
+                 "number of data of that level before local perturbation.",
        methods=("exact",), recorded="refuted",
-       interpretation="n_1 + n_2 counts the users of true level i and n_1' + n_2' the releases reported at level i.")
+       interpretation=r"\(n_1 + n_2\) counts the users of true level \(i\) and \(n_1' + n_2'\) the releases reported "
+                      r"at level \(i\).")
 def theorem3_level_counts(settings: AuditSettings):
     lhp = lhp_of("two levels", "perturbed")
     p, _ = grr_probabilities(lhp.levels.exponentials[0], lhp.k)
     expected, true = 2 * p, 2  # two users of level 1 (inputs -1 and -1/2): each reported at level 1 with p
-    step = Step(Evidence("exact", "two levels, both users in level 1", f"E|V_1| = 2p = {expected.text()} != 2"),
-                counterexample={"method": "exact", "levels": "two levels, e^eps = 3, 2", "population": ["-1", "-1/2"],
+    step = Step(Evidence("exact", "two levels, both users in level 1",
+                         rf"\(\mathbb E|V_1| = 2p = {expected.text()} \ne 2\)"),
+                counterexample={"method": "exact", "levels": r"two levels, \(e^{\varepsilon} = 3, 2\)",
+                                "population": ["-1", "-1/2"],
                                 "E(n_1' + n_2')": expected.text(), "n_1 + n_2": true} if expected != true else None)
-    return decide([step], "", "The level perturbation moves data across levels: E|V_i| = sum_t n_t G_t(i), not n_i.")
+    return decide([step], "", r"The level perturbation moves data across levels: \(\mathbb E|V_i| = \sum_t n_t "
+                              r"G_t(i)\), not \(n_i\).")

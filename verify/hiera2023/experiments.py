@@ -49,7 +49,7 @@ EPS0 = (0.1, 0.5, 1.0, 2.0, 3.0)
 CENSUS_USERS = 1_520_000
 """Users of the census stand-in: the paper's US data set has "approximately 1.52 million records"."""
 
-STAND_INS = {"age-like": "age-like stand-in, 10^6 users",
+STAND_INS = {"age-like": r"age-like stand-in, \(10^6\) users",
              "census-2010": "2010 US census ages stand-in (Census Bureau counts), 1.52 million users"}
 """Fig. 1's stand-ins for US_AGE (the reading ``data``), as the evidence names them."""
 
@@ -203,23 +203,23 @@ def hiera_simulated_errors(data: str, eps0: float, mus, compensation: str, size:
     return {mu: (hiera.twin.estimate_many(reports, n, rng) - truth) ** 2 for mu, hiera in collectors.items()}
 
 
-@claim("hiera2023.fig1", location="Sec. 6.1, Fig. 1 (US_AGE, MAE, T = 100, mu = 1..5)",
-       statement="The higher the value of mu, the higher the accuracy of the mean estimation, because more data are "
-                 "available per privacy level.",
+@claim("hiera2023.fig1", location=r"Sec. 6.1, Fig. 1 (US_AGE, MAE, \(T = 100\), \(\mu = 1..5\))",
+       statement=r"The higher the value of \(\mu\), the higher the accuracy of the mean estimation, because more data "
+                 "are available per privacy level.",
        methods=("exact", "simulation"), recorded="refuted", choices=(COMPENSATION, SIZE, CLIPPING, DATA),
        interpretation="US_AGE (the age attribute of the paper's IPUMS extract of the 2010 US census) could not be "
                       "obtained; the verdicts are the stand-ins' (the reading data): an age-like shape (ages 0..100 "
-                      "rescaled to [-1, 1], flat to 60 then declining), 10^6 users; or the 2010 census's own count at "
-                      "each age (the Census Bureau's table, the population the IPUMS sample is drawn from), ages "
-                      "0..100 rescaled by age / 50 - 1, 1.52 million users. The paper's levels at eps_0 = 1. Where "
-                      "the estimator is unbiased (no clipping; A with |V*| all, or D) its variance is computed "
-                      "exactly for mu = 1..5; otherwise the mean squared errors are simulated (the same LHP reports "
-                      "for every mu; 300 runs, or 3000 where 300 cannot tell mu = 1 and mu = 5 apart). Refuted "
-                      "when mu = 5 is less accurate than mu = 1 (by more than three standard errors when simulated); "
-                      "verified when more accurate by that margin; open otherwise. Family-wise error: 26 of the 32 "
-                      "readings are simulated, each with at most two looks at three standard errors (one-sided "
-                      "0.135% each, normal approximation), so the chance that any simulated verdict is wrong is at "
-                      "most about 7% (union bound).")
+                      r"rescaled to [-1, 1], flat to 60 then declining), \(10^6\) users; or the 2010 census's own "
+                      "count at each age (the Census Bureau's table, the population the IPUMS sample is drawn from), "
+                      "ages 0..100 rescaled by age / 50 - 1, 1.52 million users. The paper's levels at "
+                      r"\(\varepsilon_0 = 1\). Where the estimator is unbiased (no clipping; A with \(|V^*|\) all, or "
+                      r"D) its variance is computed exactly for \(\mu = 1..5\); otherwise the mean squared errors "
+                      r"are simulated (the same LHP reports for every \(\mu\); 300 runs, or 3000 where 300 cannot tell "
+                      r"\(\mu = 1\) and \(\mu = 5\) apart). Refuted when \(\mu = 5\) is less accurate than \(\mu = 1\) "
+                      "(by more than three standard errors when simulated); verified when more accurate by that "
+                      "margin; open otherwise. Family-wise error: 26 of the 32 readings are simulated, each with at "
+                      "most two looks at three standard errors (one-sided 0.135% each, normal approximation), so the "
+                      "chance that any simulated verdict is wrong is at most about 7% (union bound).")
 def fig1(settings: AuditSettings, compensation: str, size: str, clipping: str, data: str):
     clip = clipping == "printed"
     mus = (1, 2, 3, 4, 5)
@@ -234,44 +234,43 @@ def fig1(settings: AuditSettings, compensation: str, size: str, clipping: str, d
             if abs(difference) > margin:
                 break
         mse, method = {mu: float(e.mean()) for mu, e in errors.items()}, f"simulation, {runs} runs"
-    text = ", ".join(f"mu = {mu}: {value:.4g}" for mu, value in mse.items())
-    scope = f"{STAND_INS[data]}, eps_0 = 1: mean squared error by mu ({method})"
+    text = ", ".join(rf"\(\mu = {mu}\): {value:.4g}" for mu, value in mse.items())
+    scope = rf"{STAND_INS[data]}, \(\varepsilon_0 = 1\): mean squared error by \(\mu\) ({method})"
     if difference > margin:
         step = Step(Evidence(method, scope, text), counterexample={
             "method": method.split(",")[0], "data": STAND_INS[data], "eps0": 1,
             "mse_by_mu": {str(mu): v for mu, v in mse.items()}, "mu5_minus_mu1": difference,
             **({"three_standard_errors": margin} if method != "exact" else {})})
-        return decide([step], "", "mu = 5 is less accurate than mu = 1 on the stand-in: converted data are "
-                                  "re-randomised copies of data already used, so they add noise without "
-                                  "information.")
+        return decide([step], "", r"\(\mu = 5\) is less accurate than \(\mu = 1\) on the stand-in: converted data are "
+                                  "re-randomised copies of data already used, so they add noise without information.")
     step = Step(Evidence(method, scope, text), inconclusive=difference > -margin)
-    return decide([step], "mu = 5 is more accurate than mu = 1 on the stand-in.", "",
-                  "mu = 1 and mu = 5 are within three standard errors of each other on the stand-in.")
+    return decide([step], r"\(\mu = 5\) is more accurate than \(\mu = 1\) on the stand-in.", "",
+                  r"\(\mu = 1\) and \(\mu = 5\) are within three standard errors of each other on the stand-in.")
 
 
-@claim("hiera2023.fig2", location="Sec. 6.2, Fig. 2 (MAE over eps_0; synthetic and real data)",
-       statement="HierA (mu = 2) has a higher accuracy than the existing methods (Harmony, PM, graded Laplace) on "
-                 "different datasets, especially when the privacy budget eps is small.",
+@claim("hiera2023.fig2", location=r"Sec. 6.2, Fig. 2 (MAE over \(\varepsilon_0\); synthetic and real data)",
+       statement=r"HierA (\(\mu = 2\)) has a higher accuracy than the existing methods (Harmony, PM, graded Laplace) "
+                 r"on different datasets, especially when the privacy budget \(\varepsilon\) is small.",
        methods=("exact", "simulation"), recorded="refuted", choices=(COMPENSATION, SIZE, CLIPPING),
-       interpretation="The three synthetic shapes the paper names, 10^6 users each, the paper's levels, eps_0 in "
-                      "{0.1, 0.5, 1, 2, 3}; Harmony and PM at eps_0 for everyone, graded Laplace per level, all with "
-                      "their exact variances; HierA with mu = 2 under each reading of steps 5-7: its exact variance "
-                      "where it is unbiased (no clipping; A with |V*| all, or D), else its mean squared error "
-                      "simulated (100 runs, less three standard errors). The claim fails where a baseline has the "
-                      "smaller error. The paper's real data sets (IPUMS extracts) could not be obtained: the verdicts "
-                      "are the stand-ins'.")
+       interpretation=r"The three synthetic shapes the paper names, \(10^6\) users each, the paper's levels, "
+                      r"\(\varepsilon_0 \in \{0.1, 0.5, 1, 2, 3\}\); Harmony and PM at \(\varepsilon_0\) for everyone, "
+                      r"graded Laplace per level, all with their exact variances; HierA with \(\mu = 2\) under each "
+                      r"reading of steps 5-7: its exact variance where it is unbiased (no clipping; A with \(|V^*|\) "
+                      r"all, or D), else its mean squared error simulated (100 runs, less three standard errors). "
+                      "The claim fails where a baseline has the smaller error. The paper's real data sets (IPUMS "
+                      "extracts) could not be obtained: the verdicts are the stand-ins'.")
 def fig2(settings: AuditSettings, compensation: str, size: str, clipping: str):
     rows, method, scope = fig2_table(compensation, size, clipping)
     losses = [{"data": row["data"], "eps0": row["eps0"], "hiera_mse": row["hiera"], "baseline": row["best"],
                "baseline_mse": row["baselines"][row["best"]]} for row in rows
               if row["baselines"][row["best"]] < row["lower"]]
-    text = "; ".join(f"{row['data']} eps_0 = {row['eps0']}: HierA {row['hiera']:.3g}, best baseline {row['best']} "
-                     f"{row['baselines'][row['best']]:.3g}" for row in rows)
+    text = "; ".join(rf"{row['data']} \(\varepsilon_0 = {row['eps0']}\): HierA {row['hiera']:.3g}, best baseline "
+                     f"{row['best']} {row['baselines'][row['best']]:.3g}" for row in rows)
     step = Step(Evidence(method, scope, text), counterexample={"method": method, "losses": losses} if losses else None)
     return decide([step], "HierA has the smallest error everywhere checked.",
-                  "A baseline is more accurate than HierA (mu = 2) on some data set and budget: graded Laplace, which "
-                  "spends each level's own budget on the value alone, wins at the larger budgets, and at every budget "
-                  "when the data sit in the level with the largest budget (the exponential data).")
+                  r"A baseline is more accurate than HierA (\(\mu = 2\)) on some data set and budget: graded Laplace, "
+                  "which spends each level's own budget on the value alone, wins at the larger budgets, and at every "
+                  "budget when the data sit in the level with the largest budget (the exponential data).")
 
 
 @cache
@@ -295,22 +294,23 @@ def fig2_table(compensation: str, size: str, clipping: str) -> tuple:
             rows.append({"data": data, "eps0": eps0, "hiera": hiera, "lower": lower, "upper": upper,
                          "baselines": baselines, "best": min(baselines, key=baselines.get)})
     method = "exact" if exact else "simulation"
-    scope = ("uniform, Gaussian (0.3, 0.2), exponential (0.3) from -1; 10^6 users; eps_0 in {0.1, 0.5, 1, 2, 3}; "
+    scope = (r"uniform, Gaussian (0.3, 0.2), exponential (0.3) from -1; \(10^6\) users; \(\varepsilon_0 \in \{0.1, "
+             r"0.5, 1, 2, 3\}\); "
              + ("HierA's exact variance" if exact else f"HierA simulated ({RUNS} runs, three standard errors)"))
     return rows, method, scope
 
 
 @claim("hiera2023.fig2.small-budget", location="Sec. 6.2, Fig. 2",
        statement="HierA's accuracy advantage over the existing methods is especially large when the privacy budget "
-                 "eps is small.",
+                 r"\(\varepsilon\) is small.",
        methods=("exact", "simulation"), recorded="refuted", choices=(COMPENSATION, SIZE, CLIPPING),
-       interpretation="The 'especially when eps is small' of Fig. 2's sentence, on its own. HierA's advantage at a "
-                      "budget is the best baseline's mean squared error over HierA's (above 1 where HierA wins); on "
-                      "the same stand-ins and readings as hiera2023.fig2, the part holds when on every data set HierA "
-                      "has an advantage at the smallest eps_0 (0.1) and it exceeds the advantage at every larger "
-                      "eps_0. Refuted when on some data set HierA has no advantage at eps_0 = 0.1, or a larger eps_0 "
-                      "has the larger advantage (beyond three standard errors of HierA's simulated error); open "
-                      "otherwise.")
+       interpretation=r"The 'especially when \(\varepsilon\) is small' of Fig. 2's sentence, on its own. HierA's "
+                      "advantage at a budget is the best baseline's mean squared error over HierA's (above 1 where "
+                      "HierA wins); on the same stand-ins and readings as hiera2023.fig2, the part holds when on every "
+                      r"data set HierA has an advantage at the smallest \(\varepsilon_0\) (0.1) and it exceeds the "
+                      r"advantage at every larger \(\varepsilon_0\). Refuted when on some data set HierA has no "
+                      r"advantage at \(\varepsilon_0 = 0.1\), or a larger \(\varepsilon_0\) has the larger advantage "
+                      "(beyond three standard errors of HierA's simulated error); open otherwise.")
 def fig2_small_budget(settings: AuditSettings, compensation: str, size: str, clipping: str):
     rows, method, scope = fig2_table(compensation, size, clipping)
 
@@ -322,7 +322,8 @@ def fig2_small_budget(settings: AuditSettings, compensation: str, size: str, cli
     for data in DATA_SETS:
         series = [row for row in rows if row["data"] == data]
         smallest = advantage(series[0])
-        text.append(f"{data}: " + ", ".join(f"eps_0 = {row['eps0']}: {advantage(row)[1]:.3g}" for row in series))
+        text.append(f"{data}: " + ", ".join(rf"\(\varepsilon_0 = {row['eps0']}\): "
+                                            f"{advantage(row)[1]:.3g}" for row in series))
         if smallest[2] < 1:
             against.append({"data": data, "eps0": series[0]["eps0"], "advantage": float(smallest[1]),
                             "why": "HierA is less accurate than the best baseline at the smallest budget"})
@@ -339,7 +340,8 @@ def fig2_small_budget(settings: AuditSettings, compensation: str, size: str, cli
                 counterexample={"method": method, "against": against[:4]} if against else None,
                 inconclusive=bool(unclear))
     return decide([step], "On every data set HierA has an advantage at the smallest budget, and it is largest there.",
-                  "On some data set HierA has no advantage at eps_0 = 0.1, or a larger one at a larger budget.",
+                  r"On some data set HierA has no advantage at \(\varepsilon_0 = 0.1\), or a larger one at a larger "
+                  "budget.",
                   "Some advantage is within three standard errors of the comparison it decides.")
 
 

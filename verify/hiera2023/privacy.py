@@ -50,12 +50,13 @@ def verdict_counterexample(verdict, **context) -> dict:
 # --- Theorem 1: sequential composition ----------------------------------------------------------
 
 @claim("hiera2023.theorem1", location="Sec. 3.1, Theorem 1",
-       statement="If M_i satisfies eps_i-LDP, then (M_1, ..., M_k) satisfies (sum_i eps_i)-LDP.",
+       statement=r"If \(M_i\) satisfies \(\varepsilon_i\)-LDP, then \((M_1, \dots, M_k)\) satisfies \((\sum_i "
+                 r"\varepsilon_i)\)-LDP.",
        methods=("z3", "hypothesis"), recorded="verified",
        interpretation="Independent coins; the composed output is the tuple of all outputs.")
 def theorem1(settings: AuditSettings):
     a1, b1, a2, b2, E1, E2 = z3.Reals("P1(y1|x) P1(y1|x') P2(y2|x) P2(y2|x') E1 E2")
-    steps = [proof_step(f"two mechanisms, one input pair and one output pair; {ALL_ENTRIES}; k > 2 by induction",
+    steps = [proof_step(rf"two mechanisms, one input pair and one output pair; {ALL_ENTRIES}; \(k > 2\) by induction",
                         pointwise("composition", [a1 <= E1 * b1, a2 <= E2 * b2], a1 * a2 <= E1 * E2 * (b1 * b2),
                                   [a1, b1, a2, b2], [E1, E2]))]
 
@@ -67,8 +68,8 @@ def theorem1(settings: AuditSettings):
         return not ldp(compose(first.channel, second.channel), eps1 + eps2)
 
     example = find_counterexample(two_channels_with_increments(settings), violates, settings)
-    steps.append(search_step("two random exact channels at their tightest budgets; kernel: ldp(compose(M1, M2), "
-                             "eps1 + eps2)", example,
+    steps.append(search_step("two random exact channels at their tightest budgets; kernel: `ldp(compose(M1, M2), eps1 "
+                             "+ eps2)`", example,
                              lambda ex: {"channels": [part[0].to_json() for part in ex]}, settings))
     return decide(steps, "The ratios multiply, so the budgets add.", "A composition needs more than the summed budget.")
 
@@ -79,11 +80,12 @@ LAPLACE_SCALES = (Fraction(1, 4), Fraction(1, 2), Fraction(1), Fraction(2), Frac
 
 
 @claim("hiera2023.laplace.moments", location="Sec. 3.1",
-       statement="Lap(lambda) has expectation 0 and variance 2 lambda^2.",
+       statement=r"\(\operatorname{Lap}(\lambda)\) has expectation 0 and variance \(2 \lambda^2\).",
        methods=("exact",), recorded="verified",
-       interpretation="Lap(lambda) has the density e^{-|z|/lambda} / (2 lambda). Its moments are integrated exactly "
-                      "(by parts, over the two exponential pieces) at each scale checked; a symbolic integral over "
-                      "every lambda is beyond z3, so the scales are a grid from 1/4 to 200.")
+       interpretation=r"\(\operatorname{Lap}(\lambda)\) has the density \(e^{-|z|/\lambda} / (2 \lambda)\). Its "
+                      "moments are integrated exactly (by parts, over the two exponential pieces) at each scale "
+                      r"checked; a symbolic integral over every \(\lambda\) is beyond z3, so the scales are a grid "
+                      "from 1/4 to 200.")
 def laplace_moments(settings: AuditSettings):
     failures = []
     for scale in LAPLACE_SCALES:
@@ -91,20 +93,22 @@ def laplace_moments(settings: AuditSettings):
         if density.mass != 1 or density.moment(1) != 0 or density.moment(2) != Exact.rational(2 * scale ** 2):
             failures.append({"lambda": str(scale), "mass": density.mass.text(), "mean": density.moment(1).text(),
                              "second moment": density.moment(2).text()})
-    scope = f"Lap(lambda) for lambda in {{{', '.join(str(s) for s in LAPLACE_SCALES)}}}: mass, mean, variance exactly"
-    step = Step(Evidence("exact", scope, "mass 1, mean 0, variance 2 lambda^2 at every scale" if not failures
+    scope = (rf"\(\operatorname{{Lap}}(\lambda)\) for \(\lambda\) in {{{', '.join(str(s) for s in LAPLACE_SCALES)}}}: "
+             "mass, mean, variance exactly")
+    step = Step(Evidence("exact", scope, r"mass 1, mean 0, variance \(2 \lambda^2\) at every scale" if not failures
                          else f"{len(failures)} scales differ"),
                 counterexample={"method": "exact", "scope": scope, "scales": failures} if failures else None)
-    return decide([step], "Exact integration gives mean 0 and variance 2 lambda^2.", "A moment differs.")
+    return decide([step], r"Exact integration gives mean 0 and variance \(2 \lambda^2\).", "A moment differs.")
 
 
 @claim("hiera2023.laplace.range", location="Sec. 3.1",
        statement="For all inputs the Laplace mechanism's output range is (-inf, +inf), and its noise has expectation 0 "
                  "at all levels.",
        methods=("exact",), recorded="verified",
-       interpretation="Checked on graded Laplace with the paper's five levels (budgets 5 eps_0 .. eps_0) at eps_0 in "
-                      "{1/10, 1, 2}, every interval end point an input: every input's density is positive on every "
-                      "cell of the whole line, and its mean is the input exactly.")
+       interpretation=r"Checked on graded Laplace with the paper's five levels (budgets \(5 \varepsilon_0\) .. "
+                      r"\(\varepsilon_0\)) at \(\varepsilon_0 \in \{1/10, 1, 2\}\), every interval end point an input: "
+                      "every input's density is positive on every cell of the whole line, and its mean is the input "
+                      "exactly.")
 def laplace_range(settings: AuditSettings):
     failures = []
     for eps0 in PAPER_EPS0:
@@ -117,7 +121,7 @@ def laplace_range(settings: AuditSettings):
             positive = all(c > 0 for c, _ in density.terms_on_cells(cells))
             if not (covers and positive and density.moment(1) == Exact.of(x)):
                 failures.append({"eps0": str(eps0), "input": x})
-    scope = "graded Laplace, paper levels, eps_0 in {1/10, 1, 2}; inputs the six end points"
+    scope = r"graded Laplace, paper levels, \(\varepsilon_0 \in \{1/10, 1, 2\}\); inputs the six end points"
     step = Step(Evidence("exact", scope, "every density positive on (-inf, inf), mean = input" if not failures
                          else "a density vanishes somewhere or its mean differs"),
                 counterexample={"method": "exact", "scope": scope, "failures": failures} if failures else None)
@@ -131,14 +135,14 @@ def laplace_range(settings: AuditSettings):
                  "same) and can be used for the graded collection of numerical data.",
        methods=("exact",), recorded="refuted", choices=(PAIR_FUNCTION,),
        interpretation="Challenge (1) is read as the release meeting graded LDP (Definition 2) under the pair function "
-                      "r; challenge (2) as every input reaching the same outputs. The release is y alone.")
+                      r"\(r\); challenge (2) as every input reaching the same outputs. The release is \(y\) alone.")
 def laplace_challenges(settings: AuditSettings, pair_function: str):
     steps = []
     for boundaries, budgets in ((("-1", "0", "1"), (2, 1)), (PAPER_BOUNDARIES, paper_budgets(Fraction(1)))):
         channel = GradedLaplace(boundaries, budgets).channel()
         verdict = graded_ldp(channel, boundaries, budgets, pair_function)
         scope = (f"graded Laplace, boundaries {list(boundaries)}, budgets {[str(b) for b in budgets]}, inputs the end "
-                 f"points; kernel: graded_ldp with r = {pair_function}")
+                 rf"points; kernel: `graded_ldp` with \(r\) = `{pair_function}`")
         steps.append(Step(Evidence("exact", scope, "holds" if verdict.holds else "does not hold: the loss between "
                                    "levels of different budgets is infinite in the tail"),
                           counterexample=None if verdict.holds else verdict_counterexample(verdict, scope=scope)))
@@ -155,9 +159,9 @@ def laplace_challenges(settings: AuditSettings, pair_function: str):
        statement="The graded Laplace mechanism cannot solve the problem of reduced accuracy of mean estimation due to "
                  "the small amount of data within each privacy level.",
        methods=("argument",), recorded="open",
-       interpretation="Graded Laplace averages all n releases together: no estimate is made per level, so there is no "
-                      "per-level shortage to solve, and the claim names no quantity to compare. The comparisons of "
-                      "accuracy the paper makes are its figures' claims.")
+       interpretation=r"Graded Laplace averages all \(n\) releases together: no estimate is made per level, so there "
+                      "is no per-level shortage to solve, and the claim names no quantity to compare. The comparisons "
+                      "of accuracy the paper makes are its figures' claims.")
 def laplace_accuracy(settings: AuditSettings):
     return Outcome("open", "The claim names no measurable comparison: graded Laplace does not estimate per level.",
                    [Evidence("argument", "the estimator of graded Laplace", "the mean of all releases; no per-level "
@@ -167,18 +171,21 @@ def laplace_accuracy(settings: AuditSettings):
 # --- the baselines as cited (Sec. 2) -------------------------------------------------------------
 
 @claim("hiera2023.baselines-cited.grr", location="Sec. 2",
-       statement="GRR: the output equals the input with probability p = e^eps / (e^eps + k - 1), and each other value "
-                 "with q = 1 / (e^eps + k - 1).",
+       statement=r"GRR: the output equals the input with probability \(p = e^{\varepsilon} / (e^{\varepsilon} + k - "
+                 r"1)\), and each other value with \(q = 1 / (e^{\varepsilon} + k - 1)\).",
        methods=("z3",), recorded="verified",
-       interpretation="The printed p and q are a distribution (p + (k - 1) q = 1) with p / q = e^eps, so GRR is "
-                      "eps-LDP; the project's GRR is written with the same p and q.")
+       interpretation=r"The printed \(p\) and \(q\) are a distribution (\(p + (k - 1) q = 1\)) with \(p / q = "
+                      r"e^{\varepsilon}\), so GRR is \(\varepsilon\)-LDP; the project's GRR is written with the same "
+                      r"\(p\) and \(q\).")
 def baselines_grr(settings: AuditSettings):
     E, k = z3.Reals("E k")
     p, q = grr_probabilities(E, k)
-    steps = [proof_step("p + (k - 1) q = 1 for every E >= 1, k >= 2", prove_identity("GRR rows", p + (k - 1) * q, 1,
+    steps = [proof_step(r"\(p + (k - 1) q = 1\) for every \(e^{\varepsilon} \ge 1\), \(k \ge "
+                        r"2\)", prove_identity("GRR rows", p + (k - 1) * q, 1,
                                                                                     [E >= 1, k >= 2])),
-             proof_step("p = E q", prove_identity("GRR ratio", p, E * q, [E >= 1, k >= 2]))]
-    return decide(steps, "The printed p and q form GRR's rows, with ratio e^eps.", "The printed p and q are wrong.")
+             proof_step(r"\(p = e^{\varepsilon} q\)", prove_identity("GRR ratio", p, E * q, [E >= 1, k >= 2]))]
+    return decide(steps, r"The printed \(p\) and \(q\) form GRR's rows, with ratio "
+                         r"\(e^{\varepsilon}\).", r"The printed \(p\) and \(q\) are wrong.")
 
 
 def duchi_probability(E, v, sign: int):
@@ -189,22 +196,24 @@ def duchi_probability(E, v, sign: int):
 
 @claim("hiera2023.baselines-cited.harmony", location="Sec. 2",
        statement="Harmony has the same privacy guarantees and asymptotic error bounds as Duchi et al.'s method; "
-                 "Harmony perturbs v into v* in {-(e^eps + 1)/(e^eps - 1), (e^eps + 1)/(e^eps - 1)}.",
+                 r"Harmony perturbs \(v\) into \(v^* \in \{-(e^{\varepsilon} + 1)/(e^{\varepsilon} - 1), "
+                 r"(e^{\varepsilon} + 1)/(e^{\varepsilon} - 1)\}\).",
        methods=("z3", "exact"), recorded="verified",
        interpretation="Stronger than stated: Harmony's two steps (discretise, then randomised response) give exactly "
                       "Duchi et al.'s output distribution, for every budget and input, so privacy and error are the "
                       "same, not only asymptotically.")
 def baselines_harmony(settings: AuditSettings):
     E, v = z3.Reals("E v")
-    steps = [proof_step(f"P[{sign:+d}C | v]: Harmony = Duchi for every E > 1 and v in [-1, 1]",
+    steps = [proof_step(rf"\(P[{sign:+d}C | v]\): Harmony = Duchi for every \(e^{{\varepsilon}} > 1\) and "
+                        r"\(v \in [-1, 1]\)",
                         prove_identity("Harmony = Duchi", harmony_probability(E, v, sign),
                                        duchi_probability(E, v, sign), [E > 1, v >= -1, v <= 1])) for sign in (-1, 1)]
     mechanism = Harmony(1, ["-1", "0", "1"])
     scale = mechanism.scale
     E1 = budget(1).exponential()
     exact_ok = scale == harmony_scale(E1) and ldp(mechanism.family(), 1).holds
-    steps.append(Step(Evidence("exact", "eps = 1: the release is +-(e + 1)/(e - 1) and the channel is 1-LDP for "
-                               "every input of [-1, 1]", "as stated" if exact_ok else "differs"),
+    steps.append(Step(Evidence("exact", r"\(\varepsilon = 1\): the release is \(\pm(e + 1)/(e - 1)\) and the channel "
+                                        "is 1-LDP for every input of [-1, 1]", "as stated" if exact_ok else "differs"),
                       counterexample=None if exact_ok else {"method": "exact", "scale": scale.text()}))
     return decide(steps, "Harmony and Duchi et al.'s mechanism are the same channel.", "They differ.")
 
@@ -219,30 +228,34 @@ def baselines_variance(settings: AuditSettings, variance_meaning: str):
     E = z3.Real("E")
     C = harmony_scale(E)
     if variance_meaning == "second-moment":
-        steps = [proof_step("E[v*^2] = C^2 > 1 for every E > 1", pointwise("C^2 > 1", [E > 1], C * C > 1, [], [E]))]
-        return decide(steps, "|v*| = C > 1, so E[v*^2] = C^2 > 1.", "C^2 <= 1 somewhere.")
+        steps = [proof_step(r"\(\mathbb E[(v^*)^2] = C^2 > 1\) for every \(e^{\varepsilon} > "
+                            r"1\)", pointwise(r"\(C^2 > 1\)", [E > 1], C * C > 1, [], [E]))]
+        return decide(steps, r"\(|v^*| = C > 1\), so \(\mathbb E[(v^*)^2] = C^2 > 1\).", r"\(C^2 \le 1\) somewhere.")
     mechanism = Harmony(2, ["1"])
     variance = mechanism.estimate_moments(["1"])[1][0]  # one user: Var[v* | v = 1] = C^2 - 1
-    steps = [Step(Evidence("exact", "eps = 2, v = 1: Var[v* | v] = C^2 - v^2",
+    steps = [Step(Evidence("exact", r"\(\varepsilon = 2\), \(v = 1\): \(\operatorname{Var}[v^* | v] = C^2 - v^2\)",
                            f"{to_decimal_string(variance, 12)} < 1" if variance < 1 else "> 1"),
                   counterexample={"method": "exact", "epsilon": "2", "v": "1", "variance": variance.text(),
                                   "approximately": to_decimal_string(variance, 12)} if variance < 1 else None)]
-    return decide(steps, "Var[v* | v] > 1 everywhere.",
-                  "Var[v* | v] = C^2 - v^2 falls below 1 at v = +-1 once C^2 < 2, i.e. eps > ln(3 + 2 sqrt 2) = "
-                  "1.7627: at eps = 2 and v = 1 it is coth(1)^2 - 1 = 0.724.")
+    return decide(steps, r"\(\operatorname{Var}[v^* | v] > 1\) everywhere.",
+                  r"\(\operatorname{Var}[v^* | v] = C^2 - v^2\) falls below 1 at \(v = \pm 1\) once \(C^2 < 2\), i.e. "
+                  r"\(\varepsilon > \ln(3 + 2 \sqrt 2) = 1.7627\): at \(\varepsilon = 2\) and \(v = 1\) it is "
+                  r"\(\coth(1)^2 - 1 = 0.724\).")
 
 
 @claim("hiera2023.baselines-cited.pm-accuracy", location="Sec. 2",
        statement="PM's accuracy is much higher when the privacy budget is large.",
        methods=("z3", "exact"), recorded="verified",
        interpretation="Compared with Harmony (Duchi et al.'s method, the paper's other baseline) by the worst-case "
-                      "variance of one release over v in [-1, 1] (PM's at v = +-1, Harmony's C^2 at v = 0). 'Large' "
-                      "is read as eps >= 2 and 'much' as a ratio that tends to 0: the check proves PM's worst case "
-                      "below Harmony's for every eps >= 2 and computes the ratio exactly at growing budgets.")
+                      r"variance of one release over \(v \in [-1, 1]\) (PM's at \(v = \pm 1\), Harmony's \(C^2\) at "
+                      r"\(v = 0\)). 'Large' is read as \(\varepsilon \ge 2\) and 'much' as a ratio that tends to 0: "
+                      r"the check proves PM's worst case below Harmony's for every \(\varepsilon \ge 2\) and computes "
+                      "the ratio exactly at growing budgets.")
 def baselines_pm_accuracy(settings: AuditSettings):
     s = z3.Real("s")  # s = e^{eps/2}; eps >= 2 gives s >= e > 27/10
     harmony_worst = ((s * s + 1) / (s * s - 1)) ** 2
-    steps = [proof_step("PM's worst-case variance < Harmony's for every s = e^{eps/2} >= 27/10 (so every eps >= 2)",
+    steps = [proof_step(r"PM's worst-case variance < Harmony's for every \(s = e^{\varepsilon/2} \ge 27/10\) (so every "
+                        r"\(\varepsilon \ge 2\))",
                         pointwise("PM below Harmony", [s >= Fraction(27, 10)], pm_variance(s, 1) < harmony_worst,
                                   [], []))]
     ratios = []
@@ -251,11 +264,12 @@ def baselines_pm_accuracy(settings: AuditSettings):
         E = budget(eps).exponential()
         ratios.append((eps, pm_variance(s_exact, 1) / harmony_scale(E) ** 2))
     decreasing = all(a[1] > b[1] for a, b in zip(ratios, ratios[1:]))
-    text = ", ".join(f"eps {eps}: {to_decimal_string(r, 4)}" for eps, r in ratios)
+    text = ", ".join(rf"\(\varepsilon\) {eps}: {to_decimal_string(r, 4)}" for eps, r in ratios)
     steps.append(Step(Evidence("exact", "ratio PM / Harmony of worst-case variances", text + (
-        "; decreasing, and ~ 1/s -> 0" if decreasing else "")),
+        r"; decreasing, and \(\sim 1/s \to 0\)" if decreasing else "")),
         counterexample=None if decreasing else {"method": "exact", "ratios": text}))
-    return decide(steps, "For every eps >= 2 PM's worst-case variance is below Harmony's, and the ratio tends to 0.",
+    return decide(steps, r"For every \(\varepsilon \ge 2\) PM's worst-case variance is below Harmony's, and the ratio "
+                         "tends to 0.",
                   "PM is not more accurate at large budgets.")
 
 
@@ -282,53 +296,57 @@ def paper_eps0(settings: AuditSettings) -> tuple:
 @claim("hiera2023.theorem2", location="Sec. 4.3, Theorem 2",
        statement="Algorithm 3 (LHP) satisfies the graded local differential privacy requirement.",
        methods=("exact",), recorded="refuted", choices=(PAIR_FUNCTION, LEVEL_BUDGET),
-       interpretation="On the whole release (t*, v*), which the user sends together. Graded LDP (Definition 2) with "
-                      "the pair function r, for every number of [-1, 1]: LHP's probabilities are affine in v on each "
-                      "level's interval, so the kernel decides on the interval end points and the limits at the open "
-                      "ends (the segment-end lemma).")
+       interpretation=r"On the whole release \((t^*, v^*)\), which the user sends together. Graded LDP (Definition 2) "
+                      r"with the pair function \(r\), for every number of [-1, 1]: LHP's probabilities are affine in "
+                      r"\(v\) on each level's interval, so the kernel decides on the interval end points and the "
+                      "limits at the open ends (the segment-end lemma).")
 def theorem2(settings: AuditSettings, pair_function: str, level_budget: str):
     steps = []
     for boundaries, budgets in SMALL_SETUPS:
         verdict = graded_ldp(LHP(boundaries, budgets, level_budget=level_budget).family(), boundaries, budgets,
                              pair_function)
         if not verdict.holds:
-            scope = (f"LHP, two levels split at 0, budgets ln 2 .. ln 4 smallest first; kernel: graded_ldp with "
-                     f"r = {pair_function}; first failure at budgets {list(budgets)}")
+            scope = (r"LHP, two levels split at 0, budgets \(\ln 2\) .. \(\ln 4\) smallest first; kernel: `graded_ldp` "
+                     rf"with \(r\) = `{pair_function}`; first failure at budgets {list(budgets)}")
             steps.append(Step(Evidence("exact", scope, "does not hold"),
                               counterexample=verdict_counterexample(verdict, scope=scope, boundaries=list(boundaries),
                                                                     budgets=list(budgets))))
             break
     else:
-        steps.append(Step(Evidence("exact", "LHP, two levels split at 0, budgets ln 2 .. ln 4", "holds everywhere")))
+        steps.append(Step(Evidence("exact", r"LHP, two levels split at 0, budgets \(\ln 2\) .. \(\ln "
+                                            r"4\)", "holds everywhere")))
     paper = []
     for eps0 in paper_eps0(settings):
         family, _, worst = paper_lhp(eps0, level_budget)
         holds = graded_ldp(family, PAPER_BOUNDARIES, paper_budgets(eps0), pair_function).holds
-        paper.append(f"eps_0 = {eps0}: worst loss {to_decimal_string(worst, 4)} against the largest budget "
-                     f"{to_decimal_string(5 * eps0, 4)}, graded LDP {'holds' if holds else 'fails'}")
+        paper.append(rf"\(\varepsilon_0 = {eps0}\): worst loss {to_decimal_string(worst, 4)} against the largest "
+                     f"budget {to_decimal_string(5 * eps0, 4)}, graded LDP {'holds' if holds else 'fails'}")
     steps.append(Step(Evidence("exact", "the paper's five levels, every number of [-1, 1]", "; ".join(paper))))
     return decide(steps, "LHP meets graded LDP.",
                   "The level and the value each cost up to their budget, and the user releases both: the ratios "
-                  "multiply. Already with two levels of the same budget eps (so every pair function gives eps), "
-                  "x = -1 and x' = 1 and the output (1, -1) have the ratio e^{2 eps}: the level e^eps times the value "
-                  "e^eps.")
+                  r"multiply. Already with two levels of the same budget \(\varepsilon\) (so every pair function gives "
+                  r"\(\varepsilon\)), \(x = -1\) and \(x' = 1\) and the output (1, -1) have the ratio \(e^{2 "
+                  r"\varepsilon}\): the level \(e^{\varepsilon}\) times the value \(e^{\varepsilon}\).")
 
 
 @claim("hiera2023.theorem2.level-part", location="Sec. 4.3, proof of Theorem 2",
-       statement="Pr(t*|t_1)/Pr(t*|t_2) <= Pr(t* = t_1|t_1)/Pr(t* = t_1|t_2) = (e^{eps_t1}/(e^{eps_t1} + k - 1)) / "
-                 "(1/(e^{eps_t2} + k - 1)) <= e^{max(eps_t1, eps_t2)}: the processing of the privacy level satisfies "
+       statement=r"\(\Pr(t^*|t_1)/\Pr(t^*|t_2) \le \Pr(t^* = t_1|t_1)/\Pr(t^* = t_1|t_2) = "
+                 r"(e^{\varepsilon_{t1}}/(e^{\varepsilon_{t1}} + k - 1)) / (1/(e^{\varepsilon_{t2}} + k - 1)) \le "
+                 r"e^{\max(\varepsilon_{t1}, \varepsilon_{t2})}\): the processing of the privacy level satisfies "
                  "graded LDP.",
        methods=("z3", "exact"), recorded="verified",
-       interpretation="The released level t* alone (its marginal), against the true levels' budgets with r = max, as "
-                      "the proof writes it.")
+       interpretation=r"The released level \(t^*\) alone (its marginal), against the true levels' budgets with \(r\) = "
+                      "max, as the proof writes it.")
 def theorem2_level_part(settings: AuditSettings):
     Ea, Eb, k = z3.Reals("E_a E_b k")
     pa, qa = grr_probabilities(Ea, k)
     pb, qb = grr_probabilities(Eb, k)
     bound = z3_max(Ea, Eb)
     premises = [Ea >= 1, Eb >= 1, k >= 2]
-    cases = {"t* = t_1": pa <= bound * qb, "t* = t_2": qa <= bound * pb, "t* another level": qa <= bound * qb}
-    steps = [proof_step(f"{name}: G_t1(t*) <= e^max G_t2(t*), every E_a, E_b >= 1 and k >= 2",
+    cases = {r"\(t^* = t_1\)": pa <= bound * qb, r"\(t^* = t_2\)": qa <= bound * pb,
+             r"\(t^*\) another level": qa <= bound * qb}
+    steps = [proof_step(rf"{name}: \(G_{{t1}}(t^*) \le e^{{\max}} G_{{t2}}(t^*)\), every \(E_a, E_b \ge 1\) and "
+                        r"\(k \ge 2\)",
                         pointwise(name, premises, goal, [], [])) for name, goal in cases.items()]
     for eps0 in PAPER_EPS0:
         levels = tuple(range(1, 6))
@@ -336,31 +354,35 @@ def theorem2_level_part(settings: AuditSettings):
         rows = [[grr_probabilities(E[t - 1], 5)[0 if s == t else 1] for s in levels] for t in levels]
         verdict = id_ldp(Channel(levels, levels, rows), {t: budget(e) for t, e in zip(levels, paper_budgets(eps0))},
                          "max")
-        steps.append(Step(Evidence("exact", f"the paper's levels at eps_0 = {eps0}: the level marginal, id_ldp with "
-                                   "r = max", "holds" if verdict.holds else "fails"),
+        steps.append(Step(Evidence("exact", rf"the paper's levels at \(\varepsilon_0 = {eps0}\): the level marginal, "
+                                            r"`id_ldp` with \(r\) = max", "holds" if verdict.holds else "fails"),
                           counterexample=None if verdict.holds else verdict_counterexample(verdict)))
-    return decide(steps, "The level's GRR ratio is within e^max in every case.", "The level part exceeds e^max.")
+    return decide(steps, r"The level's GRR ratio is within \(e^{\max}\) in every "
+                         "case.", r"The level part exceeds \(e^{\max}\).")
 
 
 @claim("hiera2023.theorem2.value-part", location="Sec. 4.3, proof of Theorem 2",
-       statement="For the perturbed levels t_1*, t_2*: Pr(v* = 1|v_1)/Pr(v* = 1|v_2) = ((e^{eps_t2*} + 1)/"
-                 "(e^{eps_t1*} + 1)) (v_1 (e^{eps_t1*} - 1) + e^{eps_t1*} + 1)/"
-                 "(v_2 (e^{eps_t2*} - 1) + e^{eps_t2*} + 1) <= e^{max(eps_t1*, eps_t2*)} (similarly for v* = -1): the "
-                 "processing of the data satisfies graded LDP.",
+       statement=r"For the perturbed levels \(t_1^*\), \(t_2^*\): \(\Pr(v^* = 1|v_1)/\Pr(v^* = 1|v_2) = "
+                 r"((e^{\varepsilon_{t2}^*} + 1)/(e^{\varepsilon_{t1}^*} + 1)) (v_1 (e^{\varepsilon_{t1}^*} - 1) + "
+                 r"e^{\varepsilon_{t1}^*} + 1)/(v_2 (e^{\varepsilon_{t2}^*} - 1) + e^{\varepsilon_{t2}^*} + 1) \le "
+                 r"e^{\max(\varepsilon_{t1}^*, \varepsilon_{t2}^*)}\) (similarly for \(v^* = -1\)): the processing of "
+                 "the data satisfies graded LDP.",
        methods=("z3",), recorded="verified",
        interpretation="The printed inequality: the value's probabilities given each user's own perturbed level, for "
-                      "every v_1, v_2 in [-1, 1] and budgets. It bounds each part alone; Theorem 2 is about both "
-                      "released together.")
+                      r"every \(v_1\), \(v_2 \in [-1, 1]\) and budgets. It bounds each part alone; Theorem 2 is about "
+                      "both released together.")
 def theorem2_value_part(settings: AuditSettings):
     E1, E2, v1, v2 = z3.Reals("E_t1* E_t2* v_1 v_2")
     premises = [E1 >= 1, E2 >= 1, v1 >= -1, v1 <= 1, v2 >= -1, v2 <= 1]
     steps = []
     for sign in (1, -1):
         left, right = harmony_probability(E1, v1, sign), harmony_probability(E2, v2, sign)
-        steps.append(proof_step(f"v* = {sign:+d}: ratio <= e^max for every budgets and v_1, v_2 in [-1, 1]",
+        steps.append(proof_step(rf"\(v^* = {sign:+d}\): ratio \(\le e^{{\max}}\) for every budgets and \(v_1\), \(v_2 "
+                                r"\in [-1, 1]\)",
                                 pointwise(f"value part {sign:+d}", premises + [right > 0],
                                           left <= z3_max(E1, E2) * right, [], [])))
-    return decide(steps, "Each value's ratio is within e^max, as printed.", "The value part exceeds e^max.")
+    return decide(steps, r"Each value's ratio is within \(e^{\max}\), as "
+                         "printed.", r"The value part exceeds \(e^{\max}\).")
 
 
 @claim("hiera2023.contribution-lhp.level", location="Sec. 1, contribution (1); Sec. 4.1",
@@ -375,8 +397,8 @@ def contribution_lhp_level(settings: AuditSettings, pair_function: str, level_bu
        statement="LHP ensures the requirement that the output value domain is the same when different data are "
                  "perturbed locally.",
        methods=("exact", "z3"), recorded="verified", choices=(LEVEL_BUDGET,),
-       interpretation="Every output (t*, v*) has positive probability for every input of [-1, 1]: z3 for every budget "
-                      "and input, and the kernel on the paper's levels.")
+       interpretation=r"Every output \((t^*, v^*)\) has positive probability for every input of [-1, 1]: z3 for every "
+                      "budget and input, and the kernel on the paper's levels.")
 def contribution_lhp_output_domain(settings: AuditSettings, level_budget: str):
     Et, Ej, k, v = z3.Reals("E_t E_j k v")
     premises = [Et > 1, Ej > 1, k >= 2, v >= -1, v <= 1]
@@ -384,7 +406,8 @@ def contribution_lhp_output_domain(settings: AuditSettings, level_budget: str):
     for sign in (-1, 1):
         for same in (True, False):
             level = grr_probabilities(Et, k)[0 if same else 1]
-            steps.append(proof_step(f"P[(t*, {sign:+d}) | v] > 0 with t* {'=' if same else '!='} t",
+            relation = "=" if same else r"\ne"
+            steps.append(proof_step(rf"\(P[(t^*, {sign:+d}) | v] > 0\) with \(t^* {relation} t\)",
                                     pointwise("positive", premises, level * harmony_probability(Ej, v, sign) > 0,
                                               [], [])))
     zeros = []

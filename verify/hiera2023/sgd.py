@@ -109,8 +109,8 @@ FIG3_HIERA = _fig3_recorded({"full, compensation=B, size=all, clipping=none": "o
                              "split, compensation=A, size=n, clipping=none": "refuted",
                              "split, compensation=B, size=n, clipping=none": "refuted"})
 
-SCOPE = (f"linear regression stand-in, d = 4, {TRAIN:,} training and {TEST:,} test users, {RUNS} runs, the paper's "
-         f"levels at eps_0 = {EPS0}")
+SCOPE = (rf"linear regression stand-in, \(d = 4\), {TRAIN:,} training and {TEST:,} test users, {RUNS} runs, the "
+         rf"paper's levels at \(\varepsilon_0 = {EPS0}\)")
 
 
 HIERA_READINGS = (COMPONENT_BUDGET, COMPENSATION, SIZE, CLIPPING)
@@ -121,9 +121,9 @@ HIERA_READINGS = (COMPONENT_BUDGET, COMPENSATION, SIZE, CLIPPING)
                  "methods (Harmony and PM).",
        methods=("simulation",), recorded=FIG3_GRADED, choices=HIERA_READINGS,
        interpretation="Every graded method against every single-grade method, by test MSE paired by run; the "
-                      "single-grade methods run at eps_0 for everyone, as in the paper; HierA (mu = 2) under each "
-                      "reading of its steps 5-7. BR and US (IPUMS extracts) could not be obtained: the verdict is the "
-                      "stand-in's.")
+                      r"single-grade methods run at \(\varepsilon_0\) for everyone, as in the paper; HierA (\(\mu = "
+                      r"2\)) under each reading of its steps 5-7. BR and US (IPUMS extracts) could not be obtained: "
+                      "the verdict is the stand-in's.")
 def fig3_graded(settings: AuditSettings, component_budget: str, compensation: str, size: str, clipping: str):
     errors = model_errors(component_budget, hiera_reading(compensation, size, clipping))
     pairs = [(g, s) for g in ("hiera", "graded-laplace") for s in ("harmony", "pm")]
@@ -133,7 +133,7 @@ def fig3_graded(settings: AuditSettings, component_budget: str, compensation: st
 @claim("hiera2023.fig3.hiera", location="Sec. 6.3, Fig. 3",
        statement="HierA is more advantageous than graded Laplace.",
        methods=("simulation",), recorded=FIG3_HIERA, choices=HIERA_READINGS,
-       interpretation="HierA (mu = 2) under each reading of its steps 5-7 against graded Laplace, by test MSE "
+       interpretation=r"HierA (\(\mu = 2\)) under each reading of its steps 5-7 against graded Laplace, by test MSE "
                       "paired by run, on the stand-in.")
 def fig3_hiera(settings: AuditSettings, component_budget: str, compensation: str, size: str, clipping: str):
     errors = model_errors(component_budget, hiera_reading(compensation, size, clipping))
@@ -143,9 +143,9 @@ def fig3_hiera(settings: AuditSettings, component_budget: str, compensation: str
 @claim("hiera2023.sgd.one-iteration", location="Sec. 5",
        statement="Each user participates in only one iteration, to avoid splitting the budget.",
        methods=("exact",), recorded="verified", choices=(COMPONENT_BUDGET,),
-       interpretation="Read from the accounting of a run of the SGD as the paper describes it (disjoint groups): "
-                      "every user's releases fall in one iteration. Within it the user releases d + 1 components, "
-                      "which compose (Theorem 1): the evidence states the user's total budget under each reading.")
+       interpretation="Read from the accounting of a run of the SGD as the paper describes it (disjoint groups): every "
+                      r"user's releases fall in one iteration. Within it the user releases \(d + 1\) components, which "
+                      "`compose` (Theorem 1): the evidence states the user's total budget under each reading.")
 def sgd_one_iteration(settings: AuditSettings, component_budget: str):
     fit = model_fit("hiera", component_budget)[1]
     asked = fit.iteration > 0
@@ -154,8 +154,8 @@ def sgd_one_iteration(settings: AuditSettings, component_budget: str):
     total = fit.budgets[0][asked].sum(axis=1)  # run 0's users
     level = fit.budgets[0][asked].max(axis=1)
     text = (f"{int(asked.sum()):,} users asked, each in exactly one of {len(per_iteration):,} iterations of "
-            f"{int(per_iteration[0])} users; a user's d + 1 releases compose to {float((total / level).max()):.3g} "
-            "times its largest component budget")
+            rf"{int(per_iteration[0])} users; a user's \(d + 1\) releases `compose` to "
+            f"{float((total / level).max()):.3g} times its largest component budget")
     step = Step(Evidence("exact", "the accounting of run 0 (HierA)", text),
                 counterexample=None if once else {"method": "exact", "groups": per_iteration[:5].tolist()})
     return decide([step], "Every user takes part in one iteration only.", "Some user takes part twice.")

@@ -35,14 +35,16 @@ def _describe(example, budgets) -> dict:
             "budgets": {str(x): to_decimal_string(e) for x, e in budgets.items()}}
 
 
-@claim("ipldp2023.sec4.2-equal-budgets", location="Sec. 4.2 (assuming D = D_S)",
-       statement="When all the privacy budgets are identical, i.e. eps_x = eps for all x in D, IPLDP becomes the "
-                 "general eps-LDP.",
+@claim("ipldp2023.sec4.2-equal-budgets", location=r"Sec. 4.2 (assuming \(D = D_S\))",
+       statement=r"When all the privacy budgets are identical, i.e. \(\varepsilon_x = \varepsilon\) for all \(x \in "
+                 r"D\), IPLDP becomes the general \(\varepsilon\)-LDP.",
        methods=("z3", "hypothesis"), recorded="verified")
 def equal_budgets(settings: AuditSettings):
     a, b, E, Ey = z3.Reals("Q(y|x) Q(y|x') E_eps E_y")
     ipldp_condition, ldp_condition = a <= Ey * b, a <= E * b
-    steps = [proof_step(f"with E_y = E: IPLDP condition <=> LDP condition, one output and one pair; {ALL_ENTRIES}",
+    steps = [proof_step(r"with \(e^{\varepsilon_y} = e^{\varepsilon}\): IPLDP condition \(\Leftrightarrow\) LDP "
+                        "condition, one output and "
+                        f"one pair; {ALL_ENTRIES}",
                         pointwise("equal budgets", [Ey == E],
                                    z3.And(z3.Implies(ipldp_condition, ldp_condition),
                                           z3.Implies(ldp_condition, ipldp_condition)),
@@ -53,18 +55,21 @@ def equal_budgets(settings: AuditSettings):
         return bool(ipldp(channel, {x: eps for x in channel.inputs})) != bool(ldp(channel, eps))
 
     example = find_counterexample(_domain_channels(settings), violates, settings)
-    steps.append(search_step("random exact channels D -> D, one random budget for every item; kernel: ipldp == ldp",
+    steps.append(search_step(r"random exact channels \(D \to D\), one random budget for every item; kernel: `ipldp` == "
+                             "`ldp`",
                              example, lambda ex: {"channel": ex[0].to_json(), "epsilon": str(ex[1][0])}, settings))
     return decide(steps, "With equal budgets the IPLDP conditions are exactly the LDP conditions.",
                   "IPLDP with equal budgets and LDP disagree on a channel.")
 
 
-@claim("ipldp2023.sec4.2-ldp-implies-ipldp", location="Sec. 4.2 (assuming D = D_S)",
-       statement="If a mechanism satisfies eps-LDP, it also satisfies (D, E)-IPLDP for all E with min{E} = eps.",
+@claim("ipldp2023.sec4.2-ldp-implies-ipldp", location=r"Sec. 4.2 (assuming \(D = D_S\))",
+       statement=r"If a mechanism satisfies \(\varepsilon\)-LDP, it also satisfies \((D, \mathcal E)\)-IPLDP for all "
+                 r"\(\mathcal E\) with \(\min\{\mathcal E\} = \varepsilon\).",
        methods=("z3", "hypothesis"), recorded="verified")
 def ldp_implies_ipldp(settings: AuditSettings):
     a, b, E, Ey = z3.Reals("Q(y|x) Q(y|x') E_eps E_y")
-    steps = [proof_step(f"one output y with E_y >= E, one pair; {ALL_ENTRIES}",
+    steps = [proof_step(rf"one output \(y\) with \(e^{{\varepsilon_y}} \ge e^{{\varepsilon}}\), one pair; "
+                        f"{ALL_ENTRIES}",
                         pointwise("LDP implies IPLDP", [a <= E * b, Ey >= E], a <= Ey * b, [a, b], [E, Ey]))]
 
     def budgets_of(example):
@@ -82,19 +87,21 @@ def ldp_implies_ipldp(settings: AuditSettings):
         return budgets is not None and not ipldp(example[0].channel, budgets)
 
     example = find_counterexample(_domain_channels(settings), violates, settings)
-    steps.append(search_step("random exact channels D -> D at their tightest eps; budgets with min exactly eps; "
-                             "kernel: ipldp", example, lambda ex: _describe(ex, budgets_of(ex)), settings))
+    steps.append(search_step(r"random exact channels \(D \to D\) at their tightest \(\varepsilon\); budgets with min "
+                             r"exactly \(\varepsilon\); kernel: "
+                             "`ipldp`", example, lambda ex: _describe(ex, budgets_of(ex)), settings))
     return decide(steps, "Each output's IPLDP bound is at least the LDP bound.",
-                  "An eps-LDP channel violates IPLDP with min E = eps.")
+                  r"An \(\varepsilon\)-LDP channel violates IPLDP with \(\min \mathcal E = \varepsilon\).")
 
 
-@claim("ipldp2023.sec4.2-ipldp-implies-ldp", location="Sec. 4.2 (assuming D = D_S)",
-       statement="If a mechanism satisfies (D, E)-IPLDP, it also satisfies max{E}-LDP. Therefore, IPLDP can be viewed "
-                 "as a relaxed version of LDP.",
+@claim("ipldp2023.sec4.2-ipldp-implies-ldp", location=r"Sec. 4.2 (assuming \(D = D_S\))",
+       statement=r"If a mechanism satisfies \((D, \mathcal E)\)-IPLDP, it also satisfies \(\max\{\mathcal E\}\)-LDP. "
+                 "Therefore, IPLDP can be viewed as a relaxed version of LDP.",
        methods=("z3", "hypothesis"), recorded="verified")
 def ipldp_implies_ldp(settings: AuditSettings):
     a, b, Ey, Emax = z3.Reals("Q(y|x) Q(y|x') E_y E_max")
-    steps = [proof_step(f"one output y with E_y <= E_max, one pair; {ALL_ENTRIES}",
+    steps = [proof_step(rf"one output \(y\) with \(e^{{\varepsilon_y}} \le e^{{\varepsilon_{{\max}}}}\), one pair; "
+                        f"{ALL_ENTRIES}",
                         pointwise("IPLDP implies LDP", [a <= Ey * b, Ey <= Emax], a <= Emax * b, [a, b], [Ey, Emax]))]
 
     def budgets_of(example):
@@ -108,9 +115,11 @@ def ipldp_implies_ldp(settings: AuditSettings):
         return budgets is not None and not ldp(example[0].channel, max(budgets.values()))
 
     example = find_counterexample(_domain_channels(settings), violates, settings)
-    steps.append(search_step("random exact channels D -> D, budgets at least each output's loss; kernel: ldp at max E",
+    steps.append(search_step(r"random exact channels \(D \to D\), budgets at least each output's loss; kernel: `ldp` "
+                             r"at \(\max \mathcal E\)",
                              example, lambda ex: _describe(ex, budgets_of(ex)), settings))
-    return decide(steps, "Every output's ratio is within e^{max E}.", "An IPLDP channel needs more than max E for LDP.")
+    return decide(steps, r"Every output's ratio is within \(e^{\max \mathcal "
+                         r"E}\).", r"An IPLDP channel needs more than \(\max \mathcal E\) for LDP.")
 
 
 def _strictly_relaxed_channel() -> tuple[Channel, dict]:
@@ -130,17 +139,18 @@ def _strictly_relaxed_channel() -> tuple[Channel, dict]:
                  "personalized privacy for each item.",
        methods=("exact example",), recorded="open",
        interpretation="A judgement about what protection users need, not a property of channels. What can be computed "
-                      "is "
-               "recorded as evidence: as a requirement, (D, E)-IPLDP is strictly weaker than (min E)-LDP.")
+                      r"is recorded as evidence: as a requirement, \((D, \mathcal E)\)-IPLDP is strictly weaker than "
+                      r"\((\min \mathcal E)\)-LDP.")
 def not_weaker(settings: AuditSettings):
     channel, budgets = _strictly_relaxed_channel()
     satisfied = bool(ipldp(channel, budgets))
     needed = ldp_epsilon(channel)
-    evidence = Evidence("exact example", "two items, E = {0.1, 5}",
-                        f"(D, E)-IPLDP: {satisfied}; (min E = 0.1)-LDP: {bool(ldp(channel, '0.1'))}; "
-                        f"tightest LDP budget {to_decimal_string(needed, 20)}")
+    evidence = Evidence("exact example", r"two items, \(\mathcal E = \{0.1, 5\}\)",
+                        rf"\((D, \mathcal E)\)-IPLDP: {satisfied}; (\(\min \mathcal E = 0.1\))-LDP: "
+                        f"{bool(ldp(channel, '0.1'))}; tightest LDP budget {to_decimal_string(needed, 20)}")
     step = Step(evidence, inconclusive=True)
     if not satisfied or needed <= Fraction(1, 10):
         evidence.result += " (the example did not behave as constructed)"
     return decide([step], "", "", "Normative statement; no channel property to decide. The exact example shows that "
-                  "IPLDP admits channels that (min E)-LDP rules out, i.e. it is a weaker requirement.")
+                                  r"IPLDP admits channels that \((\min \mathcal E)\)-LDP rules out, i.e. it is a "
+                                  "weaker requirement.")

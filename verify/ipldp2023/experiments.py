@@ -352,9 +352,9 @@ def _step(part: str, scope: str, findings: list, numbers: str, claim_values: dic
 def _scope(run: Run, mse_scale: str, what: str) -> str:
     setting = run.setting
     ns = sorted({point.n for point in run.points})
-    return (f"#{setting.number} on Zipf (eps {setting.eps_min}..{setting.eps_max}, LC {setting.level_count}, "
-            f"{setting.axis} {setting.xs[0]}..{setting.xs[-1]}, n = {ns[0]}..{ns[-1]} ({run.sample_count})), "
-            f"{run.reps} repetitions per point, MSE {mse_scale}: {what}")
+    return (rf"#{setting.number} on Zipf (\(\varepsilon\) {setting.eps_min}..{setting.eps_max}, LC "
+            rf"{setting.level_count}, {setting.axis} {setting.xs[0]}..{setting.xs[-1]}, \(n = {ns[0]}..{ns[-1]}\) "
+            f"({run.sample_count})), {run.reps} repetitions per point, MSE {mse_scale}: {what}")
 
 
 def _series(run: Run, mechanism: str, estimator: str, metric: str, mse_scale: str) -> str:
@@ -372,7 +372,7 @@ def better_findings(run: Run, mse_scale: str, best: str, others, estimators=ESTI
                 for k, point in enumerate(run.points):
                     mean, se = _paired(run, k, (other, est), (best, est), metric, mse_scale)
                     findings.append((f"{other} - {best} {est} {metric} at {run.setting.axis} {point.x}: "
-                                     f"{_fmt(mean)} +- {_fmt(se)}", _sign(mean, se)))
+                                     rf"\({_fmt(mean)} \pm {_fmt(se)}\)", _sign(mean, se)))
                 numbers.append(f"{other}/{best} {est} {metric}: " + ", ".join(
                     _fmt(_ratio(run, k, (other, est), (best, est), metric, mse_scale)[0])
                     for k in range(len(run.points))))
@@ -396,12 +396,12 @@ def decreasing_findings(run: Run, mse_scale: str, mechanisms, estimators=ESTIMAT
                 if rises:
                     k = rises[0]
                     findings.append((f"{name} {est} {metric} rises from {run.setting.axis} {run.points[k - 1].x} to "
-                                     f"{run.points[k].x}: {_fmt(stats[k - 1][0])} +- {_fmt(stats[k - 1][1])} -> "
-                                     f"{_fmt(stats[k][0])} +- {_fmt(stats[k][1])}", -1))
+                                     rf"{run.points[k].x}: \({_fmt(stats[k - 1][0])} \pm {_fmt(stats[k - 1][1])} \to "
+                                     rf"{_fmt(stats[k][0])} \pm {_fmt(stats[k][1])}\)", -1))
                 else:
                     findings.append((f"{name} {est} {metric} from {run.setting.axis} {run.points[0].x} to "
-                                     f"{run.points[last].x}: {_fmt(stats[0][0])} +- {_fmt(stats[0][1])} -> "
-                                     f"{_fmt(stats[last][0])} +- {_fmt(stats[last][1])}", 1 if overall > 0 else 0))
+                                     rf"{run.points[last].x}: \({_fmt(stats[0][0])} \pm {_fmt(stats[0][1])} \to "
+                                     rf"{_fmt(stats[last][0])} \pm {_fmt(stats[last][1])}\)", 1 if overall > 0 else 0))
                 numbers.append(f"{name} {est} {metric}: {series}")
     return findings, numbers
 
@@ -420,8 +420,8 @@ def overall_findings(runs, mse_scale: str, best: str, other: str) -> tuple[list,
                     variances.append((se / ratio) ** 2)
                     below += ratio < 1
             mean, se = float(np.mean(logs)), math.sqrt(sum(variances)) / len(logs)
-            findings.append((f"{other}/{best} {est} {metric}: geometric mean {_fmt(math.exp(mean))} (log "
-                             f"{_fmt(mean)} +- {_fmt(se)})", _sign(mean, se)))
+            findings.append((rf"{other}/{best} {est} {metric}: geometric mean {_fmt(math.exp(mean))} (\(\log "
+                             rf"{_fmt(mean)} \pm {_fmt(se)}\))", _sign(mean, se)))
             numbers.append(f"{other}/{best} {est} {metric}: geometric mean {_fmt(math.exp(mean))}, below 1 at "
                            f"{below} of {len(logs)} points")
     return findings, numbers
@@ -432,43 +432,45 @@ def _kosarak(parts: str) -> Step:
 
 
 EXPERIMENT = (SAMPLE_COUNT, MSE_SCALE)
-SETUP = ("Zipf generated as the paper describes (alpha = 2, filtered to 20 items and 100,000 users); privacy levels "
-         "as Sec. 7.1.3 (LC = 4, budgets linspace(eps_max, eps_min, LC) over the count-sorted sensitive items); each "
-         "repetition samples n users i.i.d. from the data set's frequencies, which are the truth; NS = estimator "
-         "(12) then Norm-Sub, MLE = the exact likelihood maximiser over the simplex. A comparison is clear at "
-         f"{Z} standard errors; only clear failures refute, and Kosarak parts stay open.")
+SETUP = (r"Zipf generated as the paper describes (\(\alpha = 2\), filtered to 20 items and 100,000 users); privacy "
+         r"levels as Sec. 7.1.3 (LC = 4, budgets linspace(\(\varepsilon_{\max}\), \(\varepsilon_{\min}\), LC) over the "
+         r"count-sorted sensitive items); each repetition samples \(n\) users i.i.d. from the data set's frequencies, "
+         "which are the truth; NS = estimator (12) then Norm-Sub, MLE = the exact likelihood maximiser over the "
+         f"simplex. A comparison is clear at {Z} standard errors; only clear failures refute, and Kosarak parts stay "
+         "open.")
 
 
 # --- Fig. 2 ------------------------------------------------------------------------------------------
 
 @claim("ipldp2023.fig2", location="Sec. 7.2.1, Fig. 2 (experiments #1-#3)",
-       statement="(a),(d) high privacy regime: IPRR 'outperforms the others by approximate one order of magnitude'; "
-                 "as the sample count n increases, the loss decreases. KRR's results under NS and MLE 'are almost "
+       statement="(a),(d) high privacy regime: IPRR 'outperforms the others by approximate one order of magnitude'; as "
+                 r"the sample count \(n\) increases, the loss decreases. KRR's results under NS and MLE 'are almost "
                  "indistinguishable', while IPRR's MLE results improve significantly over NS. (b),(e) low privacy "
                  "regime: IPRR also performs better than the others; the improvement of MLE over NS is less "
-                 "significant than in the high privacy regime. (c),(f) hybrid regime: the results are close to (a) "
-                 "and (d).",
+                 "significant than in the high privacy regime. (c),(f) hybrid regime: the results are close to (a) and "
+                 "(d).",
        methods=("experiment",),
        recorded={"sample_count=domain, mse_scale=frequencies": "refuted",
                  "sample_count=domain, mse_scale=counts-over-n": "refuted",
                  "sample_count=users, mse_scale=frequencies": "refuted",
                  "sample_count=users, mse_scale=counts-over-n": "refuted"},
        interpretation=SETUP + " Parts on Zipf: (1) in #1, the loss of KRR and of URR over IPRR's is within "
-                              "[10^0.5, 10^1.5] ('approximately one order of magnitude') for each metric and "
+                              r"\([10^{0.5}, 10^{1.5}]\) ('approximately one order of magnitude') for each metric and "
                               "estimator at every SR; (2) in #1, every loss decreases with SR (no step to the next SR "
-                              "clearly raises it, and the last SR is clearly below the first); (3) in "
-                              "#1, IPRR's MLE is below its NS at every SR and metric, and IPRR's gain NS/MLE exceeds "
-                              "KRR's; 'almost indistinguishable' (KRR's NS/MLE) is not quantified: its numbers are "
-                              "shown; (4) in #2, IPRR's loss is below KRR's and URR's everywhere; (5) IPRR's gain "
-                              "NS/MLE in #2 is below that in #1 at every SR and metric; (6) 'close to (a)' (#3 "
-                              "against #1) is not quantified: the ratios are shown.",
+                              "clearly raises it, and the last SR is clearly below the first); (3) in #1, IPRR's MLE "
+                              "is below its NS at every SR and metric, and IPRR's gain NS/MLE exceeds KRR's; 'almost "
+                              "indistinguishable' (KRR's NS/MLE) is not quantified: its numbers are shown; (4) in #2, "
+                              "IPRR's loss is below KRR's and URR's everywhere; (5) IPRR's gain NS/MLE in #2 is below "
+                              "that in #1 at every SR and metric; (6) 'close to (a)' (#3 against #1) is not "
+                              "quantified: the ratios are shown.",
        choices=EXPERIMENT)
 def fig2(settings: AuditSettings, *, sample_count: str, mse_scale: str):
     reps = reps_for(settings)
     high, low, hybrid = (run(number, sample_count, reps) for number in (1, 2, 3))
     findings, numbers = decreasing_findings(high, mse_scale, DIRECT)
     steps = [_magnitude_step(high, mse_scale),
-             _step("(2) loss decreases with n", _scope(high, mse_scale, "(2) each loss decreases with SR"), findings,
+             _step("(2) loss decreases with "
+                   r"\(n\)", _scope(high, mse_scale, "(2) each loss decreases with SR"), findings,
                    "; ".join(numbers))]
     steps += _mle_gain_steps(high, low, mse_scale)
     findings, numbers = better_findings(low, mse_scale, "IPRR", ("KRR", "URR"))
@@ -496,7 +498,7 @@ def _magnitude_step(high: Run, mse_scale: str) -> Step:
                     inside = BAND[0] + Z * se < ratio < BAND[1] - Z * se
                     outside = ratio + Z * se < BAND[0] or ratio - Z * se > BAND[1]
                     verdict = 1 if inside else -1 if outside else 0
-                    findings.append((f"{other}/IPRR {est} {metric} at SR {point.x}: {_fmt(ratio)} +- {_fmt(se)}",
+                    findings.append((rf"{other}/IPRR {est} {metric} at SR {point.x}: \({_fmt(ratio)} \pm {_fmt(se)}\)",
                                      verdict))
                     ratios.append(_fmt(ratio))
                     marks.append(verdict)
@@ -509,9 +511,10 @@ def _magnitude_step(high: Run, mse_scale: str) -> Step:
     budgets = budgets_of(high.setting, "0.5", counts)
     for other in ("KRR", "URR"):
         exact.append(f"{other}/IPRR {_fmt(expected_mse(other, budgets, 1, p) / expected_mse('IPRR', budgets, 1, p))}")
-    return _step("(1) one order of magnitude", _scope(high, mse_scale, "(1) loss ratios to IPRR in [10^0.5, 10^1.5]"),
-                 findings, "ratios per SR: " + "; ".join(numbers) + "; exact expected MSE of estimator (12) without "
-                 "post-processing, any n: " + ", ".join(exact))
+    return _step("(1) one order of magnitude",
+                 _scope(high, mse_scale, r"(1) loss ratios to IPRR in \([10^{0.5}, 10^{1.5}]\)"),
+                 findings, "ratios per SR: " + "; ".join(numbers) + "; exact expected MSE of estimator (12) "
+                 r"without post-processing, any \(n\): " + ", ".join(exact))
 
 
 def _gain(run: Run, k: int, mechanism: str, metric: str, mse_scale: str) -> tuple[float, float]:
@@ -523,13 +526,14 @@ def _mle_gain_steps(high: Run, low: Run, mse_scale: str) -> list[Step]:
     for metric in METRICS:
         for k, point in enumerate(high.points):
             mean, se = _paired(high, k, ("IPRR", "NS"), ("IPRR", "MLE"), metric, mse_scale)
-            improves.append((f"IPRR NS - MLE {metric} at SR {point.x}: {_fmt(mean)} +- {_fmt(se)}", _sign(mean, se)))
+            improves.append((rf"IPRR NS - MLE {metric} at SR {point.x}: \({_fmt(mean)} \pm "
+                             rf"{_fmt(se)}\)", _sign(mean, se)))
             (gi, si), (gk, sk) = _gain(high, k, "IPRR", metric, mse_scale), _gain(high, k, "KRR", metric, mse_scale)
-            exceeds.append((f"gain NS/MLE {metric} at SR {point.x}: IPRR {_fmt(gi)} +- {_fmt(si)}, KRR {_fmt(gk)} "
-                            f"+- {_fmt(sk)}", _sign(gi - gk, math.hypot(si, sk))))
+            exceeds.append((rf"gain NS/MLE {metric} at SR {point.x}: IPRR \({_fmt(gi)} \pm {_fmt(si)}\), KRR "
+                            rf"\({_fmt(gk)} \pm {_fmt(sk)}\)", _sign(gi - gk, math.hypot(si, sk))))
             gl, sl = _gain(low, k, "IPRR", metric, mse_scale)
-            smaller.append((f"IPRR gain NS/MLE {metric} at SR {point.x}: #2 {_fmt(gl)} +- {_fmt(sl)}, #1 {_fmt(gi)} "
-                            f"+- {_fmt(si)}", _sign(gi - gl, math.hypot(si, sl))))
+            smaller.append((rf"IPRR gain NS/MLE {metric} at SR {point.x}: #2 \({_fmt(gl)} \pm {_fmt(sl)}\), #1 "
+                            rf"\({_fmt(gi)} \pm {_fmt(si)}\)", _sign(gi - gl, math.hypot(si, sl))))
         for name in DIRECT:
             numbers.append(f"{name} NS/MLE {metric} #1: " + ", ".join(
                 _fmt(_gain(high, k, name, metric, mse_scale)[0]) for k in range(len(high.points))))
@@ -549,7 +553,7 @@ def _mle_gain_steps(high: Run, low: Run, mse_scale: str) -> list[Step]:
 # --- Fig. 3 ------------------------------------------------------------------------------------------
 
 @claim("ipldp2023.fig3", location="Sec. 7.2.1, Fig. 3 (experiment #4) and the paragraph after it",
-       statement="As |D_N| increases, our method outperforms URR, and all metrics decrease. After all, IPRR shows "
+       statement=r"As \(|D_N|\) increases, our method outperforms URR, and all metrics decrease. After all, IPRR shows "
                  "better performance than URR and KRR on the two metrics in the two data sets, which verifies the "
                  "theoretical analysis; URR has better overall performance than KRR.",
        methods=("experiment",),
@@ -569,10 +573,10 @@ def fig3(settings: AuditSettings, *, sample_count: str, mse_scale: str):
     reps = reps_for(settings)
     sweep = run(4, sample_count, reps)
     findings, numbers = better_findings(sweep, mse_scale, "IPRR", ("URR",))
-    steps = [_step("(1) IPRR better than URR for every |D_N|", _scope(sweep, mse_scale, "(1) IPRR below URR"),
+    steps = [_step(r"(1) IPRR better than URR for every \(|D_N|\)", _scope(sweep, mse_scale, "(1) IPRR below URR"),
                    findings, "ratios URR/IPRR per NR " + "; ".join(numbers))]
     findings, numbers = decreasing_findings(sweep, mse_scale, ("IPRR", "URR"))
-    steps.append(_step("(2) all metrics decrease with |D_N|", _scope(sweep, mse_scale, "(2) each loss decreases "
+    steps.append(_step(r"(2) all metrics decrease with \(|D_N|\)", _scope(sweep, mse_scale, "(2) each loss decreases "
                                                                                          "with NR"),
                        findings, "; ".join(numbers)))
     overall, summary = [], []
@@ -581,7 +585,7 @@ def fig3(settings: AuditSettings, *, sample_count: str, mse_scale: str):
         found, ratios = better_findings(data, mse_scale, "IPRR", data.setting.compared)
         overall += found
         summary.append(f"#{number}: " + "; ".join(ratios))
-    scope = (f"#1-#4 on Zipf, n by {sample_count}, {reps} repetitions per point, MSE {mse_scale}")
+    scope = (rf"#1-#4 on Zipf, \(n\) by {sample_count}, {reps} repetitions per point, MSE {mse_scale}")
     steps.append(_step("(3) IPRR better than URR and KRR", scope + ": (3) IPRR below URR and KRR at every point",
                        overall, "loss ratios to IPRR: " + " | ".join(summary)))
     findings, numbers = overall_findings([run(number, sample_count, reps) for number in (1, 2, 3)], mse_scale,
@@ -606,13 +610,13 @@ def fig3(settings: AuditSettings, *, sample_count: str, mse_scale: str):
                  "sample_count=users, mse_scale=frequencies": "refuted",
                  "sample_count=users, mse_scale=counts-over-n": "refuted"},
        interpretation=SETUP + " IDUE: the four levels of #5 (NR = 0, budgets 10, 6.7, 3.4, 0.1 on 5 items each), "
-                              "solved by opt0 (the authors' box), opt1 and opt2 for MinID-LDP; its NS is its "
-                              "unbiased estimator then Norm-Sub. Parts: (1) on Zipf, IPRR's NS loss is below each "
-                              "IDUE's at every SR and metric; (2) with MLE: IDUE's MLE is not run (its likelihood "
-                              "needs each user's bit vector; the paper does not say which MLE it used), so open, "
-                              "IPRR's MLE shown; (3) Kosarak: open; (4) exact kernel: IPRR's output columns of the "
-                              "items with budget 10 have ratio exactly e^10, and each IDUE solution's tightest LDP "
-                              "budget is at most 0.2 = 2 min E.",
+                              "solved by opt0 (the authors' box), opt1 and opt2 for MinID-LDP; its NS is its unbiased "
+                              "estimator then Norm-Sub. Parts: (1) on Zipf, IPRR's NS loss is below each IDUE's at "
+                              "every SR and metric; (2) with MLE: IDUE's MLE is not run (its likelihood needs each "
+                              "user's bit vector; the paper does not say which MLE it used), so open, IPRR's MLE "
+                              "shown; (3) Kosarak: open; (4) exact kernel: IPRR's output columns of the items with "
+                              r"budget 10 have ratio exactly \(e^{10}\), and each IDUE solution's tightest LDP budget "
+                              r"is at most \(0.2 = 2 \min \mathcal E\).",
        choices=EXPERIMENT)
 def fig4(settings: AuditSettings, *, sample_count: str, mse_scale: str):
     reps = reps_for(settings)
@@ -654,8 +658,8 @@ def _relaxation_step() -> Step:
                      f"{solution.verified})")
         if eps > budget(bound) or not solution.verified:
             over.append(model)
-    evidence = Evidence("exact kernel", f"#5 budgets; IPRR's columns; each IDUE's channel, a pair of levels at a time; "
-                                        f"bound 2 min E = {_text(bound)}", "; ".join(parts))
+    evidence = Evidence("exact kernel", "#5 budgets; IPRR's columns; each IDUE's channel, a pair of levels at a time; "
+                                        rf"bound \(2 \min \mathcal E = {_text(bound)}\)", "; ".join(parts))
     if wrong or over:
         return Step(evidence, counterexample={"part": "(4) 10-LDP against 0.2-LDP", "iprr_columns_off": wrong,
                                               "idue_over_bound": over, "evidence": "; ".join(parts)})
@@ -676,7 +680,7 @@ def _relaxation_step() -> Step:
        interpretation=SETUP + " Parts: (1) fine-grained protection: IPRR satisfies IPLDP with a budget per item "
                               "(ipldp2023.theorem1, ipldp2023.theorem2); (2) theory: IPRR's losses and worst-case "
                               "bounds are at most URR's and KRR's (ipldp2023.sec6-below-urr and "
-                              "ipldp2023.contribution3 under loss_order=at-most); (3) experiments on Zipf: IPRR's "
+                              "ipldp2023.contribution3 under `loss_order=at-most`); (3) experiments on Zipf: IPRR's "
                               "loss is below every existing method's it is compared with (KRR and URR in #1-#4, "
                               "IDUE opt0/opt1/opt2 with NS in #5) at every point, metric and estimator, as Figs. 2-4 "
                               "compute them; Kosarak stays open.",
@@ -699,7 +703,7 @@ def headline(settings: AuditSettings, *, sample_count: str, mse_scale: str):
         findings, ratios = better_findings(data, mse_scale, "IPRR", others, estimators=estimators)
         found += findings
         summary.append(f"#{number}: " + "; ".join(ratios))
-    scope = f"#1-#5 on Zipf, n by {sample_count}, {reps} repetitions per point, MSE {mse_scale}"
+    scope = rf"#1-#5 on Zipf, \(n\) by {sample_count}, {reps} repetitions per point, MSE {mse_scale}"
     steps.append(_step("(3) IPRR better than every existing method compared", scope + ": IPRR below KRR, URR and "
                        "IDUE at every point", found, "loss ratios to IPRR: " + " | ".join(summary)))
     steps.append(_kosarak("the comparisons on Kosarak"))

@@ -192,21 +192,22 @@ def _inverse_proof():
             for y in range(d):
                 product = z3.Sum(*[q[x][k] * inverse[k][y] for k in range(d)])
                 conditions.append(Condition((x,), y, product == (1 if x == y else 0)))
-    return prove(conditions, assumptions=assumptions, description="Q Q^{-1} = I")
+    return prove(conditions, assumptions=assumptions, description=r"\(Q Q^{-1} = I\)")
 
 
 @claim("ipldp2023.sec5.3-estimator", location="Sec. 5.3, (12)",
-       statement="The estimator (12), p_hat_x = m_hat_x / S - r_x, applies; as n increases, m_hat remains unbiased "
-                 "for m, and hence p_hat converges to p.",
+       statement=r"The estimator (12), \(\hat p_x = \hat m_x / S - r_x\), applies; as \(n\) increases, \(\hat m\) "
+                 r"remains unbiased for \(m\), and hence \(\hat p\) converges to \(p\).",
        methods=("z3", "hypothesis"), recorded="verified",
        interpretation="(12) is the inverse of IPRR's matrix applied to the output frequencies (z3: Sec. 5.3's "
-                      "Sherman-Morrison inverse is the inverse, and (12) is its product); it is unbiased for every n "
-                      "(exact enumeration of the multinomial counts), and its variance is (13), which tends to 0 as "
-                      "1/n (ipldp2023.theorem3).")
+                      "Sherman-Morrison inverse is the inverse, and (12) is its product); it is unbiased for every "
+                      r"\(n\) (exact enumeration of the multinomial counts), and its variance is (13), which tends to "
+                      r"0 as \(1/n\) (ipldp2023.theorem3).")
 def estimator(settings: AuditSettings):
-    steps = [proof_step("|D| = 2 .. 4, every r >= 0: Q S^{-1}(I - S 1 r^T) = I", _inverse_proof())]
+    steps = [proof_step(r"\(|D| = 2\) .. 4, every \(r \ge 0\): \(Q S^{-1}(I - S 1 r^T) = I\)", _inverse_proof())]
     m, S, r = z3.Reals("m S r")
-    steps.append(proof_step("every item: E[p_hat_x] = E[m_hat_x] / S - r_x = p_x when m_x = S (p_x + r_x)",
+    steps.append(proof_step(r"every item: \(\mathbb E[\hat p_x] = \mathbb E[\hat m_x] / S - r_x = p_x\) when \(m_x = S "
+                            r"(p_x + r_x)\)",
                             prove_identity("unbiased", (S * (z3.Real("p") + r)) / S - r, z3.Real("p"), [S > 0])))
 
     def violates(example):
@@ -222,9 +223,9 @@ def estimator(settings: AuditSettings):
     strategy = budgets_and_distribution(settings).flatmap(lambda bp: st.tuples(st.just(bp[0]), st.just(bp[1]),
                                                                                st.integers(1, 3)))
     example = find_counterexample(strategy, violates, _fewer(settings))
-    steps.append(search_step("random IPRR, p and n = 1 .. 3 (i.i.d. users): the exact mean of (12) over every "
+    steps.append(search_step(r"random IPRR, \(p\) and \(n = 1\) .. 3 (i.i.d. users): the exact mean of (12) over every "
                              "count vector", example, describe, _fewer(settings)))
-    return decide(steps, "(12) inverts IPRR's matrix and is unbiased for every n; its variance falls as 1/n.",
+    return decide(steps, r"(12) inverts IPRR's matrix and is unbiased for every \(n\); its variance falls as \(1/n\).",
                   "(12) is biased.")
 
 
@@ -242,20 +243,20 @@ def binomial_mean_absolute_deviation(n: int, m: float) -> float:
 
 
 @claim("ipldp2023.theorem3", location="Sec. 6, Theorem 3, (13), (14); Appendix B.1",
-       statement="For all E, the expected l2 loss of (D_S, D_N, E)-IPRR with the estimator (12) is (13), and for "
-                 "large n the expected l1 loss satisfies (14).",
+       statement=r"For all \(\mathcal E\), the expected \(\ell_2\) loss of \((D_S, D_N, \mathcal E)\)-IPRR with the "
+                 r"estimator (12) is (13), and for large \(n\) the expected \(\ell_1\) loss satisfies (14).",
        methods=("z3", "hypothesis", "exact computation"),
        recorded={"population=iid": "verified", "population=fixed": "refuted"},
        interpretation="(13) is checked exactly against the expected loss computed from the channel alone (exact "
-                      "enumeration of the count vectors at small n, and the closed form of any direct encoding); "
-                      "(14), a limit ('~': the ratio tends to 1), against the exact expected l1 loss, item by item "
-                      "a binomial mean absolute deviation, at growing n.",
+                      r"enumeration of the count vectors at small \(n\), and the closed form of any direct encoding); "
+                      r"(14), a limit ('~': the ratio tends to 1), against the exact expected \(\ell_1\) loss, item by "
+                      r"item a binomial mean absolute deviation, at growing \(n\).",
        choices=(POPULATION,))
 def theorem3(settings: AuditSettings, *, population: str):
     steps = []
     m, S, p, r = z3.Reals("m S p r")
-    steps.append(proof_step("one item, every budget: Var(m_hat_x / S) = m_x (1 - m_x) / (n S^2) equals "
-                            "(p_x + r_x)(S^{-1} - p_x - r_x) / n when m_x = S (p_x + r_x)",
+    steps.append(proof_step(r"one item, every budget: \(\operatorname{Var}(\hat m_x / S) = m_x (1 - m_x) / (n S^2)\) "
+                            r"equals \((p_x + r_x)(S^{-1} - p_x - r_x) / n\) when \(m_x = S (p_x + r_x)\)",
                             prove_identity("(13) per item", (S * (p + r)) * (1 - S * (p + r)) / (S * S),
                                            (p + r) * (1 / S - (p + r)), [S > 0])))
 
@@ -284,9 +285,11 @@ def theorem3(settings: AuditSettings, *, population: str):
         strategy = strategy.map(lambda ex: (ex[0], ex[1], ex[2] * math.lcm(*(v.denominator for v in ex[1])))).filter(
             lambda ex: ex[2] <= 60)
     example = find_counterexample(strategy, violates, _fewer(settings))
-    scope = ("random IPRR, p and n (i.i.d. users): exact expected l2 over every count vector against (13)"
+    scope = (r"random IPRR, \(p\) and \(n\) (i.i.d. users): exact expected \(\ell_2\) over every count vector against "
+             "(13)"
              if population == "iid" else
-             "random IPRR and populations of n users with frequencies p: exact expected l2 against (13)")
+             r"random IPRR and populations of \(n\) users with frequencies \(p\): exact expected \(\ell_2\) against "
+             "(13)")
 
     def describe_with_values(ex):
         stated, computed = stated_and_computed(ex)
@@ -295,9 +298,10 @@ def theorem3(settings: AuditSettings, *, population: str):
 
     steps.append(search_step(scope, example, describe_with_values, _fewer(settings)))
     steps.append(_l1_limit_step(population))
-    return decide(steps, "(13) is the expected l2 loss exactly, and the exact l1 loss approaches (14).",
-                  "(13) is not the expected l2 loss when the users' items are fixed: each user's report varies "
-                  "less than a user drawn from p.")
+    return decide(steps, r"(13) is the expected \(\ell_2\) loss exactly, and the exact \(\ell_1\) loss approaches "
+                         "(14).",
+                  r"(13) is not the expected \(\ell_2\) loss when the users' items are fixed: each user's report "
+                  r"varies less than a user drawn from \(p\).")
 
 
 def _l1_limit_step(population: str) -> Step:
@@ -323,12 +327,14 @@ def _l1_limit_step(population: str) -> Step:
                 law = np.clip(fftconvolve(a, b), 0, None)
                 mean = holders * keep + (n - holders) * other
                 exact += float(np.sum(law * np.abs(np.arange(len(law)) - mean))) / (n * S)
-        ratios.append(f"n = {n:,}: {exact / stated:.6f}")
+        ratios.append(rf"\(n = {n:,}\): {exact / stated:.6f}")
     converges = abs(float(ratios[-1].split(": ")[1]) - 1) < 1e-3
-    return Step(Evidence("exact computation", "E = {0.1, 3.4, 10}, one non-sensitive item, p = (0.1, 0.2, 0.3, 0.4); "
-                         "exact E l1 (binomial mean absolute deviations) / (14)",
-                         "; ".join(ratios) + (" (tends to 1, as de Moivre's E|Bin(n, m) - nm| ~ sqrt(2 n m (1 - m) / "
-                                              "pi) gives)" if converges else " (does not tend to 1)")),
+    return Step(Evidence("exact computation", r"\(\mathcal E = \{0.1, 3.4, 10\}\), one non-sensitive item, \(p = (0.1, "
+                                              r"0.2, 0.3, 0.4)\); exact \(\mathbb E \ell_1\) (binomial mean absolute "
+                                              "deviations) / (14)",
+                         "; ".join(ratios) + (r" (tends to 1, as de Moivre's \(\mathbb E|\operatorname{Bin}(n, m) - "
+                                              r"nm| \sim \sqrt{2 n m (1 - m) / \pi}\) "
+                                              "gives)" if converges else " (does not tend to 1)")),
                 inconclusive=population == "iid" and not converges)
 
 
@@ -342,8 +348,8 @@ def random_invertible_channels():
 @claim("ipldp2023.sec6-generality.estimator", location="Sec. 6",
        statement="The estimator of Sec. 5.3 is general for direct-encoding mechanisms.",
        methods=("hypothesis",), recorded="verified",
-       interpretation="For any invertible direct encoding Q, p_hat = m_hat Q^{-1} is unbiased for every n: checked "
-                      "exactly on random rational channels (i.i.d. users, every count vector).")
+       interpretation=r"For any invertible direct encoding \(Q\), \(\hat p = \hat m Q^{-1}\) is unbiased for every "
+                      r"\(n\): checked exactly on random rational channels (i.i.d. users, every count vector).")
 def generality_estimator(settings: AuditSettings):
     def violates(example):
         channel, weights = example
@@ -361,10 +367,10 @@ def generality_estimator(settings: AuditSettings):
 
     strategy = st.tuples(random_invertible_channels(), st.lists(st.integers(0, 4), min_size=3, max_size=3))
     example = find_counterexample(strategy, violates, _fewer(settings))
-    steps = [search_step("random invertible rational channels on 2-3 items, random p, n = 2: exact mean of "
-                         "m_hat Q^{-1}", example, lambda ex: {"channel": ex[0].to_json(), "weights": ex[1]},
+    steps = [search_step(r"random invertible rational channels on 2-3 items, random \(p\), \(n = 2\): exact mean of "
+                         r"\(\hat m Q^{-1}\)", example, lambda ex: {"channel": ex[0].to_json(), "weights": ex[1]},
                          _fewer(settings))]
-    return decide(steps, "m_hat Q^{-1} is unbiased for every invertible direct encoding.", "A biased estimate.")
+    return decide(steps, r"\(\hat m Q^{-1}\) is unbiased for every invertible direct encoding.", "A biased estimate.")
 
 
 @claim("ipldp2023.sec6-generality.urr-krr", location="Sec. 6",
@@ -393,27 +399,27 @@ def generality_urr_krr(settings: AuditSettings):
         return False
 
     example = find_counterexample(budgets_and_distribution(settings), violates, _fewer(settings))
-    steps.append(search_step("random budgets and p: the exact n E l2 of (12) on URR's and KRR's own matrices against "
-                             "(13) with their r", example, describe, _fewer(settings)))
-    return decide(steps, "(13) is URR's and KRR's expected l2 loss; (14) follows as for IPRR.", "(13) fails.")
+    steps.append(search_step(r"random budgets and \(p\): the exact \(n \mathbb E \ell_2\) of (12) on URR's and KRR's "
+                             r"own matrices against (13) with their \(r\)", example, describe, _fewer(settings)))
+    return decide(steps, r"(13) is URR's and KRR's expected \(\ell_2\) loss; (14) follows as for IPRR.", "(13) fails.")
 
 
 @claim("ipldp2023.sec6-generality.other", location="Sec. 6",
        statement="(13) and (14) apply even to other mechanisms that use direct encoding.",
        methods=("z3", "argument"), recorded="open",
-       interpretation="(13) and (14) are written in r_x. A direct encoding defines r only when every column is "
-                      "constant off the diagonal, Q(y|x) = b_y + a [y = x] (the row sums force one a): then it is "
-                      "IPRR's form with S = a, r_y = b_y / a, and (13) holds (proved). Other direct encodings have "
-                      "no r to put into (13).")
+       interpretation=r"(13) and (14) are written in \(r_x\). A direct encoding defines \(r\) only when every column "
+                      r"is constant off the diagonal, \(Q(y|x) = b_y + a [y = x]\) (the row sums force one \(a\)): "
+                      r"then it is IPRR's form with \(S = a\), \(r_y = b_y / a\), and (13) holds (proved). Other "
+                      r"direct encodings have no \(r\) to put into (13).")
 def generality_other(settings: AuditSettings):
     a, b, p, m = z3.Reals("a b p m")
-    step = proof_step("a column b + a [y = x]: Var(p_hat_y) n = m (1 - m) / a^2 with m = b + a p equals (13)'s f_y "
-                      "with S = a, r = b / a",
+    step = proof_step(r"a column \(b + a [y = x]\): \(\operatorname{Var}(\hat p_y) n = m (1 - m) / a^2\) with \(m "
+                      r"= b + a p\) equals (13)'s \(f_y\) with \(S = a\), \(r = b / a\)",
                       prove_identity("column form", (b + a * p) * (1 - b - a * p) / (a * a),
                                      (p + b / a) * (1 / a - p - b / a), [a > 0]))
     return decide([step, Step(Evidence("argument", "direct encodings with a column not constant off the diagonal",
-                                       "(13) has no r_x for them; the general expected loss is "
-                                       "(sum_y m_y |row y of Q^{-1}|^2 - |p|^2) / n"), inconclusive=True)],
+                                       r"(13) has no \(r_x\) for them; the general expected loss is \((\sum_y m_y "
+                                       r"|\text{row } y \text{ of } Q^{-1}|^2 - |p|^2) / n\)"), inconclusive=True)],
                   "", "", "Holds for every direct encoding of IPRR's form; for the others the formula is undefined.")
 
 
@@ -424,7 +430,7 @@ def _monotone_proof():
     p, r, r2, rest, rest2 = z3.Reals("p r r' R_rest R'_rest")
     return prove([Condition((), None, (p + r) * (1 + rest - p) <= (p + r2) * (1 + rest2 - p))],
                  assumptions=[p >= 0, p <= 1, r >= 0, r2 >= r, rest >= 0, rest2 >= rest],
-                 description="f_x monotone")
+                 description=r"\(f_x\) monotone")
 
 
 def losses(budgets, p) -> tuple:
@@ -434,18 +440,20 @@ def losses(budgets, p) -> tuple:
 
 
 @claim("ipldp2023.lemma1", location="Sec. 6, Lemma 1; Appendix B.2",
-       statement="For any two budget sets E1, E2 of the same dimension, L(E1; p, p_hat, D) <= L(E2; p, p_hat, D) if "
-                 "E1 >= E2 (for all a_i in sorted E1 and b_i in sorted E2, a_i >= b_i).",
+       statement=r"For any two budget sets \(\mathcal E_1\), \(\mathcal E_2\) of the same dimension, \(L(\mathcal E_1; "
+                 r"p, \hat p, D) \le L(\mathcal E_2; p, \hat p, D)\) if \(\mathcal E_1 \ge \mathcal E_2\) (for all "
+                 r"\(a_i\) in sorted \(\mathcal E_1\) and \(b_i\) in sorted \(\mathcal E_2\), \(a_i \ge b_i\)).",
        methods=("z3", "hypothesis"),
        recorded={"budget_attachment=item-wise": "verified", "budget_attachment=any-order": "refuted"},
-       interpretation="L is Definition 6's general loss: C sum_x g(f_x) for any increasing concave g with g(0) = 0; "
-                      "checked for the two the paper uses, l2 (g(z) = z, exactly) and l1 (g(z) = sqrt z). The "
-                      "relation's direction is the one its use in Sec. 6 needs (more budget, less loss).",
+       interpretation=r"\(L\) is Definition 6's general loss: \(C \sum_x g(f_x)\) for any increasing concave \(g\) "
+                      r"with \(g(0) = 0\); checked for the two the paper uses, \(\ell_2\) (\(g(z) = z\), exactly) and "
+                      r"\(\ell_1\) (\(g(z) = \sqrt z\)). The relation's direction is the one its use in Sec. 6 needs "
+                      "(more budget, less loss).",
        choices=(BUDGET_ATTACHMENT,))
 def lemma1(settings: AuditSettings, *, budget_attachment: str):
-    steps = [proof_step("each f_x non-decreasing in r_x and in every other r (every p_x in [0, 1]); r falls as eps "
-                        "grows, so item-wise larger budgets give every f_x at most its value, and any increasing g "
-                        "keeps the order", _monotone_proof())]
+    steps = [proof_step(r"each \(f_x\) non-decreasing in \(r_x\) and in every other \(r\) (every \(p_x \in [0, 1]\)); "
+                        r"\(r\) falls as \(\varepsilon\) grows, so item-wise larger budgets give every \(f_x\) at most "
+                        r"its value, and any increasing \(g\) keeps the order", _monotone_proof())]
 
     def pair(example):
         budgets, p, raise_by, order = example
@@ -476,23 +484,25 @@ def lemma1(settings: AuditSettings, *, budget_attachment: str):
                 "n l2 at E1": to_decimal_string(a2, 10), "n l2 at E2": to_decimal_string(b2, 10),
                 "l1 at E1 (n = 1)": mpmath.nstr(a1, 10), "l1 at E2 (n = 1)": mpmath.nstr(b1, 10)}
 
-    steps.append(search_step(f"random budgets, p, and E1 = E2 raised item by item ({budget_attachment}); (13) "
-                             "exactly and (14) at 50 digits", example, describe_pair, settings))
+    steps.append(search_step(r"random budgets, \(p\), and \(\mathcal E_1 = \mathcal E_2\) raised item by item "
+                             f"({budget_attachment}); (13) exactly and (14) at 50 "
+                             "digits", example, describe_pair, settings))
     return decide(steps, "More budget on every item never raises the loss.",
                   "With the larger budgets attached to other items, the loss can rise: Lemma 1 needs the budgets "
                   "compared item by item.")
 
 
 @claim("ipldp2023.sec6-below-urr", location="Sec. 6, after Definition 6 and after Lemma 1",
-       statement="For any p, E, D_S and D_N, both the l2 and l1 losses of (D_S, D_N, E)-IPRR are lower than those of "
-                 "(D_S, min{E})-URR.",
+       statement=r"For any \(p\), \(\mathcal E\), \(D_S\) and \(D_N\), both the \(\ell_2\) and \(\ell_1\) losses of "
+                 r"\((D_S, D_N, \mathcal E)\)-IPRR are lower than those of \((D_S, \min\{\mathcal E\})\)-URR.",
        methods=("z3", "hypothesis"),
        recorded={"loss_order=at-most": "verified", "loss_order=strictly": "refuted"},
-       interpretation="The losses are the paper's (13) and (14) (Definition 6 with l2 and l1). URR is IPRR with "
-                      "every sensitive budget lowered to min E, so Lemma 1 item-wise applies.",
+       interpretation=r"The losses are the paper's (13) and (14) (Definition 6 with \(\ell_2\) and \(\ell_1\)). URR is "
+                      r"IPRR with every sensitive budget lowered to \(\min \mathcal E\), so Lemma 1 item-wise applies.",
        choices=(LOSS_ORDER,))
 def below_urr(settings: AuditSettings, *, loss_order: str):
-    steps = [proof_step("each f_x non-decreasing in every r (Lemma 1's argument, item-wise)", _monotone_proof())]
+    steps = [proof_step(r"each \(f_x\) non-decreasing in every \(r\) (Lemma 1's argument, "
+                        "item-wise)", _monotone_proof())]
 
     def violates(example):
         budgets, p = example
@@ -505,23 +515,24 @@ def below_urr(settings: AuditSettings, *, loss_order: str):
         return not ours[0] < theirs[0]
 
     example = find_counterexample(budgets_and_distribution(settings), violates, settings)
-    steps.append(search_step("random budgets, splits and p; (13) exactly, (14) at 50 digits", example, describe,
+    steps.append(search_step(r"random budgets, splits and \(p\); (13) exactly, (14) at 50 digits", example, describe,
                              settings))
-    return decide(steps, "IPRR's losses are at most URR's at min E.",
+    return decide(steps, r"IPRR's losses are at most URR's at \(\min \mathcal E\).",
                   "With every budget equal (or a single sensitive item), IPRR is URR and the losses are equal.")
 
 
 @claim("ipldp2023.contribution3", location="Sec. 1, contribution 3; Sec. 8",
-       statement="Computing the l1 and l2 losses of the unbiased estimator, we theoretically prove that our method "
-                 "has tighter upper bounds than that of existing direct encoding mechanisms.",
+       statement=r"Computing the \(\ell_1\) and \(\ell_2\) losses of the unbiased estimator, we theoretically prove "
+                 "that our method has tighter upper bounds than that of existing direct encoding mechanisms.",
        methods=("z3", "hypothesis"),
        recorded={"loss_order=at-most": "verified", "loss_order=strictly": "refuted"},
-       interpretation="The existing direct encodings the paper compares with are URR and KRR at min E. Their upper "
-                      "bounds are Theorem 4's worst cases; checked: IPRR's <= URR's <= KRR's (exactly for l2, "
-                      "50 digits for l1).",
+       interpretation=r"The existing direct encodings the paper compares with are URR and KRR at \(\min \mathcal E\). "
+                      r"Their upper bounds are Theorem 4's worst cases; checked: IPRR's \(\le\) URR's \(\le\) KRR's "
+                      r"(exactly for \(\ell_2\), 50 digits for \(\ell_1\)).",
        choices=(LOSS_ORDER,))
 def contribution3(settings: AuditSettings, *, loss_order: str):
-    steps = [proof_step("each f_x non-decreasing in every r: the worst case too (a maximum of larger functions)",
+    steps = [proof_step(r"each \(f_x\) non-decreasing in every \(r\): the worst case too (a maximum of larger "
+                        "functions)",
                         _monotone_proof())]
 
     def bounds(budgets):
@@ -547,19 +558,21 @@ def contribution3(settings: AuditSettings, *, loss_order: str):
 
 # --- Lemma 2, Theorem 4 -----------------------------------------------------------------------------
 
-CONCAVE = {"l2: g(z) = z": lambda z: z, "l1: g(z) = sqrt(z)": np.sqrt, "g(z) = log(1 + z)": np.log1p}
+CONCAVE = {r"\(\ell_2\): \(g(z) = z\)": lambda z: z, r"\(\ell_1\): \(g(z) = \sqrt z\)": np.sqrt,
+           r"\(g(z) = \log(1 + z)\)": np.log1p}
 """Increasing concave functions with g(0) = 0 the worst-case check tries: the paper's two, and one more."""
 
 
 @claim("ipldp2023.lemma2", location="Sec. 6, Lemma 2; Appendix B.3",
-       statement="Let D* be a subset of D and lambda = (|D*| S_{D*})^{-1}. If lambda - 1 < r_x < lambda for x in D* "
-                 "and r_x >= lambda otherwise, then p*_x = lambda - r_x on D* (0 elsewhere) is the optimal solution "
-                 "maximising (16), sum_x g(f_x) over the simplex.",
+       statement=r"Let \(D^*\) be a subset of \(D\) and \(\lambda = (|D^*| S_{D^*})^{-1}\). If \(\lambda - 1 < r_x < "
+                 r"\lambda\) for \(x \in D^*\) and \(r_x \ge \lambda\) otherwise, then \(p^*_x = \lambda - r_x\) "
+                 r"on \(D^*\) (0 elsewhere) is the optimal solution maximising (16), \(\sum_x g(f_x)\) over the "
+                 "simplex.",
        methods=("exact", "numerical optimisation"), recorded="verified",
-       interpretation="For g = identity the check is exact: sum_x f_x = T^2 - sum_x (p_x + r_x)^2, and p* is checked "
-                      "against the KKT conditions of this concave problem in exact arithmetic. For every g the "
-                      "maximum found by an independent numerical maximisation over the simplex (SLSQP from random "
-                      "starts) is compared with the value at p*.")
+       interpretation=r"For \(g\) = identity the check is exact: \(\sum_x f_x = T^2 - \sum_x (p_x + r_x)^2\), and "
+                      r"\(p^*\) is checked against the KKT conditions of this concave problem in exact arithmetic. For "
+                      r"every \(g\) the maximum found by an independent numerical maximisation over the simplex (SLSQP "
+                      r"from random starts) is compared with the value at \(p^*\).")
 def lemma2(settings: AuditSettings):
     steps = []
 
@@ -580,8 +593,8 @@ def lemma2(settings: AuditSettings):
         return False
 
     example = find_counterexample(log_budget_lists(settings), violates, settings)
-    steps.append(search_step("random budgets and splits: for every D* meeting Lemma 2's conditions, p* meets the "
-                             "KKT conditions of (16) with g(z) = z (exact)", example,
+    steps.append(search_step(r"random budgets and splits: for every \(D^*\) meeting Lemma 2's conditions, \(p^*\) "
+                             r"meets the KKT conditions of (16) with \(g(z) = z\) (exact)", example,
                              lambda ex: {"budgets": shown(ex)}, settings))
     rng = np.random.default_rng(16)
     worst_gap, cases = 0.0, 6 if not settings.deep else 30
@@ -605,22 +618,24 @@ def lemma2(settings: AuditSettings):
                 if result.success:
                     worst_gap = max(worst_gap, (-result.fun - best) / best)
     steps.append(Step(Evidence("numerical optimisation (SLSQP, 6 random starts)",
-                               f"{cases} random budget sets on 2-5 items, g in {', '.join(CONCAVE)}",
-                               f"largest relative excess of a numerical maximum over the value at p*: {worst_gap:.2e}"),
+                               rf"{cases} random budget sets on 2-5 items, \(g\) among {', '.join(CONCAVE)}",
+                               r"largest relative excess of a numerical maximum over the value at \(p^*\): "
+                               f"{worst_gap:.2e}"),
                       inconclusive=worst_gap > 1e-7))
-    return decide(steps, "p* meets the KKT conditions exactly, and no numerical maximum exceeds it.",
-                  "p* is not the maximiser.", "A numerical maximum exceeds the value at p*.")
+    return decide(steps, r"\(p^*\) meets the KKT conditions exactly, and no numerical maximum exceeds it.",
+                  r"\(p^*\) is not the maximiser.", r"A numerical maximum exceeds the value at \(p^*\).")
 
 
 @claim("ipldp2023.theorem4", location="Sec. 6, Theorem 4",
-       statement="(13) and (14) are maximised by p* of Lemma 2, giving E l2 <= E l2(p*) = (1/n)(1/S_D^2 - 1/(|D*| "
-                 "S_{D*}^2) - sum_{x in D \\ D*} r_x^2) and E l1 <~ E l1(p*) = sqrt(2/(n pi)) (sum_{x in D \\ D*} "
-                 "sqrt(r_x (S_D^{-1} - r_x)) + sqrt(S_{D*}^{-1}(|D*| S_D^{-1} - S_{D*}^{-1}))): a tight upper bound "
-                 "independent of the unknown distribution.",
+       statement=r"(13) and (14) are maximised by \(p^*\) of Lemma 2, giving \(\mathbb E \ell_2 \le \mathbb E "
+                 r"\ell_2(p^*) = (1/n)(1/S_D^2 - 1/(|D^*| S_{D^*}^2) - \sum_{x \in D \setminus D^*} r_x^2)\) and "
+                 r"\(\mathbb E \ell_1 \lesssim \mathbb E \ell_1(p^*) = \sqrt{2/(n \pi)} (\sum_{x \in D \setminus D^*} "
+                 r"\sqrt{r_x (S_D^{-1} - r_x)} + \sqrt{S_{D^*}^{-1}(|D^*| S_D^{-1} - S_{D^*}^{-1})})\): a tight upper "
+                 "bound independent of the unknown distribution.",
        methods=("hypothesis",), recorded="verified",
-       interpretation="The printed expressions are compared with (13) and (14) at p* (exactly for l2, 50 digits for "
-                      "l1), and (13) at random p is checked not to exceed the l2 bound (exactly); that p* is the "
-                      "maximiser is ipldp2023.lemma2 (reused).")
+       interpretation=r"The printed expressions are compared with (13) and (14) at \(p^*\) (exactly for \(\ell_2\), 50 "
+                      r"digits for \(\ell_1\)), and (13) at random \(p\) is checked not to exceed the \(\ell_2\) bound "
+                      r"(exactly); that \(p^*\) is the maximiser is ipldp2023.lemma2 (reused).")
 def theorem4(settings: AuditSettings):
     maximiser = outcome("ipldp2023.lemma2", settings)
     steps = [Step(Evidence("ledger", "ipldp2023.lemma2", f"{maximiser.verdict}: {maximiser.summary}"),
@@ -637,10 +652,10 @@ def theorem4(settings: AuditSettings):
         return exceeds(a, b) or exceeds(b, a)
 
     example = find_counterexample(budgets_and_distribution(settings), violates, settings)
-    steps.append(search_step("random budgets, splits and p: the printed bounds equal (13) and (14) at p*, and (13) "
-                             "at p stays below", example, describe, settings))
-    return decide(steps, "The printed bounds are (13) and (14) at p*, which maximises them: tight.",
-                  "A printed bound differs from the loss at p*.")
+    steps.append(search_step(r"random budgets, splits and \(p\): the printed bounds equal (13) and (14) at \(p^*\), "
+                             r"and (13) at \(p\) stays below", example, describe, settings))
+    return decide(steps, r"The printed bounds are (13) and (14) at \(p^*\), which maximises them: tight.",
+                  r"A printed bound differs from the loss at \(p^*\).")
 
 
 # --- Theorems 5 and 6 -------------------------------------------------------------------------------
@@ -665,22 +680,25 @@ def experiment_budgets(low, high, sensitive: int, non_sensitive: int) -> list:
 
 
 @claim("ipldp2023.theorem5", location="Sec. 6, Theorem 5; Appendix B.5",
-       statement="When eps_max is close to 0 (e^{eps_x} - 1 ~ eps_x), E l2 <= E l2(p*) ~ (1/n) sum_{x in D_S} "
-                 "sum_{x' in D_S \\ {x}} 1/(eps_x eps_x') and E l1 <~ sqrt(2 |D_S| / (n pi) sum_{x in D_S} sum_{x' in "
-                 "D_S \\ {x}} 1/(eps_x eps_x')). Proof premise: as eps_max is close to 0, D* becomes D_N "
-                 "(0 < eps_max < ln(|D_N| + 1)).",
+       statement=r"When \(\varepsilon_{\max}\) is close to 0 (\(e^{\varepsilon_x} - 1 \sim \varepsilon_x\)), "
+                 r"\(\mathbb E \ell_2 \le \mathbb E \ell_2(p^*) \sim (1/n) \sum_{x \in D_S} \sum_{x' \in D_S \setminus "
+                 r"\{x\}} 1/(\varepsilon_x \varepsilon_{x'})\) and \(\mathbb E \ell_1 \lesssim \sqrt{2 |D_S| / (n \pi) "
+                 r"\sum_{x \in D_S} \sum_{x' \in D_S \setminus \{x\}} 1/(\varepsilon_x \varepsilon_{x'})}\). Proof "
+                 r"premise: as \(\varepsilon_{\max}\) is close to 0, \(D^*\) becomes \(D_N\) (\(0 < "
+                 r"\varepsilon_{\max} < \ln(|D_N| + 1)\)).",
        methods=("z3", "hypothesis", "exact computation"),
        recorded={"worst_case_relation=equals": "refuted", "worst_case_relation=upper-bound": "refuted"},
-       interpretation="The worst case is Theorem 4's (exact). 'Close to 0' is a limit: the budgets are scaled by t "
-                      "-> 0 (t = 10^-6 in the search, where the relative error of any expression with the right "
-                      "leading order is about 10^-6); under 'equals' the ratio of the worst case to the expression "
-                      "must tend to 1, under 'upper-bound' the worst case must not exceed it (l1: in the limit). The "
-                      "premise on D* is proved; the largest relative error over experiment #1's budgets is reported.",
+       interpretation=r"The worst case is Theorem 4's (exact). 'Close to 0' is a limit: the budgets are scaled by \(t "
+                      r"\to 0\) (\(t = 10^{-6}\) in the search, where the relative error of any expression with the "
+                      r"right leading order is about \(10^{-6}\)); under 'equals' the ratio of the worst case to the "
+                      r"expression must tend to 1, under 'upper-bound' the worst case must not exceed it (\(\ell_1\): "
+                      r"in the limit). The premise on \(D^*\) is proved; the largest relative error over experiment "
+                      "#1's budgets is reported.",
        choices=(WORST_CASE_RELATION,))
 def theorem5(settings: AuditSettings, *, worst_case_relation: str):
     E, N = z3.Reals("E N")
-    steps = [proof_step("the premise: r_x = 1/(E_x - 1) >= 1/|D_N| (so D* = D_N satisfies Lemma 2) iff e^{eps_x} <= "
-                        "|D_N| + 1, every budget and |D_N| >= 1",
+    steps = [proof_step(r"the premise: \(r_x = 1/(E_x - 1) \ge 1/|D_N|\) (so \(D^* = D_N\) satisfies Lemma 2) iff "
+                        r"\(e^{\varepsilon_x} \le |D_N| + 1\), every budget and \(|D_N| \ge 1\)",
                         prove([Condition((), None, (1 / (E - 1) >= 1 / N) == (E <= N + 1))],
                               assumptions=[E > 1, N >= 1], description="premise"))]
     scale = Fraction(1, 10 ** 6)
@@ -712,32 +730,35 @@ def theorem5(settings: AuditSettings, *, worst_case_relation: str):
                 "stated l2": to_decimal_string(approx2, 10), "E l1(p*) at n = 1": mpmath.nstr(worst1, 10),
                 "stated l1": mpmath.nstr(approx1, 10)}
 
-    steps.append(search_step("random budgets (scaled by t = 10^-6) with D_S and D_N non-empty: the exact worst case "
-                             "against the stated expressions", example, describe_gap, settings))
+    steps.append(search_step(r"random budgets (scaled by \(t = 10^{-6}\)) with \(D_S\) and \(D_N\) non-empty: the "
+                             "exact worst case against the stated expressions", example, describe_gap, settings))
     rows = []
     for n_sensitive, n_non in ((10, 10), (4, 1)):
         budgets = experiment_budgets(Fraction(1, 10), 1, n_sensitive, n_non)
         worst2, approx2 = worst_l2(budgets), theorem5_l2(budgets)
         worst1, approx1 = worst_l1(budgets), theorem5_l1(budgets)
-        rows.append(f"|D_S| = {n_sensitive}, |D_N| = {n_non}: l2 stated/exact = "
-                    f"{float(_mp(approx2) / _mp(worst2)):.3f}, l1 stated/exact = {float(approx1 / worst1):.3f}")
+        rows.append(rf"\(|D_S| = {n_sensitive}\), \(|D_N| = {n_non}\): \(\ell_2\) stated/exact = "
+                    rf"{float(_mp(approx2) / _mp(worst2)):.3f}, \(\ell_1\) stated/exact = "
+                    f"{float(approx1 / worst1):.3f}")
     steps.append(Step(Evidence("exact computation", "experiment #1's budgets (4 levels on [0.1, 1])", "; ".join(rows))))
-    return decide(steps, "The expressions have the worst case's behaviour as eps_max -> 0.",
-                  "With one sensitive item the sum over x' != x is empty, so the expressions are 0 while the worst "
-                  "case is positive" + (": they do not bound it." if worst_case_relation == "upper-bound" else
+    return decide(steps, r"The expressions have the worst case's behaviour as \(\varepsilon_{\max} \to 0\).",
+                  r"With one sensitive item the sum over \(x' \ne x\) is empty, so the expressions are 0 while the "
+                  "worst case is positive" + (": they do not bound it." if worst_case_relation == "upper-bound" else
                                         ": they do not approximate it."))
 
 
 @claim("ipldp2023.theorem5.urr", location="Sec. 6, Theorem 5",
-       statement="(High privacy) The losses of our method are much smaller than those of (D_S, eps_min)-URR, "
-                 "|D_S|(|D_S| - 1) / (n eps_min^2) and sqrt(2/(n pi)) |D_S| sqrt(|D_S| - 1) / eps_min.",
+       statement=r"(High privacy) The losses of our method are much smaller than those of \((D_S, "
+                 r"\varepsilon_{\min})\)-URR, \(|D_S|(|D_S| - 1) / (n \varepsilon_{\min}^2)\) and \(\sqrt{2/(n \pi)} "
+                 r"|D_S| \sqrt{|D_S| - 1} / \varepsilon_{\min}\).",
        methods=("z3", "exact computation"), recorded="verified",
-       interpretation="The URR expressions are Theorem 5's with every budget at eps_min, and each term "
-                      "1/(eps_x eps_x') is at most 1/eps_min^2 (proved), so IPRR's are at most URR's. 'Much' is "
-                      "reported as the ratio on the experiments' budgets.")
+       interpretation=r"The URR expressions are Theorem 5's with every budget at \(\varepsilon_{\min}\), and each term "
+                      r"\(1/(\varepsilon_x \varepsilon_{x'})\) is at most \(1/\varepsilon_{\min}^2\) (proved), so "
+                      "IPRR's are at most URR's. 'Much' is reported as the ratio on the experiments' budgets.")
 def theorem5_urr(settings: AuditSettings):
     a, b, m = z3.Reals("eps_x eps_x2 eps_min")
-    steps = [proof_step("each term: 1/(eps_x eps_x') <= 1/eps_min^2 when eps_x, eps_x' >= eps_min > 0",
+    steps = [proof_step(r"each term: \(1/(\varepsilon_x \varepsilon_{x'}) \le 1/\varepsilon_{\min}^2\) when "
+                        r"\(\varepsilon_x\), \(\varepsilon_{x'} \ge \varepsilon_{\min} > 0\)",
                         prove([Condition((), None, 1 / (a * b) <= 1 / (m * m))],
                               assumptions=[m > 0, a >= m, b >= m], description="terms"))]
     rows = []
@@ -745,55 +766,59 @@ def theorem5_urr(settings: AuditSettings):
         budgets = experiment_budgets(low, high, 10, 10)
         equal = [None if v is None else low for v in budgets]
         ratio = theorem5_l2(budgets) / theorem5_l2(equal)
-        rows.append(f"eps in [{low}, {high}], |D_S| = 10: l2 IPRR/URR = {float(ratio):.3f}")
+        rows.append(rf"\(\varepsilon \in [{low}, {high}]\), \(|D_S| = 10\): \(\ell_2\) IPRR/URR = {float(ratio):.3f}")
     steps.append(Step(Evidence("exact computation", "the experiments' budget levels", "; ".join(rows))))
     return decide(steps, "IPRR's high-privacy expressions are at most URR's.", "")
 
 
 @claim("ipldp2023.theorem6.urr", location="Sec. 6, Theorem 6",
-       statement="(Low privacy) The losses of our method are much smaller than those of (D_S, eps_min)-URR, "
-                 "(|D_S| + e^{eps_min} - 1)^2 / (n (e^{eps_min} - 1)^2) (1 - 1/|D|) and sqrt(2(|D| - 1)/(n pi)) "
-                 "(|D_S| + e^{eps_min} - 1) / (e^{eps_min} - 1).",
+       statement=r"(Low privacy) The losses of our method are much smaller than those of \((D_S, "
+                 r"\varepsilon_{\min})\)-URR, \((|D_S| + e^{\varepsilon_{\min}} - 1)^2 / (n (e^{\varepsilon_{\min}} - "
+                 r"1)^2) (1 - 1/|D|)\) and \(\sqrt{2(|D| - 1)/(n \pi)} (|D_S| + e^{\varepsilon_{\min}} - 1) / "
+                 r"(e^{\varepsilon_{\min}} - 1)\).",
        methods=("z3", "exact computation"), recorded="verified",
-       interpretation="The URR expressions are Theorem 6's with every budget at eps_min (S^{-1} = 1 + |D_S| / "
-                      "(e^{eps_min} - 1)), and each summand r_x + 1/|D_S| falls as eps_x grows (proved), so IPRR's "
-                      "are at most URR's. 'Much' is reported as the ratio on experiment #2's budgets.")
+       interpretation=r"The URR expressions are Theorem 6's with every budget at \(\varepsilon_{\min}\) (\(S^{-1} = 1 "
+                      r"+ |D_S| / (e^{\varepsilon_{\min}} - 1)\)), and each summand \(r_x + 1/|D_S|\) falls as "
+                      r"\(\varepsilon_x\) grows (proved), so IPRR's are at most URR's. 'Much' is reported as the ratio "
+                      "on experiment #2's budgets.")
 def theorem6_urr(settings: AuditSettings):
     E, E2, k = z3.Reals("E_x E_min k")
-    steps = [proof_step("each summand: (k + E_x - 1) / (k (E_x - 1)) <= (k + E_min - 1) / (k (E_min - 1)) when "
-                        "E_x >= E_min > 1, k >= 1",
+    steps = [proof_step(r"each summand: \((k + E_x - 1) / (k (E_x - 1)) \le (k + E_{\min} - 1) / (k (E_{\min} - 1))\) "
+                        r"when \(E_x \ge E_{\min} > 1\), \(k \ge 1\)",
                         prove([Condition((), None, (k + E - 1) / (k * (E - 1)) <= (k + E2 - 1) / (k * (E2 - 1)))],
                               assumptions=[E2 > 1, E >= E2, k >= 1], description="summands"))]
     budgets = experiment_budgets(1, 10, 10, 10)
     sensitive = [b for b in budgets if b is not None]
     ours = 1 + sum(r_values(budgets), ZERO)
     theirs = 1 + len(sensitive) / (Exact.exp(min(sensitive)) - 1)
-    steps.append(Step(Evidence("exact computation", "experiment #2's budget levels on [1, 10], |D_S| = |D_N| = 10",
-                               f"l2 IPRR/URR = {float((ours / theirs) ** 2):.3f}, l1 IPRR/URR = "
+    steps.append(Step(Evidence("exact computation", r"experiment #2's budget levels on [1, 10], \(|D_S| = |D_N| = 10\)",
+                               rf"\(\ell_2\) IPRR/URR = {float((ours / theirs) ** 2):.3f}, \(\ell_1\) IPRR/URR = "
                                f"{float(ours / theirs):.3f}")))
     return decide(steps, "IPRR's low-privacy expressions are at most URR's.", "")
 
 
 @claim("ipldp2023.theorem6", location="Sec. 6, Theorem 6; Appendix B.6",
-       statement="When eps_min > ln(|D_N| + 1), the worst cases are E l2(p*) = (1/n) (sum_{x in D_S} (|D_S| + "
-                 "e^{eps_x} - 1) / (|D_S| (e^{eps_x} - 1)))^2 (1 - 1/|D|) and E l1(p*) ~ sqrt(2(|D| - 1)/(n pi)) "
-                 "sum_{x in D_S} (|D_S| + e^{eps_x} - 1) / (|D_S| (e^{eps_x} - 1)). Proof premise: then m is "
-                 "uniform and D* = D.",
+       statement=r"When \(\varepsilon_{\min} > \ln(|D_N| + 1)\), the worst cases are \(\mathcal E \ell_2(p^*) = (1/n) "
+                 r"(\sum_{x \in D_S} (|D_S| + e^{\varepsilon_x} - 1) / (|D_S| (e^{\varepsilon_x} - 1)))^2 (1 - "
+                 r"1/|D|)\) and \(\mathcal E \ell_1(p^*) \sim \sqrt{2(|D| - 1)/(n \pi)} \sum_{x \in D_S} (|D_S| + "
+                 r"e^{\varepsilon_x} - 1) / (|D_S| (e^{\varepsilon_x} - 1))\). Proof premise: then \(m\) is uniform "
+                 r"and \(D^* = D\).",
        methods=("z3", "hypothesis"),
        recorded={f"worst_case_relation={w}, theorem6_factor={f}": ("refuted" if w == "equals" else "verified")
                  for w in WORST_CASE_RELATION.values for f in THEOREM6_FACTOR.values},
-       interpretation="The sum is S^{-1} (each summand is r_x + 1/|D_S|), so the expressions are the loss at p with "
-                      "p_x + r_x = S^{-1}/|D| for every x: the maximum of (13) and (14) over the hyperplane sum p = 1 "
-                      "without p >= 0. They are the worst case exactly when that p is in the simplex (D* = D). "
-                      "Checked against Theorem 4's exact worst case, in the regime the theorem names.",
+       interpretation=r"The sum is \(S^{-1}\) (each summand is \(r_x + 1/|D_S|\)), so the expressions are the loss at "
+                      r"\(p\) with \(p_x + r_x = S^{-1}/|D|\) for every \(x\): the maximum of (13) and (14) over the "
+                      r"hyperplane \(\sum p = 1\) without \(p \ge 0\). They are the worst case exactly when that \(p\) "
+                      r"is in the simplex (\(D^* = D\)). Checked against Theorem 4's exact worst case, in the regime "
+                      "the theorem names.",
        choices=(WORST_CASE_RELATION, THEOREM6_FACTOR))
 def theorem6(settings: AuditSettings, *, worst_case_relation: str, theorem6_factor: str):
     total = z3.Real("T")
     steps = []
     if worst_case_relation == "upper-bound":
         us = [z3.Real(f"u{k}") for k in range(4)]
-        steps.append(proof_step("|D| = 4 (and by the QM-AM inequality for every |D|): sum u = T implies T^2 - sum u^2 "
-                                "<= T^2 (1 - 1/|D|)",
+        steps.append(proof_step(r"\(|D| = 4\) (and by the QM-AM inequality for every \(|D|\)): \(\sum u = T\) implies "
+                                r"\(T^2 - \sum u^2 \le T^2 (1 - 1/|D|)\)",
                                 prove([Condition((), None, total * total - z3.Sum(*[v * v for v in us])
                                                  <= total * total * (1 - z3.RealVal(1) / 4))],
                                       assumptions=[z3.Sum(*us) == total], description="QM-AM")))
@@ -830,10 +855,11 @@ def theorem6(settings: AuditSettings, *, worst_case_relation: str, theorem6_fact
                 "stated l2": to_decimal_string(l2, 10), "worst l2": to_decimal_string(worst_l2(budgets, n), 10),
                 "stated l1": mpmath.nstr(l1, 10), "worst l1": mpmath.nstr(worst_l1(budgets, n), 10)}
 
-    steps.append(search_step("random budgets, splits and n in the regime eps_min > ln(|D_N| + 1): the stated "
-                             "expressions against Theorem 4's exact worst case", example, describe_values, settings))
-    return decide(steps, "The expressions bound the worst case from above (the maximum without p >= 0).",
-                  ("The l2 expression without 1/n is n times the worst case; and in the regime named D* need not "
-                   "be D." if theorem6_factor == "as-extracted" else
-                   "In the regime named, D* need not be D: with spread budgets the stated p has a negative entry, "
-                   "and the true worst case is smaller than the expression."))
+    steps.append(search_step(r"random budgets, splits and \(n\) in the regime \(\varepsilon_{\min} > \ln(|D_N| + 1)\): "
+                             "the stated expressions against Theorem 4's exact worst "
+                             "case", example, describe_values, settings))
+    return decide(steps, r"The expressions bound the worst case from above (the maximum without \(p \ge 0\)).",
+                  (r"The \(\ell_2\) expression without \(1/n\) is \(n\) times the worst case; and in the regime named "
+                   r"\(D^*\) need not be \(D\)." if theorem6_factor == "as-extracted" else
+                   r"In the regime named, \(D^*\) need not be \(D\): with spread budgets the stated \(p\) has a "
+                   "negative entry, and the true worst case is smaller than the expression."))

@@ -112,10 +112,11 @@ def iprr_proof_steps(*, non_sensitive: bool) -> list[Step]:
                         conditions.append(Condition((x,), y, rows[x][y] > 0))
                     else:
                         conditions.append(Condition((x,), y, z3.RealVal(0) + rows[x][y] == 0))
-    scope = (f"{cases} domains (|D| = {SYMBOLIC_SIZES.start} .. {SYMBOLIC_SIZES.stop - 1}, "
-             f"{'every split into D_S and D_N' if non_sensitive else 'D = D_S'}), every budget > 0: entries >= 0, "
-             "rows sum to 1, each sensitive output's column within e^{eps_y}, each non-sensitive output only from "
-             "itself with probability > 0")
+    split = r"every split into \(D_S\) and \(D_N\)" if non_sensitive else r"\(D = D_S\)"
+    scope = (rf"{cases} domains (\(|D| = {SYMBOLIC_SIZES.start}\) .. {SYMBOLIC_SIZES.stop - 1}, "
+             rf"{split}), every budget > 0: entries \(\ge "
+             r"0\), rows sum to 1, each sensitive output's column within \(e^{\varepsilon_y}\), each non-sensitive "
+             "output only from itself with probability > 0")
     return [proof_step(scope, prove(conditions, assumptions=assumptions, description="IPRR satisfies IPLDP"))]
 
 
@@ -130,25 +131,28 @@ def kernel_search_step(settings: AuditSettings, violates, scope: str, *, non_sen
        statement="Under ID-LDP the strength of perturbation is severely restricted by the minimum privacy budget: as "
                  "the minimum budget decreases, the perturbations of all items approach the maximum level.",
        methods=("z3", "hypothesis", "exact example"), recorded="verified",
-       interpretation="Under E-MinID-LDP (the instance of ID-LDP the paper names) every channel is (2 min E)-LDP "
-                      "whatever the other budgets, so as min E -> 0 every pair of rows becomes indistinguishable "
-                      "(the maximum level of perturbation: the output independent of the input). Checked by Gu et "
-                      "al.'s claim gu2020.lemma1-relaxation, whose outcome is reused, and by IPRR beside it: with the "
-                      "same budgets IPRR keeps the larger budgets' outputs informative.")
+       interpretation=r"Under \(\mathcal E\)-MinID-LDP (the instance of ID-LDP the paper names) every channel is \((2 "
+                      r"\min \mathcal E)\)-LDP whatever the other budgets, so as \(\min \mathcal E \to 0\) every pair "
+                      "of rows becomes indistinguishable (the maximum level of perturbation: the output independent of "
+                      "the input). Checked by Gu et al.'s claim gu2020.lemma1-relaxation, whose outcome is reused, and "
+                      "by IPRR beside it: with the same budgets IPRR keeps the larger budgets' outputs informative.")
 def idldp_limitation(settings: AuditSettings):
     relaxation = outcome("gu2020.lemma1-relaxation", settings)
-    steps = [Step(Evidence("ledger", "gu2020.lemma1-relaxation: every E-MinID-LDP channel is (2 min E)-LDP",
+    steps = [Step(Evidence("ledger", r"gu2020.lemma1-relaxation: every \(\mathcal E\)-MinID-LDP channel is \((2 \min "
+                                     r"\mathcal E)\)-LDP",
                            f"{relaxation.verdict}: {relaxation.summary}"),
                   inconclusive=relaxation.verdict != "verified")]
     rows = []
     for smallest in (Fraction(1, 10), Fraction(1, 100)):
         budgets = [smallest, 10]
         iprr_eps = ldp_epsilon(IPRR(budgets).channel())
-        rows.append(f"E = {{{smallest}, 10}}: MinID-LDP allows at most {to_decimal_string(2 * smallest, 3)}-LDP; "
-                    f"IPRR at E is {to_decimal_string(iprr_eps, 4)}-LDP")
+        rows.append(rf"\(\mathcal E = \{{{smallest}, 10\}}\): MinID-LDP allows at most "
+                    rf"{to_decimal_string(2 * smallest, 3)}-LDP; IPRR at \(\mathcal E\) is "
+                    f"{to_decimal_string(iprr_eps, 4)}-LDP")
     steps.append(Step(Evidence("exact example", "two items", "; ".join(rows))))
-    return decide(steps, "Every E-MinID-LDP channel is (2 min E)-LDP, so all rows converge as min E -> 0.",
-                  "A MinID-LDP channel is not (2 min E)-LDP.")
+    return decide(steps, r"Every \(\mathcal E\)-MinID-LDP channel is \((2 \min \mathcal E)\)-LDP, so all rows converge "
+                         r"as \(\min \mathcal E \to 0\).",
+                  r"A MinID-LDP channel is not \((2 \min \mathcal E)\)-LDP.")
 
 
 @claim("ipldp2023.sec4.3-minid.per-output", location="Sec. 4.3",
@@ -166,9 +170,11 @@ def minid_per_output(settings: AuditSettings):
     # inputs 1 and 2 reach output 0 through item 0's e^0.1 both ways: MinID allows e^0.2 between them
     channel = Channel((0, 1, 2), (0, 1), [[u * e, 1 - u * e], [u, 1 - u], [u * e * e, 1 - u * e * e]])
     b = (bool(ipldp(channel, sensitive_budgets(budgets3))), bool(min_id_ldp(channel, sensitive_budgets(budgets3))))
-    steps = [Step(Evidence("exact example", "IPRR with E = {0.1, 5}", f"IPLDP {a[0]}, MinID-LDP {a[1]}"),
+    steps = [Step(Evidence("exact example", r"IPRR with \(\mathcal E = \{0.1, "
+                                            r"5\}\)", f"IPLDP {a[0]}, MinID-LDP {a[1]}"),
                   inconclusive=a != (True, False)),
-             Step(Evidence("exact example", "a channel over E = {0.1, 5, 5} whose column 0 is (e^0.1, 1, e^0.2) / 4",
+             Step(Evidence("exact example", r"a channel over \(\mathcal E = \{0.1, 5, 5\}\) whose column 0 is "
+                                            r"\((e^{0.1}, 1, e^{0.2}) / 4\)",
                            f"IPLDP {b[0]}, MinID-LDP {b[1]}"), inconclusive=b != (False, True))]
     return decide(steps, "IPLDP bounds each output's column by its own budget; MinID bounds each input pair by the "
                          "smaller budget: each admits a channel the other refuses.", "",
@@ -176,12 +182,14 @@ def minid_per_output(settings: AuditSettings):
 
 
 @claim("ipldp2023.sec4.3-minid.relaxation", location="Sec. 4.3",
-       statement="From Lemma 1 in [17], E-MinID-LDP relaxes LDP in eps = 2 min{E} at most, which means that the "
-                 "degree of relaxation is much lower than IPLDP with the same E.",
+       statement=r"From Lemma 1 in [17], \(\mathcal E\)-MinID-LDP relaxes LDP in \(\varepsilon = 2 \min\{\mathcal "
+                 r"E\}\) at most, which means that the degree of relaxation is much lower than IPLDP with the same "
+                 r"\(\mathcal E\).",
        methods=("z3", "hypothesis", "exact example"), recorded="verified",
-       interpretation="MinID-LDP implies (2 min E)-LDP (Gu et al.'s claim, reused); IPLDP with the same E admits "
-                      "channels that are no better than (max E)-LDP: IPRR with D = D_S is exactly (max E)-LDP. "
-                      "'Much lower' is read as 2 min E < max E, with the numbers of the experiments' budgets shown.")
+       interpretation=r"MinID-LDP implies \((2 \min \mathcal E)\)-LDP (Gu et al.'s claim, reused); IPLDP with the same "
+                      r"\(\mathcal E\) admits channels that are no better than \((\max \mathcal E)\)-LDP: IPRR with "
+                      r"\(D = D_S\) is exactly \((\max \mathcal E)\)-LDP. 'Much lower' is read as \(2 \min \mathcal E "
+                      r"< \max \mathcal E\), with the numbers of the experiments' budgets shown.")
 def minid_relaxation(settings: AuditSettings):
     relaxation = outcome("gu2020.lemma1-relaxation", settings)
     steps = [Step(Evidence("ledger", "gu2020.lemma1-relaxation", f"{relaxation.verdict}: {relaxation.summary}"),
@@ -189,37 +197,42 @@ def minid_relaxation(settings: AuditSettings):
     budgets = [Fraction(1, 10), Fraction(34, 10), Fraction(67, 10), 10]  # LC = 4 levels on [0.1, 10]
     eps = ldp_epsilon(IPRR(budgets).channel())
     attained = eps == max(budgets)
-    steps.append(Step(Evidence("exact", "IPRR with E = {0.1, 3.4, 6.7, 10} (experiment #5's levels, D = D_S)",
-                               f"IPRR is exactly {to_decimal_string(eps, 6)}-LDP = max E; MinID-LDP at the same E is "
-                               f"at most {2 * min(budgets)}-LDP"), inconclusive=not attained))
-    return decide(steps, "MinID-LDP relaxes LDP to 2 min E at most; IPLDP to max E, which IPRR attains.",
-                  "", "The IPRR example did not attain max E.")
+    steps.append(Step(Evidence("exact", r"IPRR with \(\mathcal E = \{0.1, 3.4, 6.7, 10\}\) (experiment #5's levels, "
+                                        r"\(D = D_S\))",
+                               rf"IPRR is exactly {to_decimal_string(eps, 6)}-LDP = \(\max \mathcal E\); MinID-LDP at "
+                               r"the same \(\mathcal E\) is at most "
+                               f"{2 * min(budgets)}-LDP"), inconclusive=not attained))
+    return decide(steps, r"MinID-LDP relaxes LDP to \(2 \min \mathcal E\) at most; IPLDP to \(\max \mathcal E\), which "
+                         "IPRR attains.",
+                  "", r"The IPRR example did not attain \(\max \mathcal E\).")
 
 
 @claim("ipldp2023.sec4.3-minid.utility", location="Sec. 4.3",
-       statement="As the minimum privacy budget of E decreases, the utility improvement under MinID-LDP is limited.",
+       statement=r"As the minimum privacy budget of \(\mathcal E\) decreases, the utility improvement under MinID-LDP "
+                 "is limited.",
        methods=("argument",), recorded="open",
-       interpretation="'Limited' names no bound. What is computable is the premise: every E-MinID-LDP channel is "
-                      "(2 min E)-LDP (ipldp2023.sec4.3-minid.relaxation), so no MinID mechanism does better than the "
-                      "best (2 min E)-LDP one.")
+       interpretation=r"'Limited' names no bound. What is computable is the premise: every \(\mathcal E\)-MinID-LDP "
+                      r"channel is \((2 \min \mathcal E)\)-LDP (ipldp2023.sec4.3-minid.relaxation), so no MinID "
+                      r"mechanism does better than the best \((2 \min \mathcal E)\)-LDP one.")
 def minid_utility(settings: AuditSettings):
-    return decide([Step(Evidence("argument", "MinID-LDP implies (2 min E)-LDP",
-                                 "a MinID mechanism's utility is at most that of the best (2 min E)-LDP mechanism; "
-                                 "no bound on 'improvement' is stated to compare with"), inconclusive=True)],
+    return decide([Step(Evidence("argument", r"MinID-LDP implies \((2 \min \mathcal E)\)-LDP",
+                                 r"a MinID mechanism's utility is at most that of the best \((2 \min \mathcal E)\)-LDP "
+                                 "mechanism; no bound on 'improvement' is stated to compare with"), inconclusive=True)],
                   "", "", "Vague: no quantity is stated.")
 
 
 # --- Sec. 4.1 -------------------------------------------------------------------------------------
 
 @claim("ipldp2023.sec4.1-interpretation", location="Sec. 4.1, after Definition 3",
-       statement="IPLDP guarantees that the adversary's ability to distinguish whether any y in D_S comes from any "
-                 "pair of inputs x, x' in D does not exceed the range set by eps_y. That is to say, for x in D_S, it "
-                 "should satisfy eps_x-LDP. For x in D_N, it can only be perturbed to any x' in D_S or itself.",
+       statement=r"IPLDP guarantees that the adversary's ability to distinguish whether any \(y \in D_S\) comes from "
+                 r"any pair of inputs \(x\), \(x' \in D\) does not exceed the range set by \(\varepsilon_y\). That is "
+                 r"to say, for \(x \in D_S\), it should satisfy \(\varepsilon_x\)-LDP. For \(x \in D_N\), it can only "
+                 r"be perturbed to any \(x' \in D_S\) or itself.",
        methods=("hypothesis",),
        recorded={"budget_owner=output": "verified", "budget_owner=input": "refuted"},
        interpretation="Checked on every IPLDP channel IPRR builds (random budgets and splits, exact kernel) and on "
-                      "random exact channels that satisfy IPLDP: the sentence on D_N as written; the sentence on "
-                      "D_S under each reading of whose budget eps_x is.",
+                      r"random exact channels that satisfy IPLDP: the sentence on \(D_N\) as written; the sentence on "
+                      r"\(D_S\) under each reading of whose budget \(\varepsilon_x\) is.",
        choices=(BUDGET_OWNER,))
 def interpretation(settings: AuditSettings, *, budget_owner: str):
     def violates(budgets):
@@ -239,9 +252,10 @@ def interpretation(settings: AuditSettings, *, budget_owner: str):
                 return True
         return False
 
-    scope = ("IPRR with random budgets and splits into D_S and D_N; kernel: D_N inputs reach only D_S or themselves, "
-             + ("each sensitive output's column within e^{eps_x}" if budget_owner == "output" else
-                "each sensitive input within e^{eps_x} of every other input on every output"))
+    scope = (r"IPRR with random budgets and splits into \(D_S\) and \(D_N\); kernel: \(D_N\) inputs reach only \(D_S\) "
+             "or themselves, "
+             + (r"each sensitive output's column within \(e^{\varepsilon_x}\)" if budget_owner == "output" else
+                r"each sensitive input within \(e^{\varepsilon_x}\) of every other input on every output"))
 
     def describe_violation(budgets):
         losses = pairwise_loss(iprr_channel(tuple(budgets)))
@@ -326,12 +340,12 @@ def numerical_design(p, E, restriction: str, rng: np.random.Generator, starts: i
 
 
 @claim("ipldp2023.sec5.1-design.direct-encoding", location="Sec. 5.1",
-       statement="The only way to design Q for IPLDP is direct encoding, as in KRR.",
+       statement=r"The only way to design \(Q\) for IPLDP is direct encoding, as in KRR.",
        methods=("definition",), recorded="verified",
-       interpretation="Definition 3 takes the output domain equal to the input domain D (Sec. 3.1: 'the input and "
-                      "output domains are equal'), and condition 2 makes each non-sensitive output name its input, "
-                      "so an IPLDP mechanism reports one item of D: a direct encoding by the definition's own setting. "
-                      "The kernel's predicate refuses any other output.")
+       interpretation=r"Definition 3 takes the output domain equal to the input domain \(D\) (Sec. 3.1: 'the input and "
+                      "output domains are equal'), and condition 2 makes each non-sensitive output name its input, so "
+                      r"an IPLDP mechanism reports one item of \(D\): a direct encoding by the definition's own "
+                      "setting. The kernel's predicate refuses any other output.")
 def design_direct_encoding(settings: AuditSettings):
     refused = False
     try:
@@ -344,31 +358,34 @@ def design_direct_encoding(settings: AuditSettings):
 
 
 @claim("ipldp2023.sec5.1-design.nonconvex", location="Sec. 5.1",
-       statement="Directly computing the |D|^2 probabilities that make Q invertible and satisfy IPLDP is "
+       statement=r"Directly computing the \(|D|^2\) probabilities that make \(Q\) invertible and satisfy IPLDP is "
                  "impossible; the objective of (5) is likely to be non-convex, with non-linear constraints.",
        methods=("exact example", "numerical optimisation"), recorded="open",
-       interpretation="Two checkable parts. Non-convexity of (5)'s objective (the expected l2 loss of (12), a "
-                      "function of the whole matrix Q): an exact pair of IPLDP channels whose midpoint has a larger "
-                      "loss than the average of the two would show it. The constraints of (5), ln Q(y|x) / Q(y|x') "
-                      "<= eps_y, are linear in Q (Q(y|x) <= e^{eps_y} Q(y|x')), not non-linear. 'Impossible' is "
-                      "hyperbole: the evidence shows what a small instance takes.")
+       interpretation=r"Two checkable parts. Non-convexity of (5)'s objective (the expected \(\ell_2\) loss of (12), a "
+                      r"function of the whole matrix \(Q\)): an exact pair of IPLDP channels whose midpoint has a "
+                      r"larger loss than the average of the two would show it. The constraints of (5), \(\ln Q(y|x) / "
+                      r"Q(y|x') \le \varepsilon_y\), are linear in \(Q\) (\(Q(y|x) \le e^{\varepsilon_y} Q(y|x')\)), "
+                      "not non-linear. 'Impossible' is hyperbole: the evidence shows what a small instance takes.")
 def design_nonconvex(settings: AuditSettings):
     budgets = [Fraction(1, 2), 1, 2]  # D = D_S
     witness = nonconvex_witness(budgets)
     steps = []
     if witness is None:
-        steps.append(Step(Evidence("numerical search", "E = {1/2, 1, 2}", "no segment found"), inconclusive=True))
+        steps.append(Step(Evidence("numerical search", r"\(\mathcal E = \{1/2, 1, 2\}\)", "no segment found"),
+                          inconclusive=True))
     else:
         a, b, p, losses = witness
         steps.append(Step(Evidence(
-            "exact example", "E = {1/2, 1, 2}: two exact IPLDP channels (rational entries, checked by the kernel) "
-            f"A = {[[str(v) for v in row] for row in a.rows]}, B = {[[str(v) for v in row] for row in b.rows]}, "
-            f"p = {[str(v) for v in p]}",
-            f"n E l2 of (12) at A, B and their midpoint: {', '.join(to_decimal_string(v, 6) for v in losses)}: the "
-            "midpoint is worse than the average, so the objective of (5) is not convex (the feasible set is)"),
+            "exact example", r"\(\mathcal E = \{1/2, 1, 2\}\): two exact IPLDP channels (rational entries, checked by "
+                             rf"the kernel) \(A\) = {[[str(v) for v in row] for row in a.rows]}, \(B\) = "
+                             rf"{[[str(v) for v in row] for row in b.rows]}, \(p\) = {[str(v) for v in p]}",
+            r"\(n \mathbb E \ell_2\) of (12) at \(A\), \(B\) and their midpoint: "
+            f"{', '.join(to_decimal_string(v, 6) for v in losses)}: the midpoint is worse than the average, so the "
+            "objective of (5) is not convex (the feasible set is)"),
             inconclusive=True))
     steps.append(Step(Evidence("argument", "the constraints of (5)",
-                               "ln Q(y|x) / Q(y|x') <= eps_y is Q(y|x) <= e^{eps_y} Q(y|x'): linear in Q"),
+                               r"\(\ln Q(y|x) / Q(y|x') \le \varepsilon_y\) is \(Q(y|x) \le e^{\varepsilon_y} "
+                               r"Q(y|x')\): linear in \(Q\)"),
                       inconclusive=True))
     return decide(steps, "", "", "Hedged ('likely', 'impossible'). The objective is indeed not convex (an exact "
                   "example), but the constraints are linear, and 'impossible' is not a statement a computation "
@@ -412,16 +429,17 @@ def nonconvex_witness(budgets, tries: int = 2000):
 
 
 @claim("ipldp2023.sec5.1-design.restriction", location="Sec. 5.1, (6)-(9)",
-       statement="The restriction (6) reduces the unknowns from |D|^2 to 2|D|. In (9) the objective is a convex "
-                 "function of qbar_x and all the constraints are linear equations; it is solved via the "
+       statement=r"The restriction (6) reduces the unknowns from \(|D|^2\) to \(2|D|\). In (9) the objective is a "
+                 r"convex function of \(\bar q_x\) and all the constraints are linear equations; it is solved via the "
                  "Sherman-Morrison formula at the intersection point of the hyperplanes formed by the constraints.",
        methods=("z3", "numerical optimisation"),
        recorded={"design_restriction=equality": "verified", "design_restriction=at-most": "verified"},
-       interpretation="Under (6) as written, the |D| row-sum constraints in the |D| unknowns qbar_x have the matrix "
-                      "diag(E - 1) + 1 1^T, which Sherman-Morrison inverts: the feasible set is the single point "
-                      "qbar = r S, IPRR, whatever p, so the objective determines nothing. Under the at-most reading "
-                      "the feasible set is larger and the objective matters. Each is checked against an independent "
-                      "numerical minimisation of the problem (SLSQP, random starts) for random p and budgets.",
+       interpretation=r"Under (6) as written, the \(|D|\) row-sum constraints in the \(|D|\) unknowns \(\bar q_x\) "
+                      r"have the matrix \(\operatorname{diag}(e^{\varepsilon_x} - 1) + \mathbf 1 \mathbf 1^T\), which "
+                      r"Sherman-Morrison inverts: the feasible set is the single point \(\bar q = r S\), IPRR, "
+                      r"whatever \(p\), so the objective determines nothing. Under the at-most reading the feasible "
+                      "set is larger and the objective matters. Each is checked against an independent numerical "
+                      r"minimisation of the problem (SLSQP, random starts) for random \(p\) and budgets.",
        choices=(DESIGN_RESTRICTION,))
 def design_restriction(settings: AuditSettings, *, design_restriction: str):
     steps = []
@@ -434,8 +452,9 @@ def design_restriction(settings: AuditSettings, *, design_restriction: str):
         for x in range(d):
             conditions.append(Condition((x,), None, E[x] * qbar[x] + z3.Sum(*[qbar[y] for y in range(d) if y != x])
                                         == 1))
-    steps.append(proof_step(f"|D| = {SYMBOLIC_SIZES.start} .. {SYMBOLIC_SIZES.stop - 1}, every budget: IPRR's qbar "
-                            "(Sherman-Morrison's solution) satisfies every row-sum constraint of (9) with q = E qbar",
+    steps.append(proof_step(rf"\(|D| = {SYMBOLIC_SIZES.start}\) .. {SYMBOLIC_SIZES.stop - 1}, every budget: IPRR's "
+                            r"\(\bar q\) (Sherman-Morrison's solution) satisfies every row-sum constraint of (9) with "
+                            r"\(q_x = e^{\varepsilon_x} \bar q_x\)",
                             prove(conditions, assumptions=assumptions, description="the intersection point")))
     rng = np.random.default_rng(2023)
     worst, cases = 0.0, 4 if not settings.deep else 20
@@ -459,16 +478,16 @@ def design_restriction(settings: AuditSettings, *, design_restriction: str):
             gap = float((ours - general_objective(p, q, qbar)) / ours)
         worst = max(worst, gap)
     tolerance = 1e-5
-    result = (f"largest relative difference of qbar from IPRR's: {worst:.2e}" if design_restriction == "equality"
+    result = (rf"largest relative difference of \(\bar q\) from IPRR's: {worst:.2e}" if design_restriction == "equality"
               else f"largest relative improvement of the numerical optimum over IPRR's loss: {worst:.2e}")
     starts = "8 random starts" if design_restriction == "equality" else "8 starts: 4 random, 4 feasible"
     steps.append(Step(Evidence(f"numerical optimisation (SLSQP, {starts})",
-                               f"{cases} random instances, |D| = 2 .. 4, p from a flat Dirichlet",
+                               rf"{cases} random instances, \(|D| = 2\) .. 4, \(p\) from a flat Dirichlet",
                                result + f" (tolerance {tolerance:g})"), inconclusive=worst > tolerance))
-    return decide(steps, "With q = e^eps qbar the feasible set is one point, IPRR (Sherman-Morrison's solution): the "
-                  "objective plays no part." if design_restriction == "equality" else
-                  "With q <= e^eps qbar the numerical optimum is IPRR: its maximal ratio is optimal on the "
-                  "restricted structure.", "", "The numerical optimum differs from IPRR.")
+    return decide(steps, r"With \(q = e^{\varepsilon} \bar q\) the feasible set is one point, IPRR (Sherman-Morrison's "
+                         "solution): the objective plays no part." if design_restriction == "equality" else
+                  r"With \(q \le e^{\varepsilon} \bar q\) the numerical optimum is IPRR: its maximal ratio is optimal "
+                  "on the restricted structure.", "", "The numerical optimum differs from IPRR.")
 
 
 COLUMN_BASES = (Fraction(0), Fraction(1, 10), Fraction(1, 3), Fraction(1, 2), Fraction(1, 5), Fraction(1, 8))
@@ -499,21 +518,21 @@ def _verdict_summary(verdict) -> tuple:
 
 
 @claim("ipldp2023.sec5.1-design.column-bound", location="Sec. 5.1, before (6)",
-       statement="The privacy budget determines the indistinguishability of each item y in D by controlling the "
-                 "bound of ln[Q(y|x)/Q(y|x')] for any x, x' in D; with every qbar_x identical for all inputs other "
-                 "than x (Q(x|x') = qbar_x for x' != x, Q(x|x) = q_x), that bound is the ratio of q_x and qbar_x, "
-                 "which (6) sets to e^{eps_x}.",
+       statement=r"The privacy budget determines the indistinguishability of each item \(y \in D\) by controlling the "
+                 r"bound of \(\ln[Q(y|x)/Q(y|x')]\) for any \(x\), \(x' \in D\); with every \(\bar q_x\) identical for "
+                 r"all inputs other than \(x\) (\(Q(x|x') = \bar q_x\) for \(x' \ne x\), \(Q(x|x) = q_x\)), that bound "
+                 r"is the ratio of \(q_x\) and \(\bar q_x\), which (6) sets to \(e^{\varepsilon_x}\).",
        methods=("z3", "exhaustive"), recorded="verified",
-       interpretation="A direct encoding whose column y takes q_y on its diagonal and qbar_y off it (IPRR, KRR, uRR). "
-                      "z3 proves, for every such column and every pair of inputs, that the ratio lies between "
-                      "qbar_y/q_y and q_y/qbar_y, both attained. The check also ties the kernel's judgement of such "
-                      "encodings a pair of classes at a time (spec.ColumnClasses: items sharing (qbar, q - qbar) in "
-                      "one class, what `ldpspec channel --classes` writes and `ldpspec check` reads at any number "
-                      "of items) to its judgement over every pair of items: z3 proves that a pair of items x != x' "
-                      "has its worst ratio q_x/qbar_x, at output x, when every qbar is positive; exhaustively, with "
-                      "zero qbar too, LDP, MinID-, ID- (max) and AvgID-LDP and the tightest LDP epsilon agree "
-                      "(verdict, margin and witness: pair, output and ratio) between the classes and the explicit "
-                      "matrix.")
+       interpretation=r"A direct encoding whose column \(y\) takes \(q_y\) on its diagonal and \(\bar q_y\) off it "
+                      "(IPRR, KRR, uRR). z3 proves, for every such column and every pair of inputs, that the ratio "
+                      r"lies between \(\bar q_y/q_y\) and \(q_y/\bar q_y\), both attained. The check also ties the "
+                      "kernel's judgement of such encodings a pair of classes at a time (spec.ColumnClasses: items "
+                      r"sharing \((\bar q, q - \bar q)\) in one class, what `ldpspec channel --classes` writes and "
+                      "`ldpspec check` reads at any number of items) to its judgement over every pair of items: z3 "
+                      r"proves that a pair of items \(x \ne x'\) has its worst ratio \(q_x/\bar q_x\), at output "
+                      r"\(x\), when every \(\bar q\) is positive; exhaustively, with zero \(\bar q\) too, LDP, MinID-, "
+                      "ID- (max) and AvgID-LDP and the tightest LDP epsilon agree (verdict, margin and witness: pair, "
+                      "output and ratio) between the classes and the explicit matrix.")
 def design_column_bound(settings: AuditSettings):
     steps = []
     d = 3 if not settings.deep else 4
@@ -532,8 +551,8 @@ def design_column_bound(settings: AuditSettings):
         other = (y + 1) % d
         conditions += [Condition((y, other), y, probability(y, y) * qbar[y] == q[y] * probability(other, y)),
                        Condition((other, y), y, probability(other, y) * q[y] == qbar[y] * probability(y, y))]
-    steps.append(proof_step(f"|D| = {d}, every column with q_y, qbar_y > 0: every ratio Q(y|x)/Q(y|x') lies "
-                            "between q_y/qbar_y and its inverse, both attained",
+    steps.append(proof_step(rf"\(|D| = {d}\), every column with \(q_y\), \(\bar q_y > 0\): every ratio "
+                            r"\(Q(y|x)/Q(y|x')\) lies between \(q_y/\bar q_y\) and its inverse, both attained",
                             prove(conditions, assumptions=positive, description="the column bound")))
 
     base = z3_reals("base", 3)  # per class: qbar; extra = q - qbar is one value, as every row sums to 1
@@ -550,8 +569,8 @@ def design_column_bound(settings: AuditSettings):
                 conditions.append(Condition((x, x2), y, p * worst[1] <= worst[0] * p2))
                 if y == x:
                     conditions.append(Condition((x, x2), y, p * worst[1] == worst[0] * p2))
-        steps.append(proof_step(f"items in classes {list(item_classes)}, every qbar > 0: a pair of items x != x' "
-                                "has its worst ratio q_x/qbar_x, attained at output x",
+        steps.append(proof_step(rf"items in classes {list(item_classes)}, every \(\bar q > 0\): a pair of items \(x "
+                                r"\ne x'\) has its worst ratio \(q_x/\bar q_x\), attained at output \(x\)",
                                 prove(conditions, assumptions=assumptions, description="the class pair's ratio")))
 
     checked, disagreements = 0, []
@@ -582,7 +601,7 @@ def design_column_bound(settings: AuditSettings):
                 if _verdict_summary(check(by_class, budgets)) != _verdict_summary(check(explicit, budgets)):
                     disagreements.append((name, sizes, bases, [str(v) for v in item_budgets]))
     scope = (f"{checked} verdicts: direct encodings over 2 to {4 if settings.deep else 3} items in 1 to 3 classes, "
-             f"qbar from {[str(b) for b in column_bases]}, budgets from {list(COLUMN_BUDGETS)} (ID notions: "
+             rf"\(\bar q\) from {[str(b) for b in column_bases]}, budgets from {list(COLUMN_BUDGETS)} (ID notions: "
              f"{'every assignment of the first two' if settings.deep else 'all alike, and the two alternations'})")
     if disagreements:
         notion, sizes, bases, budgets_shown = disagreements[0]
@@ -592,14 +611,15 @@ def design_column_bound(settings: AuditSettings):
     else:
         steps.append(Step(Evidence("exhaustive", scope, "the kernel's verdicts by pairs of classes equal its verdicts "
                                    "on the explicit matrix over every pair (margin and witness)")))
-    return decide(steps, "Each column takes two values, so its ratios over pairs of inputs are bounded by q_y/qbar_y "
-                  "(= e^{eps_y} under (6)), and a pair of items' worst ratio is its first item's.", "")
+    return decide(steps, r"Each column takes two values, so its ratios over pairs of inputs are bounded by \(q_y/\bar "
+                         r"q_y\) (= \(e^{\varepsilon_y}\) under (6)), and a pair of items' worst ratio is its first "
+                         "item's.", "")
 
 
 # --- Definitions 4 and 5, Theorems 1 and 2 ------------------------------------------------------
 
 @claim("ipldp2023.def4-krr", location="Sec. 5.1, after Definition 4",
-       statement="When all elements of E are identical, IPRR becomes KRR.",
+       statement=r"When all elements of \(\mathcal E\) are identical, IPRR becomes KRR.",
        methods=("z3", "hypothesis"), recorded="verified")
 def def4_krr(settings: AuditSettings):
     E = z3.Real("E")
@@ -607,15 +627,16 @@ def def4_krr(settings: AuditSettings):
     for d in range(2, 7):
         ours, theirs = iprr_rows([E] * d), grr_rows(E, d)
         conditions += [Condition((x,), y, ours[x][y] == theirs[x][y]) for x in range(d) for y in range(d)]
-    steps = [proof_step("|D| = 2 .. 6, every budget > 0: every entry of IPRR equals GRR's",
+    steps = [proof_step(r"\(|D| = 2\) .. 6, every budget > 0: every entry of IPRR equals GRR's",
                         prove(conditions, assumptions=[E > 1], description="IPRR with equal budgets is GRR"))]
     d_real = z3.Real("d")
     total = 1 + d_real / (E - 1)
     general = prove([Condition((), None, z3.And(E / ((E - 1) * total) == E / (E + d_real - 1),
                                                 1 / ((E - 1) * total) == 1 / (E + d_real - 1)))],
-                    assumptions=[E > 1, d_real >= 2], description="q and qbar for every |D|")
-    steps.append(proof_step("every |D| >= 2 (a real variable), every budget > 0: q_y = E/(E+|D|-1), "
-                            "qbar_y = 1/(E+|D|-1)", general))
+                    assumptions=[E > 1, d_real >= 2], description=r"\(q\) and \(\bar q\) for every \(|D|\)")
+    steps.append(proof_step(r"every \(|D| \ge 2\) (a real variable), every budget > 0: \(q_y = "
+                            r"e^{\varepsilon}/(e^{\varepsilon} + |D| - 1)\), \(\bar q_y = 1/(e^{\varepsilon} + |D| - "
+                            r"1)\)", general))
 
     def violates(example):
         eps, d = example
@@ -623,14 +644,15 @@ def def4_krr(settings: AuditSettings):
 
     example = find_counterexample(st.tuples(budget_values.filter(lambda b: b > 0), st.integers(2, 6)), violates,
                                   settings)
-    steps.append(search_step("random budgets and |D| = 2 .. 6; exact channels compared entry by entry", example,
+    steps.append(search_step(r"random budgets and \(|D| = 2\) .. 6; exact channels compared entry by entry", example,
                              lambda ex: {"epsilon": str(ex[0]), "d": ex[1]}, settings))
     return decide(steps, "With equal budgets IPRR's matrix is GRR's, entry by entry.",
                   "IPRR with equal budgets differs from KRR.")
 
 
 @claim("ipldp2023.def5-urr", location="Sec. 5.2, after Definition 5",
-       statement="When all elements of E are identical (= eps), (D_S, D_N, E)-IPRR is equivalent to (D_S, eps)-URR.",
+       statement=r"When all elements of \(\mathcal E\) are identical (= \(\varepsilon\)), \((D_S, D_N, \mathcal "
+                 r"E)\)-IPRR is equivalent to \((D_S, \varepsilon)\)-URR.",
        methods=("z3", "hypothesis"), recorded="verified")
 def def5_urr(settings: AuditSettings):
     E = z3.Real("E")
@@ -643,8 +665,8 @@ def def5_urr(settings: AuditSettings):
             theirs = urr_rows(E, d, sensitive)
             conditions += [Condition((x,), y, z3.RealVal(0) + ours[x][y] == theirs[x][y])
                            for x in range(d) for y in range(d)]
-    steps = [proof_step(f"|D| = {SYMBOLIC_SIZES.start} .. {SYMBOLIC_SIZES.stop - 1}, every non-empty D_S, every "
-                        "budget > 0: every entry of IPRR equals uRR's",
+    steps = [proof_step(rf"\(|D| = {SYMBOLIC_SIZES.start}\) .. {SYMBOLIC_SIZES.stop - 1}, every non-empty \(D_S\), "
+                        "every budget > 0: every entry of IPRR equals uRR's",
                         prove(conditions, assumptions=[E > 1], description="IPRR with equal budgets is URR"))]
 
     def violates(budgets):
@@ -661,7 +683,7 @@ def def5_urr(settings: AuditSettings):
 
 
 @claim("ipldp2023.theorem1", location="Sec. 5.1, Theorem 1; Appendix A.1",
-       statement="(D, E)-IPRR satisfies (D, E)-IPLDP.",
+       statement=r"\((D, \mathcal E)\)-IPRR satisfies \((D, \mathcal E)\)-IPLDP.",
        methods=("z3", "hypothesis"), recorded="verified")
 def theorem1(settings: AuditSettings):
     steps = iprr_proof_steps(non_sensitive=False)
@@ -669,13 +691,14 @@ def theorem1(settings: AuditSettings):
     def violates(budgets):
         return not ipldp(iprr_channel(tuple(budgets)), sensitive_budgets(budgets))
 
-    steps.append(kernel_search_step(settings, violates, "random budgets, D = D_S; kernel: ipldp", non_sensitive=False))
-    return decide(steps, "IPRR satisfies IPLDP: each output's column has ratio exactly e^{eps_y}.",
+    steps.append(kernel_search_step(settings, violates, r"random budgets, \(D = D_S\); kernel: "
+                                                        "`ipldp`", non_sensitive=False))
+    return decide(steps, r"IPRR satisfies IPLDP: each output's column has ratio exactly \(e^{\varepsilon_y}\).",
                   "IPRR violates IPLDP.")
 
 
 @claim("ipldp2023.theorem2", location="Sec. 5.2, Theorem 2; Appendix A.2",
-       statement="(D_S, D_N, E)-IPRR satisfies (D_S, E)-IPLDP.",
+       statement=r"\((D_S, D_N, \mathcal E)\)-IPRR satisfies \((D_S, \mathcal E)\)-IPLDP.",
        methods=("z3", "hypothesis"), recorded="verified")
 def theorem2(settings: AuditSettings):
     steps = iprr_proof_steps(non_sensitive=True)
@@ -683,7 +706,8 @@ def theorem2(settings: AuditSettings):
     def violates(budgets):
         return not ipldp(iprr_channel(tuple(budgets)), sensitive_budgets(budgets))
 
-    steps.append(kernel_search_step(settings, violates, "random budgets and splits into D_S and D_N; kernel: ipldp",
+    steps.append(kernel_search_step(settings, violates, r"random budgets and splits into \(D_S\) and \(D_N\); kernel: "
+                                                        "`ipldp`",
                                     non_sensitive=True))
     return decide(steps, "IPRR satisfies IPLDP, with non-sensitive outputs that name their input.",
                   "IPRR violates IPLDP.")
@@ -697,17 +721,18 @@ def theorem2(settings: AuditSettings):
        methods=("z3", "hypothesis"),
        recorded={"honesty=across-items": "verified", "honesty=one-budget": "verified",
                  "honesty=all-budgets": "refuted"},
-       interpretation="Honesty is the probability q_x = Q(x|x) of reporting the true item. Checked under each "
+       interpretation=r"Honesty is the probability \(q_x = Q(x|x)\) of reporting the true item. Checked under each "
                       "reading of which budgets decrease.",
        choices=(HONESTY,))
 def honesty(settings: AuditSettings, *, honesty: str):
     a, b, rest = z3.Reals("r_x r_x2 R_rest")  # r = 1 / (E - 1): a smaller budget is a larger r
     if honesty == "across-items":  # q_x = (1 + r_x) S: larger for the larger r in one mechanism
         goal, premises = (1 + a) / (1 + a + b + rest) >= (1 + b) / (1 + a + b + rest), [a >= b]
-        scope = "two sensitive items x, x2 of one IPRR with eps_x <= eps_x2 (r_x >= r_x2 > 0), any other items"
+        scope = (r"two sensitive items \(x\), \(x_2\) of one IPRR with \(\varepsilon_x \le \varepsilon_{x2}\) (\(r_x "
+                 r"\ge r_{x2} > 0\)), any other items")
     elif honesty == "one-budget":  # q_x = (1 + r_x) / (1 + r_x + R_rest), increasing in r_x
         goal, premises = (1 + a) / (1 + a + rest) >= (1 + b) / (1 + b + rest), [a >= b]
-        scope = "one sensitive item's budget lowered (r_x >= r_x2), the others fixed (R_rest >= 0)"
+        scope = r"one sensitive item's budget lowered (\(r_x \ge r_{x2}\)), the others fixed (\(R_{rest} \ge 0\))"
     else:
         goal, premises = None, []
         scope = ""
@@ -736,7 +761,7 @@ def honesty(settings: AuditSettings, *, honesty: str):
 
     factors = st.sampled_from([Fraction(1, 2), Fraction(1, 4), Fraction(3, 4)])
     example = find_counterexample(st.tuples(item_budget_lists(settings), factors), violates, settings)
-    steps.append(search_step(f"random IPRR budgets; reading {honesty}; exact q_x compared", example,
+    steps.append(search_step(rf"random IPRR budgets; reading {honesty}; exact \(q_x\) compared", example,
                              lambda ex: {"budgets": shown(ex[0]), "factor": str(ex[1])}, settings))
     return decide(steps, "A smaller budget never lowers the probability of an honest report.",
                   "Lowering every budget together lowers the probability of an honest report, as in mainstream RR "
@@ -757,9 +782,9 @@ def honesty_mangat(settings: AuditSettings):
     keep = mechanism.q[0]
     others = sum((mechanism.qbar[0] for _ in range(4)), Exact.rational(0))
     share = others / (keep + others)
-    return decide([Step(Evidence("exact", "Fig. 1's setting, uniform p over the five items",
-                                 f"Q(x1|x1) = {to_decimal_string(keep, 4)}; a report of x1 comes from another item "
-                                 f"with probability {to_decimal_string(share, 4)}"), inconclusive=True)],
+    return decide([Step(Evidence("exact", r"Fig. 1's setting, uniform \(p\) over the five items",
+                                 rf"\(Q(x_1|x_1) = {to_decimal_string(keep, 4)}\); a report of \(x_1\) comes from "
+                                 f"another item with probability {to_decimal_string(share, 4)}"), inconclusive=True)],
                   "", "", "Explanatory: no quantity is stated to check.")
 
 
