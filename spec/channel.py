@@ -22,7 +22,7 @@ from functools import reduce
 
 from ldpspec.spec import progress
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter, TooLarge
-from ldpspec.spec.exact import ZERO, Exact, Undecided
+from ldpspec.spec.exact import ZERO, Exact, Undecided, count_text
 from ldpspec.spec.numbers import integer
 from ldpspec.spec.protocol import ChannelProtocol, column_loss, row_pair_loss
 from ldpspec.spec.rows import RowReading, RowsRead, read_rows
@@ -76,15 +76,6 @@ def once_per_object(function):
             done[id(value)] = (value, function(value, *arguments))  # holding the value keeps its id from reuse
         return done[id(value)][1]
     return call
-
-
-def count_text(count: int) -> str:
-    """A count for a message: with thousands separators, or as a power of two when it has more than 30 digits (a
-    unary encoding over 10^7 items has 2^10000000 outputs, whose digits Python refuses to print)."""
-    if count < 10 ** 30:
-        return f"{count:,}"
-    exponent = count.bit_length() - 1
-    return f"2^{exponent:,}" if count == 1 << exponent else f"more than 2^{exponent:,}"
 
 
 def normalize_label(label, name: str = "label"):
@@ -171,7 +162,9 @@ class Channel(ChannelProtocol):
             raise InvalidChannel(
                 f"probabilities must have one row per input: {len(self.inputs)} inputs, {len(rows_given)} rows")
         rows = []
-        read = {}  # id of a value given -> its exact number: mechanisms repeat a few values over a whole matrix
+        # Each distinct value given is read once: a mechanism repeats a few objects over a whole matrix, and a file
+        # a few texts (keyed by the text itself, and by the object otherwise; ``rows_given`` holds the objects).
+        read = {}
         for x, row in progress.steps(zip(self.inputs, rows_given), "reading the rows", len(self.inputs),
                                      len(self.outputs)):
             row = sequence(row, f"the row of input {x!r}", InvalidChannel)
@@ -180,9 +173,10 @@ class Channel(ChannelProtocol):
                                      f"outputs, {len(row)} entries")
             entries = []
             for y, value in zip(self.outputs, row):
-                p = read.get(id(value))
+                key = value if type(value) is str else id(value)
+                p = read.get(key)
                 if p is None:
-                    p = read[id(value)] = _probability_entry(value, x, y, reading)
+                    p = read[key] = _probability_entry(value, x, y, reading)
                 entries.append(p)
             rows.append(entries)
         rows, self._rows_read = read_rows(self.inputs, self.outputs, rows, reading)
@@ -328,11 +322,18 @@ def map_outputs(channel: Channel, function: Callable) -> Channel:
     new_outputs = tuple(dict.fromkeys(images))
     position = {z: k for k, z in enumerate(new_outputs)}
     rows = []
+    done: dict = {}  # the sum of each distinct tuple of entry objects, computed once (a row repeats a few values)
     for row in channel.rows:
         sums = [[] for _ in new_outputs]
         for p, z in zip(row, images):
             sums[position[z]].append(p)
-        rows.append([sum(parts, start=ZERO) for parts in sums])
+        entries = []
+        for parts in sums:
+            key = tuple(map(id, parts))
+            if key not in done:
+                done[key] = (parts, sum(parts, start=ZERO))  # holding the parts keeps their ids from reuse
+            entries.append(done[key][1])
+        rows.append(entries)
     return Channel(channel.inputs, new_outputs, rows)
 
 
@@ -380,6 +381,18 @@ def label_to_json(label):
         as_float = float(label)
         return as_float if Decimal(repr(as_float)) == label else str(label)
     return label
+
+
+def json_ready(value):
+    """``value`` (dicts, lists and tuples of labels, strings and numbers) as JSON data: every label as
+    ``label_to_json`` writes it (a number read from a file is a Decimal, which ``json`` cannot write)."""
+    if isinstance(value, dict):
+        return {key: json_ready(part) for key, part in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_ready(part) for part in value]
+    if isinstance(value, Decimal):
+        return label_to_json(value)
+    return value
 
 
 def sequence(value, name: str, error=InvalidParameter) -> tuple:

@@ -124,10 +124,10 @@ from ldpspec.spec.continuous import (
     point,
 )
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter, SpecError
-from ldpspec.spec.exact import ONE, ZERO, Exact, rational_text
+from ldpspec.spec.exact import MAX_TEXT, ONE, ZERO, Exact, rational_text
 from ldpspec.spec.notions import PRIVACY_KEYS
 from ldpspec.spec.numbers import budget, exact
-from ldpspec.spec.parameters import input_budgets, label_from_json
+from ldpspec.spec.parameters import input_budgets, json_with_decimals, label_from_json
 from ldpspec.spec.protocol import check_pair_work, checked_channel
 from ldpspec.spec.rows import RowReading, sum_text
 from ldpspec.spec.structured import ClassedUnary, ColumnClasses
@@ -297,12 +297,8 @@ def _end_point(value, i: int, last: int, where: str):
 
 
 def _mass_text(total: Exact) -> str:
-    """A total mass for a message: a short exact text, or an approximation of a long rational (an irrational one is
-    shown as its text, cut short: approximating ``exp(-1e1999)`` would take long)."""
-    if total.as_rational() is not None:
-        return sum_text(total)
-    text = total.text()
-    return text if len(text) <= 100 else text[:100] + "..."
+    """A total mass for a message (``spec.rows.sum_text``: visibly different from 1, and short)."""
+    return sum_text(total)
 
 
 def _continuous(document: dict, max_entries: int | None) -> PiecewiseChannel:
@@ -439,8 +435,16 @@ def _classed(document: dict, max_entries: int | None):
         if not isinstance(item_classes, list) or len(item_classes) > MAX_CLASSED_ITEMS:
             raise InvalidChannel(f"channel file: 'item_classes' must be a list of at most {MAX_CLASSED_ITEMS:,} "
                                  "class indices")
+    given = "class_sizes" if "class_sizes" in document else "item_classes"
+    if isinstance(item_classes, list) and len(item_classes) < 2:
+        kind = "a unary encoding" if structure == "unary-classes" else "a direct encoding"
+        raise InvalidChannel(f"channel file: '{given}' must give at least 2 items in all ({kind} needs at least 2); "
+                             f"got {len(item_classes)}")
     first, second = (values[key] for key in keys)
-    channel = build(first, second, item_classes)
+    try:
+        channel = build(first, second, item_classes)
+    except InvalidChannel as error:
+        raise InvalidChannel(f"channel file: {error}") from None
     section = document.get("privacy", {})
     if isinstance(section, dict) and "class_budgets" in section:
         section = dict(section)
@@ -466,7 +470,9 @@ def parse_channel_file(text: str, max_entries: int | None = None, reading: RowRe
     (inputs times atoms and cells) may have more than ``max_entries`` probabilities.
     """
     try:
-        document = json.loads(text, parse_float=Decimal)
+        document = json_with_decimals(text, "channel file", InvalidChannel)
+    except InvalidChannel:  # a number beyond the decimal module's range, said where it is
+        raise
     except json.JSONDecodeError as error:
         raise InvalidChannel(f"channel file is not valid JSON: {error}") from None
     except RecursionError:
@@ -641,7 +647,7 @@ def channel_file_text(channel, *, privacy: dict | None = None, description: str 
         document["description"] = description
     if metadata:
         document["metadata"] = metadata
-    text = once_per_object(lambda number: number.text())  # a mechanism's matrix repeats a few exact numbers
+    text = once_per_object(_readable_text)  # a mechanism's matrix repeats a few exact numbers
     document.update(write(channel, text, max_entries))
     classed = version == FORMAT_CLASSES
     section = {key: _privacy_to_json(channel, key, value) for key, value in (privacy or {}).items()
@@ -664,6 +670,23 @@ def channel_file_text(channel, *, privacy: dict | None = None, description: str 
         else:
             lines.append(f" {json.dumps(key)}: {json.dumps(value)}")
     return "{\n" + ",\n".join(lines) + "\n}\n"
+
+
+def _readable_text(number: Exact) -> str:
+    """A number's exact text, refused when it is longer than a channel file's reader takes (``MAX_TEXT``): a file
+    the kernel writes is one it reads back. Its size is estimated from its coefficients before it is written."""
+    digits = sum(abs(c).bit_length() for _, c in number.num + number.den) * 0.30103
+    text = number.text() if digits <= 2 * MAX_TEXT else None
+    if text is None or len(text) > MAX_TEXT:
+        size = f"{len(text):,}" if text is not None else f"about {int(digits):,}"
+        raise InvalidParameter(
+            f"this channel has a number (a probability, density or breakpoint) whose exact text takes {size} "
+            f"characters, more than the {MAX_TEXT:,} a "
+            f"number in a channel file may have (spec.exact.MAX_TEXT), so the file could not be read back: exact "
+            "numbers grow with budgets written log(x) raised to large powers, and with many distinct budgets of "
+            "different denominators; use fewer distinct budgets, budgets on one grid (for example multiples of 0.5), "
+            "or decimals")
+    return text
 
 
 def _file_structure(channel, classes: bool) -> str:

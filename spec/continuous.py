@@ -81,6 +81,9 @@ def compare_points(a, b) -> int:
         return 0 if a == b else a.sign
     if isinstance(b, Infinity):
         return -b.sign
+    left, right = a.as_rational(), b.as_rational()
+    if left is not None and right is not None:  # most breakpoints: without the detour through Exact
+        return (left > right) - (left < right)
     return a.compare(b)
 
 
@@ -122,6 +125,9 @@ def piece_moment(coefficient: Exact, rate: Fraction, low, high, power: int) -> E
     if not coefficient:
         return ZERO
     if rate == 0:
+        c, a, b = (value.as_rational() if isinstance(value, Exact) else None for value in (coefficient, low, high))
+        if c is not None and a is not None and b is not None:  # most pieces: in rationals, one Exact at the end
+            return Exact.rational(c * (b ** (power + 1) - a ** (power + 1)) / (power + 1))
         return coefficient * (high ** (power + 1) - low ** (power + 1)) / (power + 1)
 
     def antiderivative(y) -> Exact:
@@ -202,7 +208,15 @@ class Density:
         """``int y^power f(y) dy`` exactly, for ``power`` in 0, 1, 2 (mass, first and second raw moment)."""
         if power not in (0, 1, 2):
             raise InvalidParameter(f"power must be 0, 1 or 2, got {power!r}")
-        return sum((piece_moment(c, rate, low, high, power) for low, high, c, rate in self.pieces()), ZERO)
+        rational, others = Fraction(0), []
+        for low, high, c, rate in self.pieces():
+            moment = piece_moment(c, rate, low, high, power)
+            value = moment.as_rational()
+            if value is not None:
+                rational += value
+            else:
+                others.append(moment)
+        return sum(others, Exact.rational(rational))
 
     def mass_between(self, low, high) -> Exact:
         """The integral of the density over ``[low, high)`` (ends exact numbers or infinities), exactly. A piece
@@ -453,7 +467,12 @@ class PiecewiseChannel(StructuredChannel):
         check_entries(len(self.inputs) * self.output_count,
                       f"the cells of this channel ({len(self.inputs):,} inputs x {self.output_count:,} outputs)",
                       max_entries)
-        return Channel(self.inputs, tuple(self.iter_outputs()), [self._row(x) for x in self.inputs])
+        if self._explicit is not None:  # constant densities: computed once
+            return self._explicit
+        channel = Channel(self.inputs, tuple(self.iter_outputs()), [self._row(x) for x in self.inputs])
+        if not self.has_rates:
+            self._explicit = channel
+        return channel
 
     def explicit(self, max_entries: int | None = None) -> Channel:
         """The channel of atoms and cells (see the module's docstring): ratio conditions hold on it exactly when they

@@ -46,6 +46,13 @@ MAX_TEXT = 2000
 MAX_DECIMAL_EXPONENT = 2000
 """The largest magnitude of a decimal exponent (``1e2000``) a number written as text may have."""
 
+MAX_POWER = 10_000
+"""The largest exponent of an exact power (``Exact.__pow__``): a budget ``log(x)/r`` is compared through ``x^r``, and
+``x^(10^19)`` is not a number any computer holds."""
+
+MAX_POWER_BITS = 1_000_000
+"""The most bits (about 300,000 digits) an exact power may have, estimated before it is computed (``Exact.bits``)."""
+
 MAX_TERMS = 20_000
 """The most terms ``c e^q`` the numerator or denominator of an exact number may have. Sums of fractions with
 different denominators multiply the denominators, so a few dozen such entries could otherwise make a number of
@@ -118,11 +125,38 @@ ONE_POLY = ((0, 1),)
 
 
 def _interval(poly: tuple, bits: int):
-    _IV.prec = bits
-    total = _IV.mpf(0)
+    total = None
     for q, c in poly:
-        total += c if q == 0 else c * _IV.exp(_IV.mpf(q.numerator) / q.denominator)
-    return total
+        term = _exp_interval(q, bits) if q != 0 else None
+        _IV.prec = bits
+        term = _IV.mpf(c) if term is None else c * term
+        total = term if total is None else total + term
+    _IV.prec = bits
+    return _IV.mpf(0) if total is None else total
+
+
+REDUCED_EXPONENT = 64
+"""Beyond this magnitude ``e^q`` is enclosed as ``2^n e^r`` with ``r = q - n ln 2`` (see ``_exp_interval``)."""
+
+
+def _exp_interval(q, bits: int):
+    """An interval holding ``e^q`` whose relative width is about ``2^-bits``, whatever the size of ``q``.
+
+    A large ``q`` is reduced to ``r = q - n ln 2`` with ``|r| <= 1`` (``ln 2`` and ``q`` enclosed at ``bits`` plus
+    the bits of ``n``, so that ``r`` is known to ``2^-bits``), and ``e^q = 2^n e^r`` exactly from there: the time
+    grows with the digits of ``q``, not with its size. Without this, mpmath takes ``e^q`` for a whole ``q`` beyond
+    600 bits of precision as a power of ``e``, and the first precision at which ``e^(1e600)`` is tight is 4096 bits: a
+    budget of ``1e1999`` took minutes."""
+    if abs(q) <= REDUCED_EXPONENT:
+        _IV.prec = bits
+        return _IV.exp(_IV.mpf(q.numerator) / q.denominator)
+    magnitude = abs(q.numerator).bit_length() - q.denominator.bit_length() + 2
+    _IV.prec = bits + magnitude + 20
+    x = _IV.mpf(q.numerator) / q.denominator
+    n = int((x / _IV.ln2).mid)
+    r = x - n * _IV.ln2
+    _IV.prec = bits + 20
+    return _IV.ldexp(_IV.exp(r), n)
 
 
 ENCLOSURE_BITS = 200
@@ -201,7 +235,7 @@ class Exact(_Ordered):
     ``+ - * /`` (also with ints and Fractions). Comparisons are exact (``==`` always; ``<`` may raise ``Undecided``).
     """
 
-    __slots__ = ("num", "den", "_enclosure")
+    __slots__ = ("num", "den", "_enclosure", "_fraction")
 
     def __init__(self, num: tuple, den: tuple = ONE_POLY, *, reduced: bool = False):
         """``num / den`` for two polynomials with integer coefficients; ``reduced`` skips the search for a
@@ -209,14 +243,18 @@ class Exact(_Ordered):
         if not den:
             raise ZeroDivisionError("division by an exact zero")
         self.num, self.den = _normalize(num, den, reduced)
-        self._enclosure = None
+        self._enclosure = self._fraction = None
 
     # --- construction ---
 
     @classmethod
     def rational(cls, value) -> Exact:
-        value = Fraction(value)
-        return cls(((0, value.numerator),) if value else (), ((0, value.denominator),), reduced=True)
+        value = value if type(value) is Fraction else Fraction(value)
+        number = cls.__new__(cls)  # a Fraction is already in the canonical form: no common factor, denominator > 0
+        number.num = ((0, value.numerator),) if value else ()
+        number.den = ((0, value.denominator),)
+        number._enclosure, number._fraction = None, value
+        return number
 
     @classmethod
     def exp(cls, q) -> Exact:
@@ -271,9 +309,15 @@ class Exact(_Ordered):
 
     def as_rational(self) -> Fraction | None:
         """The value as a Fraction when it is rational, else ``None``."""
-        if not self.is_rational():
-            return None
-        return Fraction(self.num[0][1], self.den[0][1]) if self.num else Fraction(0)
+        if self._fraction is None and self.is_rational():
+            self._fraction = Fraction(self.num[0][1], self.den[0][1]) if self.num else Fraction(0)
+        return self._fraction
+
+    def bits(self) -> int:
+        """The bits of the largest coefficient, plus those of the number of terms: about how the size of a power
+        grows with its exponent."""
+        coefficients = [c for _, c in self.num] + [c for _, c in self.den]
+        return max(abs(c).bit_length() for c in coefficients) + max(len(self.num), len(self.den)).bit_length()
 
     def sign(self) -> int:
         """-1, 0 or 1, exactly (``Undecided`` only when interval arithmetic runs out of precision)."""
@@ -314,8 +358,14 @@ class Exact(_Ordered):
         return _MP.mpf(self.enclosure().mid)
 
     def __float__(self) -> float:
+        """The nearest double (an infinity beyond the doubles, as ``float()`` of an mpmath number gives)."""
         rational = self.as_rational()
-        return float(rational) if rational is not None else float(self.approximation())
+        if rational is None:
+            return float(self.approximation())
+        try:
+            return float(rational)
+        except OverflowError:  # Fraction's float() raises for 1e400
+            return math.inf if rational > 0 else -math.inf
 
     # --- arithmetic ---
 
@@ -329,6 +379,12 @@ class Exact(_Ordered):
         other = _coerce(other)
         if other is NotImplemented:
             return other
+        mine, theirs = self._constant(), other._constant()
+        if mine is not None and theirs is not None:
+            return Exact.rational(Fraction(mine[0] * theirs[1] + theirs[0] * mine[1], mine[1] * theirs[1]))
+        if mine is not None or theirs is not None:  # a/b + N/D = (aD + bN) / (bD): D does not divide N, so no
+            (a, b), rest = (mine, other) if mine is not None else (theirs, self)  # polynomial divides out
+            return Exact(_add(_scale(rest.num, b), _scale(rest.den, a)), _scale(rest.den, b), reduced=True)
         if self.den == other.den:
             return Exact(_add(self.num, other.num), self.den)
         # When one denominator is a multiple of the other, it is a common denominator: sums of many fractions
@@ -362,9 +418,12 @@ class Exact(_Ordered):
         other = _coerce(other)
         if other is NotImplemented:
             return other
-        constant = other._constant() or self._constant()
+        mine, theirs = self._constant(), other._constant()
+        if mine is not None and theirs is not None:
+            return Exact.rational(Fraction(mine[0] * theirs[0], mine[1] * theirs[1]))
+        constant = theirs or mine
         if constant is not None:  # a rational factor: scaling cannot make a polynomial divide out
-            rest = self if other._constant() else other
+            rest = self if theirs else other
             a, b = constant
             return Exact(_scale(rest.num, a), _scale(rest.den, b), reduced=True)
         return Exact(_mul(self.num, other.num), _mul(self.den, other.den))
@@ -380,6 +439,9 @@ class Exact(_Ordered):
         constant = other._constant()
         if constant is not None:
             a, b = constant
+            mine = self._constant()
+            if mine is not None:
+                return Exact.rational(Fraction(mine[0] * b, mine[1] * a))
             return Exact(_scale(self.num, b), _scale(self.den, a), reduced=True)
         return Exact(_mul(self.num, other.den), _mul(self.den, other.num))
 
@@ -390,8 +452,16 @@ class Exact(_Ordered):
     def __pow__(self, exponent: int) -> Exact:
         if not isinstance(exponent, int) or isinstance(exponent, bool):
             return NotImplemented
-        if abs(exponent) > 10_000:
-            raise InvalidParameter(f"an exact power too large to compute: exponent {exponent:,} (the limit is 10,000)")
+        bits = abs(exponent) * self.bits()
+        if abs(exponent) > MAX_POWER or bits > MAX_POWER_BITS:
+            size = (f"exponent {count_text(abs(exponent))}, more than the limit of {MAX_POWER:,} (spec.exact.MAX_POWER)"
+                    if abs(exponent) > MAX_POWER else
+                    f"about {count_text(bits)} bits, more than the limit of {MAX_POWER_BITS:,} "
+                    "(spec.exact.MAX_POWER_BITS)")
+            raise InvalidParameter(
+                f"an exact power too large to compute: {size}. Budgets written p*log(x)/r are compared and added "
+                "through x^p and x^r (budgets with different r through the least common multiple of the r): write "
+                "them with smaller whole numbers p and r, and few different r, or as decimals")
         if exponent < 0:
             return Exact.rational(1) / (self ** -exponent)
         result, base = Exact.rational(1), self
@@ -552,6 +622,24 @@ def _coerce(value):
     return NotImplemented
 
 
+def _digits(value: int) -> str:
+    """``str(value)`` for an integer >= 0 of any size (Python refuses to write more than 4300 digits at once)."""
+    if value.bit_length() < 10_000:
+        return str(value)
+    half = int(value.bit_length() * 0.30103) // 2
+    high, low = divmod(value, 10 ** half)
+    return _digits(high) + _digits(low).rjust(half, "0")
+
+
+def count_text(count: int) -> str:
+    """A count for a message: with thousands separators, or as a power of two when it has more than 30 digits (a
+    unary encoding over 10^7 items has 2^10000000 outputs, whose digits Python refuses to print)."""
+    if count < 10 ** 30:
+        return f"{count:,}"
+    exponent = count.bit_length() - 1
+    return f"2^{exponent:,}" if count == 1 << exponent else f"more than 2^{exponent:,}"
+
+
 def rational_text(value: Fraction) -> str:
     """A rational as a terminating decimal when it is one (``0.25``; ``1.5e-130`` when that is much shorter), else
     as ``a/b``."""
@@ -564,10 +652,12 @@ def rational_text(value: Fraction) -> str:
         denominator //= 5
         fives += 1
     places = max(twos, fives)
-    if denominator != 1 or places > MAX_TEXT // 2:
-        return f"{value.numerator}/{value.denominator}"
+    if denominator != 1:
+        return _fraction_text(value)
     sign = "-" if value < 0 else ""
-    digits = str(abs((value * 10 ** places).numerator))
+    digits = _digits(abs((value * 10 ** places).numerator))  # 10^places is about the size of the denominator
+    if places > MAX_TEXT // 2 and len(digits) > 60:  # 1e-1999 stays short; other long decimals are fractions
+        return _fraction_text(value)
     if places == 0:
         significant = digits.rstrip("0")
         if len(digits) - len(significant) > 10:  # 1e300, not three hundred zeros
@@ -581,15 +671,19 @@ def rational_text(value: Fraction) -> str:
     return f"{sign}{text[:-places]}.{text[-places:]}"
 
 
+def _fraction_text(value: Fraction) -> str:
+    return f"{'-' if value < 0 else ''}{_digits(abs(value.numerator))}/{_digits(value.denominator)}"
+
+
 def _term_text(q, c: int) -> str:
     if q == 0:
-        return str(c)
+        return ("-" if c < 0 else "") + _digits(abs(c))
     power = f"exp({rational_text(Fraction(q))})"
     if c == 1:
         return power
     if c == -1:
         return f"-{power}"
-    return f"{c}*{power}"
+    return f"{'-' if c < 0 else ''}{_digits(abs(c))}*{power}"
 
 
 def _poly_text(poly: tuple) -> str:

@@ -24,6 +24,8 @@ for hours.
 from __future__ import annotations
 
 import json
+from decimal import MAX_EMAX, MIN_EMIN, ROUND_FLOOR, Context, Decimal, localcontext
+from fractions import Fraction
 
 from ldpspec.spec.channel import count_text, label_to_json, output_to_json
 from ldpspec.spec.exact import ZERO
@@ -109,18 +111,47 @@ SHOWN = 20
 """The entries of each long list a profile's summary shows (``loss_profile_summary``)."""
 BINS = 10
 """The bins of the histogram of pair losses in a profile's summary."""
+FLOAT_RANGE = Decimal("1e300")
+"""Below this largest finite loss the histogram is computed in doubles; above it in decimals."""
+_WIDE = Context(prec=60, Emax=MAX_EMAX, Emin=MIN_EMIN)
 
 
 def _largest(entries: list, what: str) -> dict | list:
     """``entries`` (each with a ``loss``) when short; else their count and the ``SHOWN`` with the largest losses."""
     if len(entries) <= SHOWN:
         return entries
-    ordered = sorted(entries, key=lambda entry: -_sort_value(entry["loss"]))
+    ordered = sorted(entries, key=lambda entry: _sort_value(entry["loss"]), reverse=True)  # stable: ties in order
     return {what: len(entries), "largest": ordered[:SHOWN], "complete": "with --full"}
 
 
-def _sort_value(text: str) -> float:
-    return float("inf") if text == "inf" else float(text)
+def _sort_value(text: str) -> tuple:
+    """A loss (``>= 0``) as printed (``to_decimal_string``: a 50-digit decimal, ``exp(x)`` beyond about 10^900000,
+    or ``inf``) as a key that orders like the number: ``(decimal exponent, mantissa in [1, 10))``. A float would make a
+    loss beyond 1.8e308 infinite (and bin it as NaN), and a Decimal cannot hold ``4e-(10^400)``."""
+    if text == "inf":
+        return (_INFINITE, Decimal(0))
+    if text.startswith("exp("):  # e^x = 10^(x / ln 10)
+        with localcontext() as context:
+            context.prec, context.Emax, context.Emin = 60, MAX_EMAX, MIN_EMIN
+            tens = Decimal(text[4:-1]) / Decimal(10).ln()
+            exponent = int(tens.to_integral_value(rounding=ROUND_FLOOR))
+            return (exponent, Decimal(10) ** (tens - exponent))
+    mantissa, _, exponent = text.partition("e")
+    number = Decimal(mantissa)
+    if not number:
+        return (-_INFINITE, Decimal(0))
+    return (int(exponent or 0) + number.adjusted(), number.scaleb(-number.adjusted()))
+
+
+_INFINITE = 10 ** 30  # beyond every decimal exponent of a finite loss
+
+
+def _decimal(key: tuple) -> Decimal:
+    """The number of a ``_sort_value`` key as a Decimal; 0 for one too small for a Decimal (below 10^-10^17)."""
+    exponent, mantissa = key
+    if exponent < -10 ** 17:
+        return Decimal(0)
+    return mantissa.scaleb(min(exponent, 10 ** 17), context=_WIDE)  # no loss reaches 10^10^17 (exp() takes 10^2000)
 
 
 def loss_profile_summary(profile: dict) -> dict:
@@ -150,12 +181,20 @@ def loss_profile_summary(profile: dict) -> dict:
 def _histogram(pairs: list) -> dict:
     """How many pair losses fall in each of ``BINS`` equal bins from 0 to the largest finite loss, and how many are
     infinite."""
-    finite = [_sort_value(entry["loss"]) for entry in pairs if entry["loss"] != "inf"]
-    top = max(finite, default=0.0)
+    finite = [_decimal(_sort_value(entry["loss"])) for entry in pairs if entry["loss"] != "inf"]
+    top = max(finite, default=Decimal(0))
     counts = [0] * BINS
-    for value in finite:
-        counts[min(BINS - 1, int(BINS * value / top)) if top > 0 else 0] += 1
-    edges = [f"{top * k / BINS:.6g}" for k in range(BINS + 1)]
+    if top < FLOAT_RANGE:  # in doubles, as always
+        finite, top = [float(value) for value in finite], float(top)
+        for value in finite:
+            counts[min(BINS - 1, int(BINS * value / top)) if top > 0 else 0] += 1
+        edges = [f"{top * k / BINS:.6g}" for k in range(BINS + 1)]
+    else:  # a loss beyond the doubles (a density of exp(1e400)): in decimals, whose exponents reach 10^18
+        with localcontext() as context:
+            context.prec, context.Emax, context.Emin = 28, MAX_EMAX, MIN_EMIN
+            for value in finite:
+                counts[min(BINS - 1, int(BINS * value / top))] += 1
+            edges = [to_decimal_string(Fraction(top * k / BINS), 6) for k in range(BINS + 1)]
     return {"bins": [{"from": edges[k], "to": edges[k + 1], "pairs": counts[k]} for k in range(BINS)],
             "infinite": len(pairs) - len(finite)}
 

@@ -24,7 +24,7 @@ class Nats(_Ordered):
     arithmetic are exact; ``approximation()`` is for display.
     """
 
-    __slots__ = ("base", "power", "root")
+    __slots__ = ("base", "power", "root", "name")
 
     def __init__(self, base: Exact | None, power: int = 1, root: int = 1):
         if base is not None and len(base.num) == 1 and base.den == ONE_POLY and base.num[0][1] == 1:
@@ -39,6 +39,13 @@ class Nats(_Ordered):
             if top is not None and bottom is not None:
                 base, root = Exact.rational(Fraction(top, bottom)), 1
         self.base, self.power, self.root = base, power, root
+        self.name = None  # the parameter it was given as (``named``), for messages
+
+    def named(self, name: str) -> Nats:
+        """This quantity, named for messages as the parameter it was given as (``--epsilon``); multiples keep it."""
+        copy = Nats(self.base, self.power, self.root)
+        copy.name = name
+        return copy
 
     @classmethod
     def rational(cls, value) -> Nats:
@@ -76,10 +83,12 @@ class Nats(_Ordered):
         if rational is not None:
             return Exact.exp(rational)
         if self.root != 1:
+            base = self.base.text() if self.base.bits() < 400 else "x"
             raise InvalidParameter(
-                f"e^({self.text()}) = {self.base.text()}^({self.power}/{self.root}) is not an exact number the kernel "
-                "can hold (it holds rationals and e^q for rational q); give the budget as a rational number, or as "
-                f"log(x) with x a perfect {'square' if self.root == 2 else f'{self.root}-th power'}")
+                f"{self.name + ': ' if self.name else ''}e^({_cut(self.text())}) = {_cut(base)}^({self.power}/"
+                f"{self.root}) is not an exact number the kernel can hold (it holds rationals and e^q for rational "
+                "q); give the budget as a rational number, or as log(x) with x a perfect "
+                f"{'square' if self.root == 2 else f'{self.root}-th power'}")
         return self.base ** self.power
 
     def _common(self, other: Nats) -> tuple[Exact, Exact, int]:
@@ -97,8 +106,36 @@ class Nats(_Ordered):
         left, right = self.as_rational(), other.as_rational()
         if left is not None and right is not None:
             return (left > right) - (left < right)
-        left, right, _ = self._common(other)
+        if self.base is other.base or (self.base.num == other.base.num and self.base.den == other.base.den):
+            # (p/r) ln(b) against (p'/r') ln(b): the factors decide, with the sign of ln(b)
+            side = self.base.compare(1)
+            mine, theirs = Fraction(self.power, self.root), Fraction(other.power, other.root)
+            return side * ((mine > theirs) - (mine < theirs))
+        order = self._order_of_enclosures(other)
+        if order is not None:
+            return order
+        left, right, _ = self._common(other)  # nearly equal: exactly, through powers of the two bases
         return left.compare(right)
+
+    def _enclosure(self):
+        """An interval holding the value (``spec.exact``'s interval context, ``START_BITS`` of precision)."""
+        rational = self.as_rational()
+        _IV.prec = START_BITS
+        if rational is not None:
+            return _IV.mpf(rational.numerator) / rational.denominator
+        enclosure = self.base.enclosure()  # tight: excludes 0, relative width below 2^-ENCLOSURE_BITS
+        _IV.prec = START_BITS
+        return _IV.log(enclosure) * self.power / self.root
+
+    def _order_of_enclosures(self, other: Nats) -> int | None:
+        """-1 or 1 when the enclosures of the two values do not overlap, else ``None``: most comparisons are decided
+        so, without raising the bases to the powers that ``_common`` takes (``x^r`` for a budget ``log(x)/r``)."""
+        mine, theirs = self._enclosure(), other._enclosure()
+        if mine.b < theirs.a:
+            return -1
+        if mine.a > theirs.b:
+            return 1
+        return None
 
     def __eq__(self, other) -> bool:
         other = _nats(other, strict=False)
@@ -160,7 +197,9 @@ class Nats(_Ordered):
         if rational is not None:
             return Nats.rational(rational * factor)
         power = self.power * factor.numerator
-        return Nats(self.base, power, self.root * factor.denominator)
+        result = Nats(self.base, power, self.root * factor.denominator)
+        result.name = self.name  # eps / 2 is still the budget the user gave
+        return result
 
     __rmul__ = __mul__
 
@@ -212,6 +251,10 @@ class Nats(_Ordered):
         return f"Nats({self.text()!r})"
 
     __str__ = text
+
+
+def _cut(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else f"{text[:limit - 20]}...{text[-10:]} ({len(text):,} characters)"
 
 
 def _integer_root(value: int, k: int) -> int | None:

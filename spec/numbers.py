@@ -26,12 +26,17 @@ from numbers import Integral
 from mpmath.ctx_mp import MPContext
 
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import APPROXIMATION_DIGITS, Exact, Undecided
+from ldpspec.spec.exact import APPROXIMATION_DIGITS, MAX_POWER, MAX_POWER_BITS, Exact, Undecided
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.parse import parse
 
 DISPLAY_DIGITS = 50
 """Significant digits used when the kernel shows an approximation as a decimal string."""
+
+MAX_SHOWN_BINARY_EXPONENT = 3_000_000
+"""A number shown beyond ``2^±3,000,000`` (about ``10^±900,000``) is shown as ``exp(x)`` (``x`` its natural log to
+``DISPLAY_DIGITS`` digits), which ``spec.parse`` reads: its decimal exponent would be a line of digits, and slow to
+compute."""
 
 ctx = MPContext()
 ctx.dps = APPROXIMATION_DIGITS
@@ -95,9 +100,17 @@ def budget(value, name: str = "epsilon") -> Nats:
         nats = Nats.rational(rational)
     if nats.is_infinite:
         raise InvalidParameter(f"{name} must be finite, got {value!r}")
+    if nats.base is not None and nats.as_rational() is None and (
+            max(abs(nats.power), nats.root) > MAX_POWER or abs(nats.power) * nats.base.bits() > MAX_POWER_BITS):
+        raise InvalidParameter(
+            f"{name}: a budget written p*log(x)/r takes whole numbers p and r of at most {MAX_POWER:,}, with x^p of "
+            f"at most {MAX_POWER_BITS:,} bits (budgets are compared and added exactly through x^p and x^r); got "
+            f"{_cut(nats.text())}; write it with a smaller p or r, or as a decimal")
     if nats.sign() < 0:
         raise InvalidParameter(f"{name} must be a finite real number >= 0, got {_shown(value)}")
-    return nats
+    if nats is value or nats.as_rational() is not None:  # a Nats given stays the object it is
+        return nats
+    return nats.named(name)
 
 
 def probability(value, name: str) -> Exact:
@@ -111,7 +124,8 @@ def probability(value, name: str) -> Exact:
 def to_decimal_string(value, digits: int = DISPLAY_DIGITS) -> str:
     """A number as a decimal string of ``digits`` significant digits (an approximation, for display), or ``"inf"``.
 
-    Takes ``Exact``, ``Nats`` (in nats), rationals and mpmath numbers.
+    Takes ``Exact``, ``Nats`` (in nats), rationals and mpmath numbers. A number beyond about ``10^±900,000`` is shown
+    as ``exp(x)`` (``MAX_SHOWN_BINARY_EXPONENT``).
     """
     if isinstance(value, Nats):
         if value.is_infinite:
@@ -134,7 +148,13 @@ def to_decimal_string(value, digits: int = DISPLAY_DIGITS) -> str:
         return "inf" if value > 0 else "-inf"
     if value == 0:
         return "0"
+    if abs(ctx.mag(value)) > MAX_SHOWN_BINARY_EXPONENT:  # e^(-1e1999): its decimal exponent alone has 2000 digits
+        return ("-" if value < 0 else "") + f"exp({ctx.nstr(ctx.log(abs(value)), digits, strip_zeros=False)})"
     return ctx.nstr(value, digits, strip_zeros=False)
+
+
+def _cut(text: str, limit: int = 80) -> str:
+    return text if len(text) <= limit else f"{text[:limit - 20]}...{text[-10:]} ({len(text):,} characters)"
 
 
 def _shown(value) -> str:

@@ -17,6 +17,7 @@ from decimal import Decimal
 
 from ldpspec.spec.channel import normalize_label
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
+from ldpspec.spec.exact import MAX_DECIMAL_EXPONENT, MAX_TEXT
 from ldpspec.spec.numbers import budget, exact, integer, integer_range
 
 KINDS = {
@@ -167,9 +168,68 @@ def input_budgets(inputs, values: tuple, where: str) -> dict:
     return {x: value for x, value in zip(inputs, values) if value is not None}
 
 
+class _Unreadable:
+    """A JSON number beyond the range of ``Decimal`` (an exponent of 10^18 or more), kept to say where it is."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+
+def json_with_decimals(text: str, where: str, error=InvalidParameter):
+    """``json.loads(text)`` with every number that is not an integer read exactly, as ``Decimal``.
+
+    A number beyond the range the ``decimal`` module reads at all (``1e99999999999999999999``) is refused by
+    ``error`` naming where it is (``where`` and its path, ``where[0][1]`` or ``where: key.list[2]``) and the limits of
+    a number; the caller's own errors (``ValueError`` for text that is not JSON or an integer of too many digits,
+    ``RecursionError`` for nesting too deep) pass through."""
+    unreadable = []
+
+    def number(token: str):
+        try:
+            return Decimal(token)
+        except ArithmeticError:
+            unreadable.append(_Unreadable(token))
+            return unreadable[-1]
+
+    document = json.loads(text, parse_float=number)
+    if unreadable:
+        path = _path_to(document, unreadable[0]) or ""
+        place = f"{where}{path}" if not path or path.startswith("[") else f"{where}: {path}"
+        raise error(f"{place} must have at most {MAX_TEXT:,} digits and a decimal exponent within "
+                    f"±{MAX_DECIMAL_EXPONENT:,}; got {_cut(unreadable[0].text)}")
+    return document
+
+
+def _path_to(node, target, path: str = "") -> str | None:
+    """Where ``target`` (by identity) is in a decoded JSON document: ``[0].key[2]``; ``None`` when absent."""
+    if node is target:
+        return path
+    if isinstance(node, list):
+        items = ((f"{path}[{k}]", value) for k, value in enumerate(node))
+    elif isinstance(node, dict):
+        items = ((f"{path}.{key}" if path else str(key), value) for key, value in node.items())
+    else:
+        return None
+    for place, value in items:
+        if isinstance(value, (list, dict)) or value is target:
+            found = _path_to(value, target, place)
+            if found is not None:
+                return found
+    return None
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    """``text`` for a message: cut to about ``limit`` characters, with its length when cut."""
+    return text if len(text) <= limit else f"{text[:limit - 10]}...{text[-6:]} ({len(text):,} characters)"
+
+
 def _json(text: str, where: str, kind: str):
     try:
-        return json.loads(text, parse_float=Decimal)
+        return json_with_decimals(text, where)
+    except InvalidParameter:  # a number beyond the decimal module's range, said where it is
+        raise
     except (ValueError, RecursionError):  # not JSON, an integer of too many digits, or nesting too deep
         raise InvalidParameter(f"{where} must be {KINDS[kind]}, for example '[1, 2]'; got {_short(text)}") from None
 

@@ -183,10 +183,51 @@ def read_rows(inputs: tuple, outputs: tuple, rows: list, reading: RowReading) ->
 
 
 def sum_text(total: Exact) -> str:
-    rational = total.as_rational()
-    if rational is not None:
-        return total.text() if len(total.text()) <= 60 else f"{float(rational):.17g} (approximately)"
-    return f"{float(total):.17g} (approximately; exactly {total.text()})"
+    """A sum that is not exactly 1, for a message, so that it differs visibly from 1: its exact text when short;
+    else, near 1, ``1 - d`` or ``1 + d`` with the deviation ``d`` exact when short (``1 - 1e-60``), else to six
+    digits; else its value to 17 digits. An irrational sum adds its exact text, cut short."""
+    text = total.text() if total.bits() < 8000 else None  # a long rational is not written out to be cut
+    if text is not None and len(text) <= 60:
+        return text
+    deviation = total - ONE
+    size = abs_exact(deviation)
+    if size < Fraction(1, 10 ** 6):  # exactly: a float of a sum of 1e400 would overflow
+        shown = _short_decimal(size.as_rational()) if size.bits() < 8000 else None
+        exact = shown is not None
+        sign = "-" if deviation.sign() < 0 else "+"
+        value = f"1 {sign} {shown if exact else to_decimal_string(size, DEVIATION_DIGITS)}"
+        approximately = not exact
+    else:
+        value, approximately = to_decimal_string(total, 17), True
+    if total.as_rational() is not None:
+        return value + (" (approximately)" if approximately else "")
+    text = total.text() if total.bits() < 2000 else "an exact expression too long to show"
+    return f"{value} ({'approximately; ' if approximately else ''}exactly {_cut(text)})"
+
+
+def _short_decimal(value: Fraction | None) -> str | None:
+    """A rational with at most 20 significant digits as a short decimal (``1e-60``, ``2.5e-7``), exactly; else
+    ``None``."""
+    if value is None or not value:
+        return None
+    denominator, twos, fives = value.denominator, 0, 0
+    while denominator % 2 == 0:
+        denominator, twos = denominator // 2, twos + 1
+    while denominator % 5 == 0:
+        denominator, fives = denominator // 5, fives + 1
+    if denominator != 1:
+        return None
+    places = max(twos, fives)
+    digits = str(abs(value.numerator) * 10 ** places // value.denominator).rstrip("0")
+    if len(digits) > 20:
+        return None
+    exponent = len(str(abs(value.numerator) * 10 ** places // value.denominator)) - 1 - places
+    mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+    return mantissa if exponent == 0 else f"{mantissa}e{exponent}"
+
+
+def _cut(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else f"{text[:limit - 20]}...{text[-10:]} ({len(text):,} characters)"
 
 
 def _row_sum(row) -> Exact:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ldpspec.spec.channel import label_text, label_to_json, output_to_json
+from ldpspec.spec.channel import json_ready, label_text, label_to_json, output_to_json
 from ldpspec.spec.exact import Exact, Undecided
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import ctx, to_decimal_string
@@ -95,8 +95,8 @@ class Verdict:
             "holds": self.holds,
             "margin": to_decimal_string(self.margin),
             "witness": None if self.witness is None else self.witness.to_json(full),
-            "parameters": self.parameters if full else {key: _sized(value, key) for key, value in
-                                                        self.parameters.items()},
+            "parameters": json_ready(self.parameters) if full else {key: _sized(json_ready(value), key) for key, value
+                                                                    in self.parameters.items()},
         }
         if self.holds is None:
             data["undecided"] = self.undecided

@@ -43,7 +43,7 @@ from ldpspec.reference.cao2022.wheel import SuWheel
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
 from ldpspec.reference.validation import MAX_DOMAIN, choice, domain_size, item_set, positive_integer
-from ldpspec.spec.channel import Channel, check_entries
+from ldpspec.spec.channel import Channel, check_entries, count_text
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ZERO, Exact
 from ldpspec.spec.parameters import Parameter
@@ -113,7 +113,8 @@ class Padded:
         """The normalisation followed by the mechanism: ``P[y | s] = sum_t P[t | s] P_inner[y | t]``."""
         sets = sum(comb(self.d, size) for size in range(1, self.max_set_size + 1))
         normalised = comb(self.d + self.m, self.m)
-        check_entries(sets * normalised, f"the normalisation of {sets:,} sets to {normalised:,}", max_entries)
+        check_entries(sets * normalised, f"the normalisation of {count_text(sets)} sets to {count_text(normalised)}",
+                      max_entries)
         inputs, padded = self.inputs(), list(all_sets(self.d + self.m, self.m))
         index = {t: j for j, t in enumerate(padded)}
         rows = []

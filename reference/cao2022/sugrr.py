@@ -49,7 +49,7 @@ from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarant
 from ldpspec.reference.shared.estimators import count_estimate
 from ldpspec.reference.shared.urr import SENSITIVE, URR
 from ldpspec.reference.validation import choice, domain_size, number_of_users
-from ldpspec.spec.channel import Channel, check_entries
+from ldpspec.spec.channel import Channel, check_entries, count_text
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO
 from ldpspec.spec.numbers import budget
@@ -126,7 +126,7 @@ class _SetMechanism:
         sets = list(all_sets(self.d, self.m))
         rows = {s: distribution(s) for s in sets}
         outputs = sorted({label for row in rows.values() for label in row}, key=_release_order)
-        check_entries(len(sets) * len(outputs), f"the channel on {len(sets):,} sets of {self.m} items",
+        check_entries(len(sets) * len(outputs), f"the channel on {count_text(len(sets))} sets of {self.m} items",
                       max_entries)
         return Channel(sets, outputs, [[rows[s].get(y, ZERO) for y in outputs] for s in sets])
 
@@ -187,7 +187,7 @@ class SuGRR(_SetMechanism):
     def channel(self, max_entries: int | None = None) -> Channel:
         """The exact channel over every set of ``m`` items; the output is the whole release ``(y0, R)``."""
         check_entries(comb(self.d, self.m) * (len(self.sensitive) + 1) ** self.m,
-                      f"suGRR's channel on the {comb(self.d, self.m):,} sets of {self.m} items", max_entries)
+                      f"suGRR's channel on {count_text(comb(self.d, self.m))} sets of {self.m} items", max_entries)
         return self._channel(self.distribution, max_entries)
 
     def perturb(self, items: Iterable[int], rng: random.Random) -> tuple:
@@ -241,8 +241,9 @@ class SuGRRSample(_SetMechanism):
 
     def channel(self, max_entries: int | None = None) -> Channel:
         """The exact channel over every set of ``m`` items; the output is the one released item."""
-        check_entries(comb(self.d, self.m) * self.d, f"suGRR-Sample's channel on the {comb(self.d, self.m):,} sets "
-                      f"of {self.m} items", max_entries)
+        check_entries(comb(self.d, self.m) * self.d,
+                      f"suGRR-Sample's channel on {count_text(comb(self.d, self.m))} sets of {self.m} items",
+                      max_entries)
         return self._channel(self.distribution, max_entries)
 
     def perturb(self, items: Iterable[int], rng: random.Random) -> tuple:

@@ -49,7 +49,7 @@ from ldpspec.reference.shared.urap import urap_bits
 from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
 from ldpspec.reference.twin_sampling import packed_bit_counts, unpacked_rows
 from ldpspec.reference.validation import choice, domain_size, number_of_users
-from ldpspec.spec.channel import Channel, check_entries, map_outputs
+from ldpspec.spec.channel import Channel, check_entries, count_text, map_outputs
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ZERO
 from ldpspec.spec.numbers import budget
@@ -151,8 +151,8 @@ class SuRAP(_SuRAPBase):
     def channel(self, max_entries: int | None = None) -> Channel:
         """The exact channel over every set of ``m`` items, the whole vector released (as ``(y0, R)``)."""
         sets = comb(self.d, self.m)
-        check_entries(sets * 2 ** self.d, f"suRAP's channel on {sets:,} sets and {2 ** self.d:,} vectors",
-                      max_entries)
+        check_entries(sets * 2 ** self.d, f"suRAP's channel on {count_text(sets)} sets and "
+                      f"{count_text(2 ** self.d)} vectors", max_entries)
         vectors = IndependentBits(list(all_sets(self.d, self.m)),
                                   {s: self.bit_distributions(s) for s in all_sets(self.d, self.m)})
         return self._relabelled(vectors.explicit(max_entries), max_entries)
@@ -185,12 +185,22 @@ class SuRAPSample(_SuRAPBase):
 
     def channel(self, max_entries: int | None = None) -> Channel:
         """``P[b | s] = (1/m) sum_{i in s} P_uRAP[b | i]`` over every set of ``m`` items (as ``(y0, R)``)."""
+        sets = comb(self.d, self.m)
+        check_entries(sets * 2 ** self.d, f"suRAP-Sample's channel on {count_text(sets)} sets and "
+                      f"{count_text(2 ** self.d)} vectors", max_entries)
         sets = list(all_sets(self.d, self.m))
-        check_entries(len(sets) * 2 ** self.d, f"suRAP-Sample's channel on {len(sets):,} sets and "
-                      f"{2 ** self.d:,} vectors", max_entries)
         one_item = self.encoding.channel().explicit(max_entries)
-        rows = [[sum((one_item.row(i)[k] for i in s), ZERO) / self.m for k in range(len(one_item.outputs))]
-                for s in sets]
+        done = {}  # each distinct tuple of summands once: the rows of one item repeat a few values
+        rows = []
+        for s in sets:
+            row = []
+            for k in range(len(one_item.outputs)):
+                parts = tuple(one_item.row(i)[k] for i in s)
+                key = tuple(map(id, parts))
+                if key not in done:
+                    done[key] = (parts, sum(parts, ZERO) / self.m)
+                row.append(done[key][1])
+            rows.append(row)
         return self._relabelled(Channel(sets, one_item.outputs, rows), max_entries)
 
     def perturb(self, items: Iterable[int], rng: random.Random) -> tuple:

@@ -54,7 +54,7 @@ from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarant
 from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
 from ldpspec.reference.twin_sampling import packed_bit_counts
 from ldpspec.reference.validation import domain_size, number_of_users
-from ldpspec.spec.channel import check_entries, label_list
+from ldpspec.spec.channel import check_entries, count_text, label_list
 from ldpspec.spec.continuous import Density, PiecewiseChannel, cell_text, sorted_unique
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact
@@ -177,11 +177,11 @@ class _WheelBase:
     def channel(self, max_entries: int | None = None) -> PiecewiseChannel:
         """The exact channel over every set of ``m`` items: ``y0`` with its density, and the revealed items."""
         components = {}
-        check_entries(comb(self.d, self.m), f"the channel on {comb(self.d, self.m):,} sets of {self.m} items",
+        check_entries(comb(self.d, self.m), f"the channel on {count_text(comb(self.d, self.m))} sets of {self.m} items",
                       max_entries)  # before sorting the arcs' ends
         cells = self.cells(range(self.d))  # every item's arc is a union of cells: each count is decided per cell
-        check_entries(comb(self.d, self.m) * len(cells), f"the channel on {comb(self.d, self.m):,} sets of {self.m} "
-                      f"items and {len(cells):,} cells", max_entries)  # before building: at least one output per cell
+        check_entries(comb(self.d, self.m) * len(cells), f"the channel on {count_text(comb(self.d, self.m))} sets of "
+                      f"{self.m} items and {len(cells):,} cells", max_entries)  # before building: an output per cell
         for s in all_sets(self.d, self.m):
             values = self.density_on(s, cells)
             by_revealed = {}

@@ -46,7 +46,7 @@ from ldpspec.reference.shared.ps import padding_and_sampling, padding_and_sampli
 from ldpspec.reference.shared.unary import UnaryEncoding, oue_probabilities, sue_probabilities
 from ldpspec.reference.twin_sampling import packed_bit_counts, unpacked_rows
 from ldpspec.reference.validation import MAX_DOMAIN, choice, item_set, number_of_users, positive_integer, user_count
-from ldpspec.spec.channel import check_entries, sequence
+from ldpspec.spec.channel import check_entries, count_text, sequence
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
 from ldpspec.spec.nats import Nats
@@ -124,7 +124,8 @@ class IduePs:
         distribution and two probabilities per released bit for each input set; refused beyond ``max_entries``."""
         count = 2 ** self.m if inputs is None else len(sequence(inputs, "inputs"))
         check_entries(count * 3 * self.released_bits,
-                      f"the channel of {self.released_bits} released bits on {count:,} item sets", max_entries)
+                      f"the channel of {self.released_bits} released bits on {count_text(count)} item sets",
+                      max_entries)
         if inputs is None:
             inputs = [s for size in range(self.m + 1) for s in itertools.combinations(range(self.m), size)]
         inputs = [item_set(s, self.m) for s in inputs]

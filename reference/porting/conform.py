@@ -65,7 +65,7 @@ from ldpspec.reference.registry import MECHANISMS
 from ldpspec.spec.channel import label_to_json, normalize_label
 from ldpspec.spec.continuous import output_distribution
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
-from ldpspec.spec.exact import Exact
+from ldpspec.spec.exact import Exact, _check_decimal_size
 from ldpspec.spec.numbers import budget, to_decimal_string
 
 ANSWERS_FORMAT = "ldpspec-answers/2"
@@ -113,8 +113,16 @@ def _number(value, where: str) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise InvalidParameter(f"{where} must be a number or a decimal string, got {json.dumps(value)[:80]}")
     try:
-        number = Fraction(Decimal(value) if isinstance(value, str) else value)
-    except (ValueError, ArithmeticError):
+        decimal = Decimal(value) if isinstance(value, str) else None
+    except ArithmeticError:
+        raise InvalidParameter(f"{where} must be a finite number, got {json.dumps(value)[:80]}") from None
+    if decimal is not None:
+        if not decimal.is_finite():
+            raise InvalidParameter(f"{where} must be a finite number, got {json.dumps(value)[:80]}")
+        _check_decimal_size(decimal, where)  # 1e999999999 would be an integer of a billion digits
+    try:
+        number = Fraction(decimal if decimal is not None else value)
+    except (ValueError, ArithmeticError, OverflowError):
         raise InvalidParameter(f"{where} must be a finite number, got {json.dumps(value)[:80]}") from None
     return number
 

@@ -49,8 +49,8 @@ import importlib.metadata
 import json
 import math
 import os
+import re
 import sys
-from decimal import Decimal
 
 import numpy as np
 
@@ -70,13 +70,13 @@ from ldpspec.reference.shared.direct import (
     norm_sub_np,
 )
 from ldpspec.spec import progress
-from ldpspec.spec.channel import MAX_ENTRIES, label_to_json
+from ldpspec.spec.channel import MAX_ENTRIES, json_ready, label_text, label_to_json
 from ldpspec.spec.channelfile import channel_file_text, read_channel_file
 from ldpspec.spec.errors import InvalidParameter, SpecError
 from ldpspec.spec.exact import Undecided
 from ldpspec.spec.loss import MAX_PAIR_WORK, loss_profile, loss_profile_summary
 from ldpspec.spec.numbers import integer, to_decimal_string
-from ldpspec.spec.parameters import Parameter, label_from_json
+from ldpspec.spec.parameters import Parameter, json_with_decimals, label_from_json
 from ldpspec.spec.rows import NUMBER_READINGS, ROW_RULES, RowReading
 from ldpspec.spec.structured import ColumnClasses
 
@@ -133,7 +133,7 @@ def check(arguments) -> tuple[dict, bool | None]:
             values[parameter.keyword] = stored.privacy[parameter.file_key]
     verdict = notion.check(stored.channel, values, arguments.max_work)  # a PiecewiseChannel as in memory
     if arguments.output is not None:
-        _write(arguments.output, json.dumps(verdict.to_json(full=True), indent=1) + "\n")
+        _write(arguments.output, json_text(verdict.to_json(full=True)))
     return verdict.to_json(full=arguments.full), verdict.holds
 
 
@@ -196,7 +196,9 @@ def direct_encodings() -> list:
 def _parse_counts(text: str, d: int, where: str = "--counts") -> list[int]:
     """The counts as typed: a JSON list of ``d`` integers >= 0, not all 0."""
     try:
-        values = json.loads(text, parse_float=Decimal)
+        values = json_with_decimals(text, where)
+    except InvalidParameter:  # a number beyond the decimal module's range, said where it is
+        raise
     except (ValueError, RecursionError):
         values = None
     if not isinstance(values, list):
@@ -267,6 +269,31 @@ def _inverse_work(rows) -> int:
     return d ** 3 if rational else 10 ** min(d, 100)
 
 
+def _number_text(value) -> str:
+    text = value.text() if value.bits() < 1000 else to_decimal_string(value, 12) + " (approximately)"
+    return text if len(text) <= 60 else to_decimal_string(value, 12) + " (approximately)"
+
+
+def _singular(rows, items) -> str:
+    """Why a square matrix (exact rows, in the order of ``items``) is singular, when it shows: a constant column, or
+    two equal rows; else nothing."""
+    if isinstance(rows, ColumnStructure):
+        return ""
+    labels = list(items) if items is not None else list(range(len(rows)))
+    for y, column in enumerate(zip(*rows)):
+        if all(value == column[0] for value in column):
+            label = label_text(labels[y], 40)
+            return f" (its column of output {label} is constant: P[{label}|x] = {_number_text(column[0])} for every x)"
+    seen = {}
+    for x, row in enumerate(rows):
+        key = tuple(value.text() for value in row) if all(value.bits() < 1000 for value in row) else None
+        if key is not None and key in seen:
+            return (f" (inputs {label_text(labels[seen[key]], 40)} and {label_text(labels[x], 40)} have the same "
+                    "row: no count tells them apart)")
+        seen.setdefault(key, x)
+    return " (its rows are linearly dependent)"
+
+
 def estimate(arguments) -> dict:
     """Run ``ldpspec estimate``: the empirical estimate, Norm-Sub and the MLE from the counts of the reports."""
     exact_channel, floats, items, read = _direct_channel(arguments)
@@ -284,22 +311,32 @@ def estimate(arguments) -> dict:
         raise InvalidParameter(f"--counts[{impossible}] is {counts[impossible]}, but the channel never reports "
                                f"{(items or range(d))[impossible]!r}")
     if isinstance(exact_channel, ColumnStructure) and any(extra.sign() == 0 for extra in exact_channel.extra):
-        raise InvalidParameter("the channel is not invertible (a column is constant): the empirical estimator "
-                               "needs an invertible direct encoding")
+        y = next(y for y, extra in enumerate(exact_channel.extra) if extra.sign() == 0)
+        label = label_text((items or range(d))[y], 40)
+        raise InvalidParameter(f"the channel is not invertible: its column of output {label} is constant "
+                               f"(P[{label}|x] = {_number_text(exact_channel.base[y])} for every input x), so a "
+                               "report of it says nothing of the input; the empirical estimator needs an invertible "
+                               "direct encoding (a registered mechanism: a budget > 0)")
     if arguments.exact:
         if not isinstance(exact_channel, ColumnStructure) and _inverse_work(exact_channel) > arguments.max_work:
             raise InvalidParameter(f"--exact inverts the {d} x {d} matrix of the channel exactly, about "
                                    f"{_inverse_work(exact_channel):.3g} steps (d^3 for rational entries, 10^d with "
                                    f"exponentials), more than --max-work {arguments.max_work:,}; raise --max-work, "
                                    f"or leave out --exact")
-        values = empirical(exact_channel, counts)
+        try:
+            values = empirical(exact_channel, counts)
+        except InvalidParameter as error:
+            if "not invertible" not in str(error):
+                raise
+            raise InvalidParameter(f"the channel is not invertible{_singular(exact_channel, items)}: the empirical "
+                                   "estimator needs an invertible direct encoding") from None
         first, second = [to_decimal_string(v) for v in values], [to_decimal_string(v) for v in norm_sub(values)]
     else:
         try:
             values = empirical_np(floats, counts)
         except np.linalg.LinAlgError:
-            raise InvalidParameter("the channel is not invertible: the empirical estimator needs an invertible "
-                                   "direct encoding") from None
+            raise InvalidParameter(f"the channel is not invertible{_singular(exact_channel, items)}: the empirical "
+                                   "estimator needs an invertible direct encoding") from None
         if not np.all(np.isfinite(values)):
             raise InvalidParameter("the channel is not invertible in floating point (the empirical estimate is not "
                                    "finite); try --exact")
@@ -355,10 +392,19 @@ def _version() -> str:
         return "unknown (not installed)"
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its error (a value echoed in full: a 5,000-character option) made ``readable``."""
+
+    def error(self, message: str):
+        self.print_usage(sys.stderr)
+        prefix = f"{self.prog}: error: "
+        self.exit(EXIT["bad input"], f"{prefix}{readable(message, 1000 - len(prefix))}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="ldpspec", description="Exact privacy checks for local differential privacy "
-                                                                 "channels, and the mechanisms of the papers.",
-                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES)
+    parser = _Parser(prog="ldpspec", description="Exact privacy checks for local differential privacy channels, and "
+                                                 "the mechanisms of the papers.",
+                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=EXAMPLES)
     parser.add_argument("--version", action="version", version=f"ldpspec {_version()}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
@@ -399,10 +445,11 @@ def build_parser() -> argparse.ArgumentParser:
         "conform", help="check a port's answers against the porting kit's vectors (all of them, or what the file "
                         "declares in \"answers\"); exit 0 if they conform, 1 if not, 2 on bad input")
     conformer.add_argument("answers", help="the port's answers file (JSON, format ldpspec-answers/2)")
-    conformer.add_argument("--relative-error", type=float, default=RELATIVE_ERROR, metavar="R",
-                           help=f"the relative error allowed in a number (default {RELATIVE_ERROR})")
-    conformer.add_argument("--alpha", type=float, default=ALPHA, metavar="A",
-                           help=f"the probability that a conforming sample set fails its test (default {ALPHA})")
+    conformer.add_argument("--relative-error", default=str(RELATIVE_ERROR), metavar="R",
+                           help=f"the relative error allowed in a number, in (0, 1) (default {RELATIVE_ERROR})")
+    conformer.add_argument("--alpha", default=str(ALPHA), metavar="A",
+                           help=f"the probability that a conforming sample set fails its test, in (0, 1) (default "
+                                f"{ALPHA})")
 
     idue_command = commands.add_parser("idue", help="IDUE tools").add_subparsers(dest="idue_command", required=True)
     solver = idue_command.add_parser("solve", help="deployable IDUE parameters from opt0, opt1 or opt2, verified by "
@@ -466,9 +513,9 @@ def _limit(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text[:40]!r}") from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text!r}")
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text[:40]!r}")
     return value
 
 
@@ -518,8 +565,10 @@ def _reading(arguments) -> RowReading | None:
     target = arguments.remainder_to
     if target is not None:
         try:
-            target = label_from_json(json.loads(target), "--remainder-to")
-        except json.JSONDecodeError:  # a label given as plain text
+            target = label_from_json(json_with_decimals(target, "--remainder-to"), "--remainder-to")
+        except InvalidParameter:
+            raise
+        except (ValueError, RecursionError):  # a label given as plain text (not JSON)
             pass
         if arguments.rows != "remainder":
             raise InvalidParameter("--remainder-to names the output that takes a row's remainder: give it with "
@@ -540,10 +589,27 @@ def _list_text() -> str:
     return "\n".join(lines) + "\n"
 
 
+def json_text(result) -> str:
+    """The JSON text of a command's result, built whole before anything is printed (a value ``json`` cannot write
+    never leaves half a document on standard output): labels as ``label_to_json`` writes them, and a number that is
+    not finite as the string ``"inf"``, ``"-inf"`` or ``"nan"`` (JSON has no such numbers)."""
+    return json.dumps(_finite(json_ready(result)), indent=1, allow_nan=False) + "\n"
+
+
+def _finite(value):
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if value != value else ("inf" if value > 0 else "-inf")
+    if isinstance(value, dict):
+        return {key: _finite(part) for key, part in value.items()}
+    if isinstance(value, list):
+        return [_finite(part) for part in value]
+    return value
+
+
 def _print_json(result) -> None:
+    text = json_text(result)
     try:
-        json.dump(result, sys.stdout, indent=1)
-        sys.stdout.write("\n")
+        sys.stdout.write(text)
         sys.stdout.flush()
     except BrokenPipeError:  # the reader (for example `head`) closed the pipe early
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -560,6 +626,19 @@ def _write(path: str | None, text: str) -> None:
         raise SpecError(f"--output: cannot write {path!r}: {error.strerror or error}") from None
     except ValueError as error:  # a path the system cannot name (a NUL byte)
         raise SpecError(f"--output: cannot write {path!r}: {error}") from None
+
+
+def _open_unit(text: str, option: str) -> float:
+    """A number in (0, 1) as typed, held in a double (the tests of ``conform`` compute in doubles): a number too
+    small for a double (below about 5e-324) is refused, not read as 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < 1:
+        raise InvalidParameter(f"{option} must be a number in (0, 1) that a double holds (from about 5e-324); got "
+                               f"{text[:40]!r}")
+    return value
 
 
 def _read_json(path: str, what: str):
@@ -586,13 +665,15 @@ def run(argv=None) -> int:
                                     max_pair_work=arguments.max_work).channel
         complete = loss_profile(channel, arguments.max_work, arguments.max_entries)
         if arguments.output is not None:
-            _write(arguments.output, json.dumps(complete, indent=1) + "\n")
+            _write(arguments.output, json_text(complete))
         result = complete if arguments.full else loss_profile_summary(complete)
         status = EXIT["holds"]
     elif arguments.command == "estimate":
         result, status = estimate(arguments), EXIT["holds"]
     elif arguments.command == "conform":
-        result = conform(_read_json(arguments.answers, "answers"), arguments.relative_error, arguments.alpha)
+        relative, alpha = _open_unit(arguments.relative_error, "--relative-error"), _open_unit(arguments.alpha,
+                                                                                               "--alpha")
+        result = conform(_read_json(arguments.answers, "answers"), relative, alpha)
         status = EXIT["holds"] if result["conforms"] else EXIT["does not hold"]
     elif arguments.command == "check":
         result, holds = check(arguments)
@@ -601,6 +682,21 @@ def run(argv=None) -> int:
         result, status = idue_solve(arguments), EXIT["holds"]
     _print_json(result)
     return status
+
+
+MAX_MESSAGE = 980
+"""The most characters of an error's message (``readable``): with ``ldpspec: error: ``, a line of at most 1,000."""
+
+
+def readable(message: str, limit: int = MAX_MESSAGE) -> str:
+    """A message as one line a person reads: line breaks written as spaces, each run of more than 60 digits (a
+    number, a label) as its first and last digits and its length, and the whole cut to ``limit`` characters."""
+    message = " ".join(message.splitlines())
+    message = re.sub(r"\d{61,}", lambda run: f"{run.group()[:20]}...{run.group()[-8:]} ({len(run.group()):,} digits)",
+                     message)
+    if len(message) > limit:
+        message = f"{message[:limit - 40]}... ({len(message):,} characters in all)"
+    return message
 
 
 def main(argv=None) -> int:
@@ -613,10 +709,10 @@ def main(argv=None) -> int:
     except SystemExit as exit:  # argparse: --help (0), or a usage error it has already printed (2)
         return exit.code if isinstance(exit.code, int) else EXIT["bad input"]
     except Undecided as error:
-        print(f"ldpspec: undecided: {error}", file=sys.stderr)
+        print(f"ldpspec: undecided: {readable(str(error))}", file=sys.stderr)
         return EXIT["undecided"]
     except SpecError as error:
-        print(f"ldpspec: error: {error}", file=sys.stderr)
+        print(f"ldpspec: error: {readable(str(error))}", file=sys.stderr)
         return EXIT["bad input"]
     except KeyboardInterrupt:
         print("ldpspec: interrupted", file=sys.stderr)

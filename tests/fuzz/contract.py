@@ -26,6 +26,10 @@ NASTY_TEXT = (
     "[[1, 1000000000000]]", "[1, nope]", "[null]", '["a"]', '["a", "b"]', '"ab"', '{"a": 1}', "null", "true", "5",
     "[1, 2, 3]", "[0, 1, 2]", "[-1, 0, 1]", "[[0, 1]]", '[["a", "b"]]', "9" * 5000, "[" * 1500, "1" * 2500,
     "123456789012345678901234567890", "0.1", "1e-7", "10000000", "5000", "1000", "40", "-5",
+    # numbers beyond the decimal module's range, and budgets at the ends of every form (issue 26)
+    "1e99999999999999999999", "[1e99999999999999999999, 1]", "[1, -1e-99999999999999999999]", "1e999999999",
+    "1e1999", "1e-1999", "log(2)/12345678901234567890", "12345678901234567890*log(2)", "10000*log(3)",
+    "log(1e2000)", "log(1 + 1e-1999)", "1/12345678901234567890", "100000", "[1.5, 2.5]",
 )
 """Values a hostile user might type for any option."""
 
@@ -57,6 +61,8 @@ def assert_contract(argv) -> int:
     if status == EXIT["bad input"]:
         assert err.strip(), context
         assert err.startswith("ldpspec: error: ") or "error:" in err, context  # argparse: usage, then the error
+        assert err.count("\n") == 1 or not err.startswith("ldpspec: error: "), context  # one line
+        assert all(len(line) <= 1000 for line in err.splitlines()), context  # numbers and labels cut to be read
         assert out == "", context
     if status in (EXIT["holds"], EXIT["does not hold"], EXIT["undecided"]) and out.lstrip().startswith("{"):
         json.loads(out, parse_constant=_no_nan)  # JSON without NaN or infinities
