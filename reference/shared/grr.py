@@ -106,9 +106,10 @@ class GrrTwin(DirectEncodingTwin):
         items = item_array(items, self.d)
         reports = item_reports(len(items), self.d)
         for start in range(0, len(items), ITEMS_PER_CHUNK):  # the temporaries stay well below the reports
-            chunk = items[start:start + ITEMS_PER_CHUNK].astype(self.dtype)
-            other = rng.integers(0, self.d - 1, size=len(chunk), dtype=self.dtype)
-            other += other >= chunk  # skip the true item
+            chunk = items[start:start + ITEMS_PER_CHUNK]
+            other = rng.integers(1, self.d, size=len(chunk))  # the true item moved on by 1 .. d-1, cyclically:
+            other += chunk  # each other item equally likely
+            np.remainder(other, self.d, out=other)
             keep = self._keep.draw_columns(len(chunk), rng)[:, 0]
             put_items(reports, start, np.where(keep, chunk, other))
         return reports

@@ -171,6 +171,10 @@ class UnaryEncoding(CountEstimator):
         return self.a, self.b
 
 
+HOT_ROWS = 1 << 16
+"""Reports whose hot bits are drawn together (``UnaryEncodingTwin.packed``): the temporaries stay under a megabyte."""
+
+
 class UnaryEncodingTwin(CountEstimatorTwin):
     """Unary encoding for many users at once. Reports are bit vectors packed eight to a byte
     (``n x ceil(d / 8)`` bytes, ``reference.twin_sampling``); the estimate is ``CountEstimatorTwin``'s."""
@@ -191,12 +195,15 @@ class UnaryEncodingTwin(CountEstimatorTwin):
         hot = np.asarray(hot)
         columns = hot.reshape(len(hot), -1)
         packed = self._baseline(released).draw(len(hot), rng)  # every bit with b, drawn packed
-        for column in columns.T:  # then each hot bit drawn again with a: the bits are independent
-            rows = np.flatnonzero(column < released)
-            column = column[rows]
-            bits = self._hot.draw(column, rng).astype(np.uint8)
-            byte, mask = column // 8, (0x80 >> (column % 8)).astype(np.uint8)
-            packed[rows, byte] = (packed[rows, byte] & ~mask) | (bits * mask)
+        flat, row_bytes = packed.reshape(-1), packed.shape[1]
+        for start in range(0, len(hot), HOT_ROWS):  # then each hot bit drawn again with a: the bits are independent
+            for column in columns[start:start + HOT_ROWS].T:  # (a block of rows at a time, one hot bit of each)
+                rows = np.flatnonzero(column < released)
+                column = column[rows]
+                bits = self._hot.draw(column, rng)
+                place = (rows + start) * row_bytes + (column >> 3)  # the byte of each hot bit, and its bit
+                mask = np.uint8(0x80) >> (column & 7).astype(np.uint8)
+                flat[place] = np.where(bits, flat[place] | mask, flat[place] & ~mask)
         return packed
 
     def _baseline(self, released: int) -> PackedBernoulli:

@@ -62,10 +62,11 @@ The tables, each at sizes of its own (``--sizes NxD`` or ``NxD:KIND``; pinned by
 Summary lines follow the tables: our reports against the fastest peer's, the set baselines', the peers' GRR
 clients' and the plain NumPy versions', the HierA pipeline against its target, and the MLE's times.
 
-Each measurement runs in a fresh subprocess. Time is the wall-clock time of the operation alone (data and
-parameters are made first). Peak memory is the growth of the process's resident set during the operation: the
-kernel's high-water mark is reset just before it (Linux ``/proc/self/clear_refs``). Library versions and the
-machine are printed with the tables.
+Each measurement runs in a fresh subprocess. Time is the wall-clock time of the operation alone (data and parameters
+are made first; for bit-vector reports, where Numba is installed, our compiled path of packed bits is loaded first
+too, ``twin_sampling.prepare_compiled``, as the peers' clients are compiled first). Peak memory is the growth of the
+process's resident set during the operation: the kernel's high-water mark is reset just before it (Linux
+``/proc/self/clear_refs``). Library versions and the machine are printed with the tables.
 
 The modules: ``operations`` (each row's operation, its data made first from the declared workload), ``peers`` (the
 reference points written here: the plain NumPy Harmony and PM, multi-freq-ldpy's MI and IBU on GRR's counts),

@@ -33,6 +33,7 @@ from ldpspec.reference.tools.benchmark.peers import (
     peer_estimator,
     plain_numpy,
 )
+from ldpspec.reference.twin_sampling import prepare_compiled
 
 COUNTED_MODES = ("reports", "simulation")
 """The operations of a mechanism over items or item sets (ours; a peer library has reports only)."""
@@ -97,6 +98,8 @@ def _counted(library: str, name: str, mode: str, n: int, d: int) -> Operation:
         values = np.asarray(inputs).tolist()
         return Operation(lambda: run(values), shape, released)
     rng = np.random.default_rng(2)
+    if mode == "reports" and declaration.reports == "bit-vector":
+        prepare_compiled()  # where Numba is installed, our code for packed bits is loaded now, as the peers' compile
     if mode == "reports":
         return Operation(lambda: mechanism.twin.reports(inputs, rng), shape, released)
     values = inputs if isinstance(inputs, list) else inputs.tolist()
