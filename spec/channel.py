@@ -78,8 +78,14 @@ def once_per_object(function):
     return call
 
 
-def normalize_label(label, name: str = "label"):
+MAX_LABEL_DEPTH = 50
+"""The deepest nesting of lists a label may have (a set of pairs is 3 deep): reading a label is a call per level."""
+
+
+def normalize_label(label, name: str = "label", _depth: int = 0):
     """Return ``label`` in canonical form (lists become tuples), or raise InvalidChannel."""
+    if _depth > MAX_LABEL_DEPTH:
+        raise InvalidChannel(f"{name} must be nested at most {MAX_LABEL_DEPTH} lists deep")
     if label is None or isinstance(label, str):
         return label
     if isinstance(label, bool):
@@ -95,7 +101,7 @@ def normalize_label(label, name: str = "label"):
             raise InvalidChannel(f"{name} must be finite, got {label}")
         return label
     if isinstance(label, (list, tuple)):
-        return tuple(normalize_label(part, name) for part in label)
+        return tuple(normalize_label(part, name, _depth + 1) for part in label)
     raise InvalidChannel(
         f"{name} must be a string, integer, float, null or a list of those; got {type(label).__name__} {label!r}")
 

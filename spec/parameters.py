@@ -152,9 +152,7 @@ def label_from_json(value, where: str):
     """A label read from JSON: integers stay integers and other numbers keep their exact value (as Decimal), so that
     a numerical label means the number written, not its nearest double."""
     try:
-        if isinstance(value, list):
-            return tuple(label_from_json(part, where) for part in value)
-        return normalize_label(value, where)
+        return normalize_label(value, where)  # lists become tuples; numbers stay as read (Decimal)
     except InvalidChannel as error:
         raise InvalidParameter(str(error)) from None
 

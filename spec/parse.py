@@ -52,9 +52,15 @@ def parse(text: str, name: str = "number", *, allow_log: bool = False):
     return value
 
 
+MAX_NESTING = 100
+"""The deepest nesting of parentheses, ``exp(`` and signs (``--1``) a number written as text may have: each level is
+a call of the reader, and Python's stack ends near a thousand."""
+
+
 class _Parser:
     def __init__(self, tokens, text, name):
         self.tokens, self.text, self.name, self.position = tokens, text, name, 0
+        self.depth = 0
 
     def _integer(self) -> int:
         kind, token = self.peek()
@@ -124,6 +130,15 @@ class _Parser:
         return value
 
     def factor(self) -> Exact:
+        self.depth += 1
+        try:
+            if self.depth > MAX_NESTING:
+                raise self.error(f"nested more than {MAX_NESTING} deep (parentheses, exp( and signs)")
+            return self._factor()
+        finally:
+            self.depth -= 1
+
+    def _factor(self) -> Exact:
         kind, token = self.peek()
         if (kind, token) in (("symbol", "-"), ("symbol", "+")):
             self.position += 1

@@ -62,7 +62,7 @@ from pathlib import Path
 from ldpspec.reference.porting.bits import bit_law, bit_test
 from ldpspec.reference.porting.vectors import MECHANISM_KINDS, VECTORS, build
 from ldpspec.reference.registry import MECHANISMS
-from ldpspec.spec.channel import label_to_json, normalize_label
+from ldpspec.spec.channel import MAX_LABEL_DEPTH, label_to_json, normalize_label
 from ldpspec.spec.continuous import output_distribution
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import Exact, _check_decimal_size
@@ -332,9 +332,12 @@ def whole_release_test(counts, probabilities, n: int, alpha: float, power: float
     return report
 
 
-def _python_release(value):
-    """A release read from JSON: lists become tuples (numbers stay floats, for a continuous point)."""
-    return tuple(_python_release(part) for part in value) if isinstance(value, list) else value
+def _python_release(value, where: str, depth: int = 0):
+    """A release read from JSON: lists become tuples (numbers stay floats, for a continuous point); nested at most
+    ``MAX_LABEL_DEPTH`` lists deep, as a label."""
+    if depth > MAX_LABEL_DEPTH:
+        raise InvalidParameter(f"{where} must be nested at most {MAX_LABEL_DEPTH} lists deep")
+    return tuple(_python_release(part, where, depth + 1) for part in value) if isinstance(value, list) else value
 
 
 def sample_report(answer: dict, index: int, alpha: float) -> dict:
@@ -365,7 +368,8 @@ def sample_report(answer: dict, index: int, alpha: float) -> dict:
     observed, never = Counter(), []
     for release in releases:
         try:  # a point of a density falls in a cell of the exact channel (the mechanism's label)
-            y = built.label(_python_release(release), channel) if channel.has_densities else normalize_label(release)
+            y = (built.label(_python_release(release, f"{where}.releases"), channel) if channel.has_densities
+                 else normalize_label(release))
         except (InvalidChannel, InvalidParameter, TypeError, ValueError):
             y = None
         if y is None or row.get(y, 0) == 0:

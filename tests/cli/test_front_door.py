@@ -119,6 +119,31 @@ def test_numbers_beyond_the_limits_of_the_format(tmp_path, raw, message):
     assert message in error_of(["profile", path])
 
 
+@pytest.mark.parametrize("entry", ["(" * 400 + "1" + ")" * 400, "-" * 1000 + "1", "exp(" * 200 + "0" + ")" * 200])
+def test_a_number_nested_too_deep(tmp_path, entry):
+    """Each level of a number's parentheses, signs and exp( is a call of the reader: a few hundred ended in
+    RecursionError (exit 3). A hundred levels are read; beyond, exit 2."""
+    path = channel_file(tmp_path, [0, 1], [0, 1], [[entry, "0"], ["0", "1"]])
+    assert "nested more than 100 deep" in error_of(["check", path, "--notion", "ldp", "--epsilon", "1"])
+    shallow = channel_file(tmp_path, [0, 1], [0, 1], [["(" * 99 + "1" + ")" * 99, "0"], ["0", "1"]])
+    status, _, err = run(["check", shallow, "--notion", "ldp", "--epsilon", "1"])
+    assert status == 1, err  # read, and judged: the identity channel is not 1-LDP
+
+
+@pytest.mark.parametrize("depth, refused", [(50, False), (51, True), (600, True)])
+def test_a_label_nested_too_deep(tmp_path, depth, refused):
+    """A label nested a few hundred lists deep (the JSON reader takes them) ended in RecursionError (exit 3)."""
+    label = 1
+    for _ in range(depth):
+        label = [label]
+    path = channel_file(tmp_path, [label, 0], [0, 1], [["1/2", "1/2"], ["1/2", "1/2"]])
+    status, _, err = run(["check", path, "--notion", "ldp", "--epsilon", "1"])
+    if refused:
+        assert status == 2 and "nested at most 50 lists deep" in err, err
+    else:
+        assert status == 0, err
+
+
 def test_a_file_that_is_not_utf8(tmp_path):
     path = tmp_path / "latin1.json"
     path.write_bytes('{"inputs": ["é"], "outputs": [0], "probabilities": [[1]]}'.encode("latin-1"))
