@@ -347,7 +347,7 @@ def sample_report(answer: dict, index: int, alpha: float) -> dict:
     if not isinstance(answer, dict):
         raise InvalidParameter(f"{where} must be an object")
     name = answer.get("mechanism")
-    if name not in MECHANISMS:
+    if not isinstance(name, str) or name not in MECHANISMS:
         raise InvalidParameter(f"{where}.mechanism must be a registered mechanism, got {json.dumps(name)[:40]}")
     options = answer.get("options", MECHANISMS[name].example())
     if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):

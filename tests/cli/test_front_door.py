@@ -346,6 +346,15 @@ def test_a_number_of_a_billion_digits_in_an_answers_file_is_refused_before_it_is
     assert "probabilities[0][0] must have at most 2000 digits and a decimal exponent within ±2000" in err
 
 
+@pytest.mark.parametrize("mechanism", [[], {}, 3, None])
+def test_a_sample_set_naming_its_mechanism_by_something_else_than_text(tmp_path, mechanism):
+    """Found by a long fuzz run: a sample set whose mechanism was a list reached a lookup by hash (exit 3)."""
+    sample = {"mechanism": mechanism, "options": {"epsilon": "1", "d": "3"}, "input": 0, "releases": [0, 1]}
+    path = _raw_file(tmp_path, json.dumps({"format": "ldpspec-answers/2", "answers": ["samples"],
+                                           "samples": [sample]}))
+    assert "samples[0].mechanism must be a registered mechanism" in error_of(["conform", path])
+
+
 def _format2(inputs, densities) -> dict:
     return {"format": "ldpspec-channel/2", "inputs": inputs, "densities": [
         {"input": x, "label": None, "kind": "constant", "breakpoints": points, "values": values}
