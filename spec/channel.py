@@ -14,9 +14,11 @@ be unique.
 
 from __future__ import annotations
 
+import gc
 import itertools
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from decimal import Decimal
 from functools import reduce
 
@@ -24,13 +26,21 @@ from ldpspec.spec import progress
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter, TooLarge
 from ldpspec.spec.exact import ZERO, Exact, Undecided, count_text
 from ldpspec.spec.numbers import integer
-from ldpspec.spec.protocol import ChannelProtocol, column_loss, row_pair_loss
+from ldpspec.spec.parse import SIMPLE_LENGTH, simple_rational
+from ldpspec.spec.protocol import ChannelProtocol, column_candidates, column_loss, matrix_doubles, row_pair_loss
 from ldpspec.spec.rows import RowReading, RowsRead, read_rows
 
 MAX_ENTRIES = 1_000_000
 """The most probabilities a mechanism builds a channel with, unless told otherwise (``max_entries=``, or
 ``--max-entries`` on the command line): a channel is checked entry by entry, so its size bounds the time and memory of
 every check."""
+
+
+READ_ONCE = 1 << 16
+"""The most distinct values a channel remembers having read (each is then read once, and held once): a mechanism's
+matrix repeats a few values, which it finds at once; a file of millions of distinct fractions would only fill the
+memory with them (a gigabyte at 25 million), so past this many the memory starts afresh with the rows that follow. A
+value read again is the same exact number."""
 
 
 def check_entries(count: int, what: str, max_entries: int | None = None) -> None:
@@ -119,12 +129,63 @@ def _unique_labels(labels: Iterable, side: str) -> tuple:
     return normalized
 
 
+@contextmanager
+def _collection_paused():
+    """Python's cycle collector paused while a matrix's entries are read: reading 4 million entries allocates
+    millions of objects, none in a cycle, and each allocation count past the collector's threshold would scan them
+    all again (a third of the reading's time). It is restored as it was, whatever happens."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _simple_entry(text: str, bounded: bool, shared: dict) -> Exact | None:
+    """The entry written ``text`` when it is a short decimal or fraction (``spec.parse.simple_rational``) that is a
+    number >= 0 (and at most 1 when ``bounded``), read from its digits: the common case of a large channel file,
+    whose millions of entries the general reader would read in minutes. ``None`` for any other text, which
+    ``_probability_entry`` reads, or refuses with its message. Decimals are read as written (``numbers =
+    "decimal"``); ``shared`` is ``Exact.coprime``'s."""
+    top, slash, bottom = text.partition("/")
+    if slash:  # "3/17": two whole numbers in ASCII digits ("²".isdigit() holds, and int() refuses it)
+        if not (top.isdigit() and bottom.isdigit() and text.isascii() and len(text) <= SIMPLE_LENGTH):
+            return _simple_entry_general(text, bounded)
+        numerator, denominator = int(top), int(bottom)
+        if not denominator:
+            return None
+    else:
+        whole, point, places = text.partition(".")
+        if not (whole.isdigit() and (places.isdigit() or not places) and text.isascii()
+                and len(text) <= SIMPLE_LENGTH):
+            return _simple_entry_general(text, bounded)
+        numerator, denominator = int(whole + places), 10 ** len(places)
+    if bounded and numerator > denominator:
+        return None
+    common = math.gcd(numerator, denominator)
+    return Exact.coprime(numerator // common, denominator // common, shared)
+
+
+def _simple_entry_general(text: str, bounded: bool) -> Exact | None:
+    """``_simple_entry`` for the short forms with a sign or an exponent (``spec.parse.simple_rational``)."""
+    rational = simple_rational(text)
+    if rational is None or rational.numerator < 0 or (bounded and rational.numerator > rational.denominator):
+        return None
+    return Exact.rational(rational)
+
+
 def _probability_entry(value, x, y, reading: RowReading) -> Exact:
     """The entry ``P[y|x]`` read exactly under ``reading``, or ``InvalidChannel`` naming it: a probability in
     [0, 1], or under a reading that makes rows sum to 1 (``spec.rows``) a number >= 0."""
     try:
         p = reading.number(value, f"P[{y!r}|{x!r}]")
-        inside = p.sign() >= 0 and (reading.rows != "exact" or (1 - p).sign() >= 0)
+        rational = p.as_rational()  # a rational's bounds are integer comparisons; 1 - p costs an exact subtraction
+        if rational is not None:
+            inside = rational.numerator >= 0 and (reading.rows != "exact" or rational.numerator <= rational.denominator)
+        else:
+            inside = p.sign() >= 0 and (reading.rows != "exact" or (1 - p).sign() >= 0)
     except InvalidParameter as error:
         raise InvalidChannel(str(error)) from None
     except Undecided:
@@ -154,7 +215,7 @@ class Channel(ChannelProtocol):
             makes rows sum to 1), or a row not summing to exactly 1 under ``rows = "exact"``.
     """
 
-    __slots__ = ("inputs", "outputs", "_rows", "_input_index", "_output_index", "_rows_read")
+    __slots__ = ("inputs", "outputs", "_rows", "_input_index", "_output_index", "_rows_read", "_doubles")
 
     def __init__(self, inputs: Iterable, outputs: Iterable, probabilities: Sequence[Sequence], *,
                  reading: RowReading | Mapping | None = None):
@@ -167,10 +228,29 @@ class Channel(ChannelProtocol):
         if len(rows_given) != len(self.inputs):
             raise InvalidChannel(
                 f"probabilities must have one row per input: {len(self.inputs)} inputs, {len(rows_given)} rows")
-        rows = []
         # Each distinct value given is read once: a mechanism repeats a few objects over a whole matrix, and a file
         # a few texts (keyed by the text itself, and by the object otherwise; ``rows_given`` holds the objects).
-        read = {}
+        with _collection_paused():
+            rows = self._read_rows(rows_given, reading, {})
+        rows, self._rows_read = read_rows(self.inputs, self.outputs, rows, reading)
+        self._rows = tuple(rows)
+        self._input_index = {x: i for i, x in enumerate(self.inputs)}
+        self._output_index = {y: j for j, y in enumerate(self.outputs)}
+        self._doubles = False  # not computed yet (``doubles``)
+
+    def doubles(self):
+        """The matrix as a NumPy array of correctly rounded doubles (``spec.protocol.matrix_doubles``), computed once
+        (the channel does not change), or ``None`` when an entry has none: what the float filters of the column scan
+        and of the pairwise notions skip work by."""
+        if self._doubles is False:
+            self._doubles = matrix_doubles(self._rows)
+        return self._doubles
+
+    def _read_rows(self, rows_given: Sequence, reading: RowReading, read: dict) -> list:
+        """The rows given, each entry read exactly (``_simple_entry`` for short decimals and fractions, else
+        ``_probability_entry``), each distinct text or object once (``read``, up to ``READ_ONCE`` of them)."""
+        rows = []
+        simple, bounded, shared = reading.numbers == "decimal", reading.rows == "exact", {}  # see _simple_entry
         for x, row in progress.steps(zip(self.inputs, rows_given), "reading the rows", len(self.inputs),
                                      len(self.outputs)):
             row = sequence(row, f"the row of input {x!r}", InvalidChannel)
@@ -182,13 +262,15 @@ class Channel(ChannelProtocol):
                 key = value if type(value) is str else id(value)
                 p = read.get(key)
                 if p is None:
-                    p = read[key] = _probability_entry(value, x, y, reading)
+                    p = _simple_entry(value, bounded, shared) if simple and type(value) is str else None
+                    p = p if p is not None else _probability_entry(value, x, y, reading)
+                    if len(read) >= READ_ONCE:
+                        read.clear()  # the values of the rows just read are the ones that repeat, if any do
+                        shared.clear()
+                    read[key] = p
                 entries.append(p)
             rows.append(entries)
-        rows, self._rows_read = read_rows(self.inputs, self.outputs, rows, reading)
-        self._rows = tuple(rows)
-        self._input_index = {x: i for i, x in enumerate(self.inputs)}
-        self._output_index = {y: j for j, y in enumerate(self.outputs)}
+        return rows
 
     @classmethod
     def from_array(cls, probabilities, inputs: Iterable | None = None, outputs: Iterable | None = None, *,
@@ -253,12 +335,15 @@ class Channel(ChannelProtocol):
         return self
 
     def pair_loss(self, x, other) -> tuple:
-        return row_pair_loss(self.row(x), self.row(other), self.outputs)
+        i, j = self.input_position(x), self.input_position(other)
+        doubles = self._doubles  # when computed already (a pairwise notion, a profile): not for one pair
+        pair = None if doubles is None or doubles is False else (doubles[i], doubles[j])
+        return row_pair_loss(self._rows[i], self._rows[j], self.outputs, pair)
 
     def output_losses(self) -> dict:
-        columns = progress.steps(zip(self.outputs, zip(*self._rows)), "scanning the columns", len(self.outputs),
-                                 len(self.inputs))
-        return {y: column_loss(self.inputs, column) for y, column in columns}
+        columns = progress.steps(zip(self.outputs, zip(*self._rows), column_candidates(self.doubles())),
+                                 "scanning the columns", len(self.outputs), len(self.inputs))
+        return {y: column_loss(self.inputs, column, candidates) for y, column, candidates in columns}
 
     def worst_ratios(self, max_work: int | None = None) -> Iterator[tuple]:
         """One triple per output that two inputs produce, from its column: ``inputs x outputs`` steps, where the

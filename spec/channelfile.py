@@ -182,6 +182,11 @@ def _labels(document: dict, key: str) -> list:
     return [label_from_json(label, f"channel file: {key}[{k}]") for k, label in enumerate(value)]
 
 
+def _is_number(value) -> bool:
+    """Whether ``value`` is a number as ``_number_text`` takes it (text, a JSON number, an integer; not a boolean)."""
+    return isinstance(value, (str, Decimal, int)) and not isinstance(value, bool)
+
+
 def _number_text(value, where: str):
     if isinstance(value, (str, Decimal, int)) and not isinstance(value, bool):
         return value
@@ -201,8 +206,11 @@ def _discrete(document: dict, max_entries: int | None, reading: RowReading | Non
                   max_entries)
     if max_pair_work is not None:  # the pairwise work a matrix's size alone decides, refused before any number
         check_pair_work(len(inputs), len(outputs), max_pair_work)
-    entries = [[_number_text(value, f"channel file: probabilities[{i}][{j}]") for j, value in enumerate(row)]
-               for i, row in enumerate(rows)]
+    for i, row in enumerate(rows):  # the place of an entry that is not a number is written only when one is found
+        if not all(type(value) is str or _is_number(value) for value in row):
+            for j, value in enumerate(row):
+                _number_text(value, f"channel file: probabilities[{i}][{j}]")
+    entries = rows
     if reading is None:
         section = document.get("reading")
         try:

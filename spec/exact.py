@@ -257,6 +257,29 @@ class Exact(_Ordered):
         return number
 
     @classmethod
+    def coprime(cls, numerator: int, denominator: int, shared: dict | None = None) -> Exact:
+        """``numerator / denominator`` for two coprime ints with ``denominator >= 1`` (the caller has divided out
+        their gcd), built without a Fraction, which ``as_rational`` makes when asked: a channel file's millions of
+        entries are read through it (``spec.channel``). ``shared`` (``{int: polynomial}``, kept by the caller) gives
+        equal coefficients one polynomial object: a matrix of 4 million fractions over a few thousand distinct
+        numerators and denominators then holds a few thousand polynomials, not 8 million."""
+        number = cls.__new__(cls)
+        if shared is None:
+            number.num = ((0, numerator),) if numerator else ()
+            number.den = ONE_POLY if denominator == 1 else ((0, denominator),)
+        else:
+            top = shared.get(numerator)
+            if top is None:
+                top = shared[numerator] = ((0, numerator),)
+            bottom = shared.get(denominator)
+            if bottom is None:
+                bottom = shared[denominator] = ((0, denominator),)
+            number.num = top if numerator else ()
+            number.den = bottom if denominator != 1 else ONE_POLY
+        number._enclosure = number._fraction = None
+        return number
+
+    @classmethod
     def exp(cls, q) -> Exact:
         """``e^q`` for a rational ``q``."""
         q = Exact.of(q, "exponent").as_rational()

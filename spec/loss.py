@@ -16,6 +16,9 @@ function takes any kind of channel of the kernel and asks it through the channel
   smallest and largest ``ln P[x|y] / P[x]`` over all priors (Gu et al. eq. (4)),
   which are ``min_x' / max_x' ln P[y|x] / P[y|x']``.
 
+``loss_profile`` lists every pair's exact loss; ``summary_profile`` gives its summary (``loss_profile_summary``)
+computing exactly only the pairs the doubles leave open, on a matrix of rationals.
+
 The pairwise computations take ``inputs^2 x outputs`` steps (pairs of classes times the bits of an output, for a
 structured channel); they refuse to start beyond ``max_work`` steps (``MAX_PAIR_WORK`` by default) rather than run
 for hours.
@@ -31,10 +34,18 @@ from ldpspec.spec.channel import count_text, label_to_json, output_to_json
 from ldpspec.spec.exact import ZERO
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import to_decimal_string
-from ldpspec.spec.protocol import MAX_PAIR_WORK, checked_channel, column_loss, extremes, ratio
+from ldpspec.spec.protocol import (
+    MAX_PAIR_WORK,
+    PAIR_SLACK,
+    checked_channel,
+    column_loss,
+    extremes,
+    largest_ratios,
+    ratio,
+)
 
 __all__ = ["MAX_PAIR_WORK", "column_loss", "invertible_outputs", "ldp_epsilon", "loss_profile", "output_loss",
-           "pair_loss", "pair_losses", "pairwise_loss", "posterior_leakage_range"]
+           "pair_loss", "pair_losses", "pairwise_loss", "posterior_leakage_range", "summary_profile"]
 
 
 def pair_loss(channel, x, other) -> tuple:
@@ -154,6 +165,105 @@ def _decimal(key: tuple) -> Decimal:
     return mantissa.scaleb(min(exponent, 10 ** 17), context=_WIDE)  # no loss reaches 10^10^17 (exp() takes 10^2000)
 
 
+def summary_profile(channel, max_work: int | None = None, max_entries: int | None = None) -> dict:
+    """``loss_profile_summary(loss_profile(channel, ...))``, the same JSON, without the exact loss of every pair
+    where the channel is a matrix of rationals with doubles (``Channel.doubles``): the pairs' worst ratios are
+    computed in doubles (``spec.protocol.largest_ratios``), within a proven slack (``PAIR_SLACK``), and only the pairs
+    that may be among the largest losses, may be an input's worst partner or the largest finite loss, or whose bin of
+    the histogram the slack leaves open, are computed exactly. Every loss the summary shows is the exact pair loss, and
+    every count is the one the complete list gives. The complete list stays exact (``loss_profile``, ``--full``)."""
+    checked = checked_channel(channel)
+    matrix = checked.matrix(max_entries)
+    if matrix is None or matrix.input_classes() is not None or len(matrix.inputs) * (len(matrix.inputs) - 1) <= SHOWN:
+        return loss_profile_summary(loss_profile(channel, max_work, max_entries))
+    matrix.check_pair_work(max_work)
+    doubles = matrix.doubles()
+    if doubles is None:
+        return loss_profile_summary(loss_profile(channel, max_work, max_entries))
+    return loss_profile_summary(_profile(matrix, max_work, matrix, _pairs_summary(matrix, doubles)))
+
+
+def _pairs_summary(channel, doubles) -> dict:
+    """The summary of the pair losses of a matrix (``loss_profile_summary``'s ``pairwise_loss``), decided exactly
+    where the doubles leave it open (see ``summary_profile``)."""
+    import numpy as np
+
+    count, inputs = len(channel.inputs), channel.inputs
+    ratios, infinite = largest_ratios(doubles)
+    losses = np.log(np.where(ratios > 0, ratios, 1.0))  # no output produced: a loss of 0
+    slack = PAIR_SLACK * (1 + np.abs(losses))
+    low, high = losses - slack, losses + slack
+    finite = ~infinite
+    np.fill_diagonal(finite, False)
+    exact = {}
+
+    def entry(i: int, j: int) -> dict:
+        if (i, j) not in exact:
+            loss, y = channel.pair_loss(inputs[i], inputs[j])
+            exact[(i, j)] = {"input": label_to_json(inputs[i]), "other_input": label_to_json(inputs[j]),
+                             "loss": to_decimal_string(loss), "exact": loss.text(), "output": output_to_json(y)}
+        return exact[(i, j)]
+
+    def gap(value: float) -> float:  # beyond the slack and any rounding of a loss's 50-digit decimal
+        return PAIR_SLACK * (1 + abs(value))
+
+    def order(pairs) -> list:  # the scan's order: by input, then by the other input
+        return sorted((int(i), int(j)) for i, j in pairs)
+
+    infinite_pairs = order(zip(*np.nonzero(infinite)))
+    # the SHOWN largest: every infinite pair first (in order), then the finite pairs that may follow them
+    wanted = SHOWN - len(infinite_pairs)
+    chosen = [entry(i, j) for i, j in infinite_pairs[:SHOWN]]
+    if wanted > 0 and finite.any():
+        lows = low[finite]
+        threshold = float(np.partition(lows, len(lows) - wanted)[len(lows) - wanted]) if wanted < len(lows) else \
+            float(lows.min())
+        candidates = order(zip(*np.nonzero(finite & (high >= threshold - gap(threshold)))))
+        chosen = [entry(i, j) for i, j in infinite_pairs] + [entry(i, j) for i, j in candidates]
+    total = count * (count - 1)
+    ordered = sorted(chosen, key=lambda item: _sort_value(item["loss"]), reverse=True)  # stable, as _largest
+    largest = {"pairs": total, "largest": ordered[:SHOWN], "complete": "with --full"}
+    # each input's worst partner: its first infinite pair, else the first largest of its candidates
+    worst = []
+    for i in range(count):
+        row_infinite = np.flatnonzero(infinite[i])
+        if len(row_infinite):
+            worst.append(entry(i, int(row_infinite[0])))
+            continue
+        row_low = np.where(finite[i], low[i], -np.inf)
+        best = float(row_low.max())
+        best_entry = None
+        for j in np.flatnonzero(finite[i] & (high[i] >= best - gap(best))):
+            candidate = entry(i, int(j))
+            if best_entry is None or _sort_value(candidate["loss"]) > _sort_value(best_entry["loss"]):
+                best_entry = candidate
+        worst.append(best_entry)
+    # the histogram: the largest finite loss exactly, then each loss's bin where its bounds give one
+    histogram = {"bins": None, "infinite": len(infinite_pairs)}
+    if finite.any():
+        best = float(low[finite].max())
+        top_entries = [entry(i, j) for i, j in order(zip(*np.nonzero(finite & (high >= best - gap(best)))))]
+        top = float(max(_decimal(_sort_value(item["loss"])) for item in top_entries))
+    else:
+        top = 0.0
+    counts = np.zeros(BINS, dtype=np.int64)
+    if top > 0:
+        def bins(values):  # as _histogram: min(BINS - 1, int(BINS * value / top)), a monotone function of value
+            return np.minimum(BINS - 1, np.trunc(BINS * values / top)).astype(np.int64)
+        low_bins, high_bins = bins(low), bins(high)
+        settled = finite & (low_bins == high_bins)
+        counts += np.bincount(low_bins[settled], minlength=BINS)
+        for i, j in order(zip(*np.nonzero(finite & ~settled))):
+            value = float(_decimal(_sort_value(entry(i, j)["loss"])))
+            counts[min(BINS - 1, int(BINS * value / top))] += 1
+    else:
+        counts[0] = int(finite.sum())
+    edges = [f"{top * k / BINS:.6g}" for k in range(BINS + 1)]
+    histogram["bins"] = [{"from": edges[k], "to": edges[k + 1], "pairs": int(counts[k])} for k in range(BINS)]
+    return {**largest, "histogram": {"bins": histogram["bins"], "infinite": histogram["infinite"]},
+            "worst_partner": _largest(worst, "inputs")}
+
+
 def loss_profile_summary(profile: dict) -> dict:
     """A profile (``loss_profile``) sized for a person, whatever the channel's size (the command line's default):
     each long list becomes its length and its ``SHOWN`` largest losses (ordered by their 50-digit decimals: a
@@ -161,7 +271,7 @@ def loss_profile_summary(profile: dict) -> dict:
     worst partner, the invertible outputs their count and the first of them."""
     summary = dict(profile)
     pairs = profile["pairwise_loss"]
-    if len(pairs) > SHOWN:
+    if isinstance(pairs, list) and len(pairs) > SHOWN:  # a dict: summarised already (``summary_profile``)
         worst = {}  # each input's worst partner, keyed by the input's JSON
         for entry in pairs:
             key = json.dumps(entry["input"])
@@ -213,17 +323,25 @@ def loss_profile(channel, max_work: int | None = None, max_entries: int | None =
     channel = channel if matrix is None else matrix
     epsilon = ldp_epsilon(channel, max_work)
     pairs = pair_losses(channel, max_work)  # inputs in classes: one pair per pair of classes
+    return _profile(channel, max_work, matrix, [
+        {"input": label_to_json(x), "other_input": label_to_json(x2), "loss": to_decimal_string(loss),
+         "exact": loss.text(), "output": output_to_json(y)}
+        for (x, x2), (loss, y) in pairs.items()
+    ], epsilon)
+
+
+def _profile(channel, max_work: int | None, matrix, pairwise, epsilon=None) -> dict:
+    """The profile of ``channel`` (its ``matrix()`` when it has one) with ``pairwise`` as its pair losses: the
+    complete list (``loss_profile``) or their summary (``summary_profile``)."""
+    if epsilon is None:
+        epsilon = ldp_epsilon(channel, max_work)
     outputs = channel.output_count
     profile = {
         "inputs": len(channel.inputs),
         "outputs": outputs if outputs < 10 ** 30 else count_text(outputs),
         "ldp_epsilon": to_decimal_string(epsilon),
         "ldp_epsilon_exact": epsilon.text(),
-        "pairwise_loss": [
-            {"input": label_to_json(x), "other_input": label_to_json(x2), "loss": to_decimal_string(loss),
-             "exact": loss.text(), "output": output_to_json(y)}
-            for (x, x2), (loss, y) in pairs.items()
-        ],
+        "pairwise_loss": pairwise,
     }
     read = channel.reading()
     if read is not None:

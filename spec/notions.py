@@ -39,7 +39,7 @@ from ldpspec.spec.channel import (
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.numbers import budget, exact
 from ldpspec.spec.parameters import Parameter, input_budgets
-from ldpspec.spec.protocol import checked_channel, column_loss
+from ldpspec.spec.protocol import checked_channel, column_loss, filtered_pairs
 from ldpspec.spec.verdict import Verdict, WorstCase
 
 PAIR_FUNCTIONS: dict[str, Callable] = {
@@ -121,7 +121,10 @@ def _pairwise_budget_check(channel, notion: str, input_budgets: dict, r, paramet
     if protected is not None:
         parameters["policy"] = sorted(([x, x2] for x, x2 in protected if repr(x) < repr(x2)), key=repr)
     worst = WorstCase(notion, parameters)
-    if protected is None:  # inputs in classes: one pair per pair of classes split by budget, with its loss and budget
+    pairs = _filtered_pairs(channel, input_budgets, name, function, max_work) if protected is None else None
+    if pairs is not None:  # a matrix: the pairs whose margin may be the smallest, by doubles (spec.protocol)
+        losses = {pair: channel.pair_loss(*pair) for pair in pairs}
+    elif protected is None:  # inputs in classes: one pair per pair of classes split by budget, with its loss and budget
         losses = channel.pair_losses(max_work, _budget_labels(input_budgets))
     else:
         losses = channel.pair_losses(max_work, every_pair=True)
@@ -131,6 +134,29 @@ def _pairwise_budget_check(channel, notion: str, input_budgets: dict, r, paramet
         bound = budget(function(input_budgets[x], input_budgets[x2]), f"r(eps[{x!r}], eps[{x2!r}])")
         worst.ratio((x, x2), y, loss, bound)
     return worst.verdict(channel)
+
+
+def _filtered_pairs(channel, input_budgets: dict, name: str, function, max_work: int | None) -> list[tuple] | None:
+    """The pairs of inputs a pairwise notion on an explicit matrix decides exactly, in the scan's order, when the
+    float filter applies (``spec.protocol.filtered_pairs``: every entry a rational with a double, a pair function of
+    ``PAIR_FUNCTIONS``, every input's budget a finite double); ``None`` when it does not, and every judged pair is
+    then decided exactly. The verdict is the one the scan over every pair gives: the pairs left out have a larger
+    margin than one kept. The work beyond ``max_work`` is refused first, as the scan refuses it."""
+    if not isinstance(channel, Channel) or channel.input_classes() is not None:
+        return None
+    if PAIR_FUNCTIONS.get(name) is not function:
+        return None
+    channel.check_pair_work(max_work)
+    doubles = channel.doubles()
+    if doubles is None:
+        return None
+    double = once_per_object(float)  # the inputs share a few budget objects
+    budgets = [double(input_budgets[x]) for x in channel.inputs]
+    pairs = filtered_pairs(doubles, budgets, name)
+    if pairs is None:
+        return None
+    inputs = channel.inputs
+    return [(inputs[i], inputs[j]) for i, j in pairs]
 
 
 def _budget_labels(input_budgets: dict) -> dict:

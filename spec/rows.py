@@ -232,7 +232,16 @@ def _cut(text: str, limit: int = 60) -> str:
 
 def _row_sum(row) -> Exact:
     """The exact sum of a row, each distinct entry object multiplied by its count (a mechanism repeats a few values
-    over a whole row)."""
+    over a whole row). A row of rationals is summed over each distinct denominator by whole numerators first: a row
+    of 2,000 fractions over one denominator is one division, not 2,000 additions of Fractions."""
+    numerators: dict = {}
+    for p in row:
+        if not p.is_rational():
+            break
+        denominator = p.den[0][1]  # a rational's form: ((0, numerator),) or () over ((0, denominator),)
+        numerators[denominator] = numerators.get(denominator, 0) + (p.num[0][1] if p.num else 0)
+    else:
+        return Exact.rational(sum((Fraction(n, d) for d, n in numerators.items()), start=Fraction(0)))
     distinct, multiplicity = {}, {}
     for p in row:
         distinct[id(p)] = p

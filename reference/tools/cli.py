@@ -74,7 +74,7 @@ from ldpspec.spec.channel import MAX_ENTRIES, json_ready, label_text, label_to_j
 from ldpspec.spec.channelfile import channel_file_text, read_channel_file
 from ldpspec.spec.errors import InvalidParameter, SpecError
 from ldpspec.spec.exact import Undecided
-from ldpspec.spec.loss import MAX_PAIR_WORK, loss_profile, loss_profile_summary
+from ldpspec.spec.loss import MAX_PAIR_WORK, loss_profile, loss_profile_summary, summary_profile
 from ldpspec.spec.numbers import integer, to_decimal_string
 from ldpspec.spec.parameters import Parameter, json_with_decimals, label_from_json
 from ldpspec.spec.rows import NUMBER_READINGS, ROW_RULES, RowReading
@@ -663,10 +663,13 @@ def run(argv=None) -> int:
     if arguments.command == "profile":
         channel = read_channel_file(arguments.channel, arguments.max_entries, _reading(arguments),
                                     max_pair_work=arguments.max_work).channel
-        complete = loss_profile(channel, arguments.max_work, arguments.max_entries)
-        if arguments.output is not None:
-            _write(arguments.output, json_text(complete))
-        result = complete if arguments.full else loss_profile_summary(complete)
+        if arguments.full or arguments.output is not None:  # the complete list, every pair's loss exact
+            complete = loss_profile(channel, arguments.max_work, arguments.max_entries)
+            if arguments.output is not None:
+                _write(arguments.output, json_text(complete))
+            result = complete if arguments.full else loss_profile_summary(complete)
+        else:  # the summary alone: exact where the doubles of the pair losses leave it open (spec.loss)
+            result = summary_profile(channel, arguments.max_work, arguments.max_entries)
         status = EXIT["holds"]
     elif arguments.command == "estimate":
         result, status = estimate(arguments), EXIT["holds"]

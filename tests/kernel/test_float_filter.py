@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -80,3 +81,118 @@ def test_an_exact_tie_whose_doubles_differ_keeps_the_first_output():
     assert float(29 / 500) / float(47 / 500) < float(841 / 413000) / float(1363 / 413000)
     loss, y = row_pair_loss(row, other, ["first", "second"])
     assert y == "first" and loss == Nats(Exact.of("29/47"))
+
+
+# --- pairwise notions on a matrix (``spec.protocol.filtered_pairs``) ---------------------------------------------
+# The oracle is the exact scan over every pair: the notion with the filter switched off.
+
+WEIGHTS = [Fraction(1), Fraction(2), Fraction(3), Fraction(7, 2), Fraction(0)]
+"""Weights a row is made from before it is divided by its sum; with the nudges above (1e-30 and one or two units of
+a double) two rows' ratios tie exactly or differ by less than a double tells apart."""
+TIE_NUDGES = [Fraction(0), Fraction(0), Fraction(1, 10 ** 20), -Fraction(1, 10 ** 20), Fraction(1, 2 ** 53),
+              -Fraction(3, 2 ** 54)]
+
+
+@st.composite
+def near_tied_channels(draw):
+    """A channel of 2 to 6 inputs over 2 to 5 outputs, rows of the weights above nudged, each row divided by its sum
+    (exact rationals summing to 1), some rows repeated or scaled copies of others (exact ties of ratios); and one
+    budget per input, some of them the log of a ratio of the channel (a margin of exactly 0), some nudged by 1e-20."""
+    count, width = draw(st.integers(2, 6)), draw(st.integers(2, 5))
+    rows = []
+    for _ in range(count):
+        if rows and draw(st.integers(0, 3)) == 0:
+            rows.append(list(draw(st.sampled_from(rows))))  # a repeated row: every ratio 1
+            continue
+        weights = [draw(st.sampled_from(WEIGHTS)) * (1 + draw(st.sampled_from(TIE_NUDGES))) for _ in range(width)]
+        if not any(weights):
+            weights[0] = Fraction(1)
+        total = sum(weights)
+        rows.append([w / total for w in weights])
+    ratios = sorted({a / b for row in rows for other in rows for a, b in zip(row, other) if a and b and a > b})
+    budgets = []
+    for _ in range(count):
+        kind = draw(st.integers(0, 3))
+        if kind == 0 and ratios:
+            budgets.append(f"log({draw(st.sampled_from(ratios))})")
+        elif kind == 1 and ratios:
+            ratio = draw(st.sampled_from(ratios)) * (1 + draw(st.sampled_from(TIE_NUDGES)))
+            budgets.append(f"log({ratio})" if ratio >= 1 else "0")
+        else:
+            budgets.append(draw(st.sampled_from(["0", "0.5", "1", "2", "30"])))
+    return rows, budgets
+
+
+def _verdicts(rows, budgets, notion):
+    from ldpspec.spec import notions
+    from ldpspec.spec.channel import Channel
+
+    channel = Channel(range(len(rows)), range(len(rows[0])), [[Exact.rational(p) for p in row] for row in rows])
+    mapping = dict(zip(channel.inputs, budgets))
+    check = notions.NOTIONS[notion].predicate
+    arguments = {"budgets": mapping}
+    if notion == "id-ldp":
+        arguments["r"] = "max"
+    filtered = check(channel, **arguments)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(notions, "_filtered_pairs", lambda *arguments: None)
+        scanned = check(channel, **arguments)
+    return filtered, scanned
+
+
+@settings(max_examples=300)
+@given(near_tied_channels(), st.sampled_from(["minid-ldp", "avgid-ldp", "id-ldp"]))
+def test_a_pairwise_verdict_is_the_exact_scans(channel_and_budgets, notion):
+    rows, budgets = channel_and_budgets
+    filtered, scanned = _verdicts(rows, budgets, notion)
+    assert filtered.to_json() == scanned.to_json()
+    assert filtered.holds == scanned.holds and filtered.witness == scanned.witness
+
+
+def test_a_matrix_with_an_entry_below_the_doubles_has_no_doubles():
+    """An entry of 1e-400 rounds to the double 0: the filters must not take it for an exact zero."""
+    from ldpspec.spec.channel import Channel
+    from ldpspec.spec.protocol import matrix_doubles
+
+    tiny = Fraction(1, 10 ** 400)
+    channel = Channel([0, 1], [0, 1], [[tiny, 1 - tiny], [Fraction(1, 2), Fraction(1, 2)]])
+    assert matrix_doubles(channel.rows) is None and channel.doubles() is None
+    assert matrix_doubles(Channel([0, 1], [0, 1], [[0, 1], ["1/3", "2/3"]]).rows).tolist() == [[0, 1], [1 / 3, 2 / 3]]
+
+
+@settings(max_examples=200)
+@given(near_tied_channels())
+def test_the_column_scan_by_the_matrix_doubles_is_the_exact_scans(channel_and_budgets):
+    """``Channel.output_losses`` with the candidates of the whole matrix's doubles (``column_candidates``) names the
+    same pairs and losses as the exact scan of each column."""
+    from ldpspec.spec.channel import Channel
+    from ldpspec.spec.protocol import column_loss
+
+    rows, _ = channel_and_budgets
+    channel = Channel(range(len(rows)), range(len(rows[0])), [[Exact.rational(p) for p in row] for row in rows])
+    assert channel.doubles() is not None
+    for y, (loss, pair) in channel.output_losses().items():
+        column = [Exact.rational(row[y]) for row in rows]
+        values = [row[y] for row in rows]
+        if not any(values):
+            assert (loss, pair) == (Nats.rational(0), None)
+            continue
+        high, low = first_extremes(values)
+        assert pair == (high, low) and (loss, pair) == column_loss(channel.inputs, column)
+
+
+@settings(max_examples=300)
+@given(st.integers(1, 8).flatmap(lambda n: st.tuples(entries(n), entries(n))))
+def test_a_row_pair_loss_by_the_rows_doubles_is_the_scalar_ones(rows):
+    """``row_pair_loss`` given the rows' doubles (NumPy, as a matrix with doubles gives them) answers as without."""
+    import numpy as np
+
+    from ldpspec.spec.protocol import _double
+
+    row, other = ([Exact.rational(v) for v in values] for values in rows)
+    doubles = [[_double(p) for p in values] for values in (row, other)]
+    if any(None in values for values in doubles):
+        return  # 1e-320: no doubles, the matrix has none either
+    outputs = list(range(len(row)))
+    by_doubles = row_pair_loss(row, other, outputs, tuple(np.array(values) for values in doubles))
+    assert by_doubles == row_pair_loss(row, other, outputs)

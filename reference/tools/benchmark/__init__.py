@@ -57,7 +57,10 @@ The tables, each at sizes of its own (``--sizes NxD`` or ``NxD:KIND``; pinned by
   ``D`` items in the workload's three levels (by default 100,000 items): the channel's items come in classes, which
   the kernel judges a pair of classes at a time. Beside them (sizes ``0xD:profile``), ``ldpspec profile`` of an
   explicit d x d channel file with random rational rows, at d = 50 and 100, and the time extrapolated to d = 2000
-  by its d^3 pairwise work.
+  by its d^3 pairwise work (the complete list of every pair's exact loss, ``--full``); and (sizes ``0xD:explicit``,
+  d = 2000 by default) an explicit d x d file of random fractions read from its text and checked for LDP, checked
+  for MinID-LDP, or profiled as ``ldpspec profile`` prints by default (the summary), beyond d = 2000 checked for LDP
+  alone.
 
 Summary lines follow the tables: our reports against the fastest peer's, the set baselines', the peers' GRR
 clients' and the plain NumPy versions', the HierA pipeline against its target, and the MLE's times.

@@ -20,8 +20,9 @@ ONLY = {
     "--ipldp": "only the rows of the mechanisms with per-item budgets (sizes NxD:ipldp) and of the estimators (sizes "
                "NxD:estimators)",
     "--numeric": "only the rows of the mechanisms for numbers and of HierA (sizes NxD:numeric)",
-    "--kernel": "only the kernel's rows: MinID-LDP and AvgID-LDP of IDUE over D items (sizes NxD:kernel), and "
-                "profiles of explicit D x D channel files (sizes 0xD:profile)",
+    "--kernel": "only the kernel's rows: MinID-LDP and AvgID-LDP of IDUE over D items (sizes NxD:kernel), "
+                "profiles of explicit D x D channel files (sizes 0xD:profile), and explicit D x D channel files read "
+                "and checked or profiled (sizes 0xD:explicit)",
 }
 """The options that measure only some tables (those whose ``Table.only`` is the option), with their help."""
 KINDS = {table.kind: table.measures for table in TABLES}

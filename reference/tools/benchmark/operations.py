@@ -9,7 +9,8 @@ returns what is timed.
 * the **estimators** of a direct encoding on the counts of ``n`` reports (ours), and multi-freq-ldpy's on GRR's;
 * **reports**, **estimate** and **simulation** of a mechanism for numbers (``inputs == "number"``), the whole HierA
   **pipeline**, and the plain NumPy Harmony and PM;
-* the kernel's verdicts on IDUE over ``d`` items, and ``ldpspec profile`` of an explicit ``d x d`` channel file.
+* the kernel's verdicts on IDUE over ``d`` items, ``ldpspec profile`` of an explicit ``d x d`` channel file, and an
+  explicit ``d x d`` file read and checked for LDP or MinID-LDP, or profiled (its summary).
 """
 
 from __future__ import annotations
@@ -49,6 +50,15 @@ KERNEL_NOTIONS = {"minid-ldp": "min", "avgid-ldp": "avg"}
 """The kernel's rows: each notion of IDUE's channel over all of its items."""
 EXPLICIT_PROFILE = "profile-explicit"
 """The operation of the explicit profile rows."""
+EXPLICIT_FILE = "explicit-file"
+"""The name of the explicit channel file rows (a channel file, not a registered mechanism)."""
+EXPLICIT_CHECKS = ("ldp", "minid-ldp", "profile")
+"""The operations of the explicit channel file rows: read the file, then check LDP, check MinID-LDP, or print the
+profile's summary (``ldpspec profile`` without ``--full``)."""
+EXPLICIT_EPSILON = "8"
+"""The LDP budget of the explicit rows (random rows with weights 1 .. 49: losses up to about ln 49^2 = 7.8)."""
+EXPLICIT_BUDGETS = ("4", "6", "log(1000)", "9")
+"""The MinID-LDP budgets of the explicit rows, input k taking the (k mod 4)-th."""
 
 
 class Operation(NamedTuple):
@@ -72,6 +82,8 @@ NOTHING = Operation(None, {})
 
 def operation(library: str, name: str, mode: str, n: int, d: int) -> Operation:
     """Prepare the operation ``mode`` of mechanism ``name`` in ``library`` at ``n`` users and ``d`` items."""
+    if name == EXPLICIT_FILE:
+        return _explicit_check(mode, d)
     if mode in ESTIMATORS or mode in PEER_ESTIMATORS.get(library, ()):
         return _estimator(library, name, mode, n, d)
     if mode in KERNEL_NOTIONS:
@@ -224,3 +236,39 @@ def _explicit_profile(d: int) -> Operation:
         return json.dumps(loss_profile(channel, max_work=d ** 3))
 
     return Operation(profile, {}, lambda document: {"json_mb": len(document) / 1e6})
+
+
+def explicit_file_text(d: int, seed: int = 1) -> str:
+    """The text of a d x d channel file of random rational rows (weights 1 .. 49 over their sum, written as fractions
+    ``w/s``) with an LDP budget and MinID-LDP budgets, written directly: building the exact channel to write it would
+    take longer than the measurement."""
+    weights = np.random.default_rng(seed).integers(1, 50, size=(d, d))
+    totals = weights.sum(axis=1)
+    rows = ",\n".join("  [" + ", ".join(f'"{w}/{total}"' for w in row.tolist()) + "]"
+                       for row, total in zip(weights, totals.tolist()))
+    privacy = {"epsilon": EXPLICIT_EPSILON, "budgets": [EXPLICIT_BUDGETS[k % len(EXPLICIT_BUDGETS)] for k in range(d)]}
+    return (f'{{\n "format": "ldpspec-channel/1",\n "inputs": {json.dumps(list(range(d)))},\n "outputs": '
+            f'{json.dumps(list(range(d)))},\n "probabilities": [\n{rows}\n ],\n "privacy": {json.dumps(privacy)}\n}}\n')
+
+
+def _explicit_check(mode: str, d: int) -> Operation:
+    """A d x d channel file (``explicit_file_text``, made first) read exactly and then checked for LDP or MinID-LDP,
+    or profiled as ``ldpspec profile`` prints it by default (the summary): the whole command, reading included."""
+    from ldpspec.spec.channelfile import parse_channel_file
+    from ldpspec.spec.loss import summary_profile
+    from ldpspec.spec.notions import NOTIONS
+
+    text = explicit_file_text(d)
+    work = d ** 3  # the pairwise limit raised as --max-work would
+
+    def run():
+        read = parse_channel_file(text, max_entries=d * d, max_pair_work=None if mode == "ldp" else work)
+        if mode == "profile":
+            return json.dumps(summary_profile(read.channel, max_work=work))
+        values = {"epsilon": read.privacy["epsilon"]} if mode == "ldp" else {"budgets": read.privacy["budgets"]}
+        return NOTIONS[mode].check(read.channel, values, max_work=work)
+
+    def describe(result) -> dict:
+        return {"summary_kb": len(result) / 1e3} if mode == "profile" else {"holds": result.holds}
+
+    return Operation(run, {}, describe)
