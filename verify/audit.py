@@ -4,30 +4,91 @@
 which fails when a computed verdict differs from the recorded one); the plugin then writes the entries as the ledger
 (``ledger.py``). ``outcome`` computes a claim's outcome under one reading once per run, so that claims restating other
 claims do not run their checks again.
+
+A check runs under its complete reading (``verify/claims.py``): the claim's own reading, and every other choice of its
+paper at its fixed value, or at the value a sweep sets. ``run_claim`` records which of those other choices the check
+consulted (``reading_value``) and, when asked to, sweeps them: it reruns the check under each other value of each,
+one choice at a time, and reports every verdict that moves (``Coverage``). A claim that restates another of its paper
+passes its complete reading on, and takes on the choices the other consulted.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
-from ldpspec.verify.claims import DEPENDS, REGISTRY, VERDICTS, AuditSettings, Claim, Outcome, reading_key
+from ldpspec.verify.claims import (
+    CHOICES,
+    DEPENDS,
+    REGISTRY,
+    VERDICTS,
+    AuditSettings,
+    Claim,
+    Outcome,
+    complete_reading,
+    reading_context,
+    reading_key,
+    running,
+)
 
-_OUTCOMES: dict[tuple, Outcome] = {}
+_OUTCOMES: dict[tuple, list[tuple[dict, Outcome, frozenset]]] = {}
+"""Per claim, settings and own reading: ``(values of the choices consulted, outcome, choices consulted)`` of each
+run; a later run whose complete reading gives the same values to the consulted choices reuses the outcome."""
+
+SWEEP_MODES = ("all", "fast", "none")
+"""What ``run_claim`` sweeps: every claim, the claims not in ``DEEP_SWEEP``, or none."""
+
+DEEP_SWEEP: frozenset[str] = frozenset({
+    # Fig. 3's and Fig. 6's experiments rerun with `self_pairs=multi-item` (about 90 s, shared by these claims)
+    "gu2020.fig3.empirical-matches-theory", "gu2020.fig3.idue-beats-ldp", "gu2020.fig3.opt1-opt2.better-than-ldp",
+    "gu2020.fig3.opt1-opt2.larger-than-opt0", "gu2020.fig3.opt1-opt2.near-optimal", "gu2020.fig3.similar-utility",
+    "gu2020.fig6.like-oue-at-large-share", "gu2020.fig6.smaller-share-more-benefit",
+    "gu2020.sec8-limitations.small-benefit", "gu2020.headline.skew",
+    # the exact MSE on the simulated data set (d = 256) under the other releases and variance models (about 90 s)
+    "cao2022.fig1", "cao2022.headline", "cao2022.sec4.4-sensitive-dominates",
+})
+"""The claims whose sweep the default audit leaves to the deep profile (``pytest verify --deep`` or
+``--sweep-readings``): their reruns are too long for it (measured: each adds 10 s or more, or shares such a rerun).
+The default audit still records what they consult, as "swept in the deep profile"."""
+
+
+def _run(claim_id: str, settings: AuditSettings, reading: Mapping | None = None,
+         overrides: Mapping | None = None) -> tuple[Outcome, frozenset]:
+    """The outcome of one claim under one reading, and the choices its check consulted (its own included).
+
+    The other choices of its paper take their values from ``overrides``; by default, inside another check of the
+    same paper, from that check's complete reading, and otherwise their fixed values."""
+    claim = REGISTRY[claim_id]
+    reading = dict(reading or {})
+    outer = running()
+    same_paper = outer is not None and outer.paper == claim.paper
+    if overrides is None:
+        overrides = outer.reading if same_paper else {}
+    complete = complete_reading(claim.paper, reading, overrides)
+    key = (claim_id, settings, reading_key(reading))
+    found = next(((result, consulted) for values, result, consulted in _OUTCOMES.get(key, [])
+                  if all(complete[name] == value for name, value in values.items())), None)
+    if found is None:
+        with reading_context(claim.paper, complete) as record:
+            result = claim.check(settings, **reading)
+        consulted = frozenset(record.consulted)
+        _OUTCOMES.setdefault(key, []).append(({name: complete[name] for name in consulted}, result, consulted))
+    else:
+        result, consulted = found
+    if same_paper:
+        outer.consulted.update(consulted - set(reading))
+    return result, consulted
 
 
 def outcome(claim_id: str, settings: AuditSettings, reading: Mapping | None = None) -> Outcome:
     """The outcome of one claim under one reading, computed once per audit run.
 
     Claims that restate other claims (a paper's headline summarising its sections) call this rather than running
-    the other claims' checks again.
+    the other claims' checks again. Inside a check of the same paper, the choices the claim does not vary take the
+    values of that check's complete reading, and the choices it consults count as consulted by that check.
     """
-    reading = dict(reading or {})
-    key = (claim_id, settings, reading_key(reading))
-    if key not in _OUTCOMES:
-        _OUTCOMES[key] = REGISTRY[claim_id].check(settings, **reading)
-    return _OUTCOMES[key]
+    return _run(claim_id, settings, reading)[0]
 
 
 @dataclass
@@ -59,6 +120,15 @@ class Entry:
     summary: str
     verdicts_by_reading: list[ReadingResult]
     seconds: float
+    consulted: list[str] = field(default_factory=list)
+    not_consulted: list[str] = field(default_factory=list)
+    sweep: list[dict] = field(default_factory=list)
+    sweep_seconds: float = 0.0
+
+    @property
+    def moved(self) -> list[dict]:
+        """Every verdict that moved when the sweep changed a choice the claim does not vary."""
+        return [move for coverage in self.sweep for move in coverage["moved"]]
 
     @property
     def matches(self) -> bool:
@@ -79,17 +149,72 @@ def overall(results: list[ReadingResult]) -> tuple[str, str]:
     return DEPENDS, "The verdict depends on the reading: " + "; ".join(parts) + "."
 
 
-def run_claim(claim: Claim, settings: AuditSettings) -> Entry:
-    """The claim's entry of the ledger: its outcome under every reading, the overall verdict and the recorded one."""
+@dataclass
+class Coverage:
+    """A choice of the claim's paper that its check consulted but does not vary, and what the sweep found.
+
+    ``status``: ``swept`` (every other value rerun, no verdict moved), ``moved`` (some verdict moved: ``moved`` lists
+    each, with the reading, the value and both verdicts) or ``deep`` (swept in the deep profile only)."""
+
+    choice: str
+    fixed: str
+    status: str
+    values: list[str]
+    moved: list[dict] = field(default_factory=list)
+
+
+def sweep_claim(claim: Claim, settings: AuditSettings, verdicts: Mapping[str, str], consulted) -> list[Coverage]:
+    """Rerun ``claim`` under each other value of each choice in ``consulted`` (one at a time, under every reading of
+    the claim's own choices), compared with ``verdicts`` (``{reading key: verdict}`` at the fixed values). A choice
+    first consulted under a swept value is swept in turn."""
+    own = {choice.name for choice in claim.choices}
+    declared = CHOICES.get(claim.paper, {})
+    todo, done, coverage = sorted(consulted), set(), []
+    while todo:
+        name = todo.pop(0)
+        done.add(name)
+        choice = declared[name]
+        others = [value for value in choice.values if value != choice.fixed]
+        moved = []
+        for value in others:
+            for reading in claim.readings():
+                result, seen = _run(claim.id, settings, reading, {name: value})
+                todo += sorted(set(seen) - own - done - set(todo))
+                fixed = verdicts[reading_key(reading)]
+                if result.verdict != fixed:
+                    moved.append({"reading": dict(reading), "choice": name, "value": value, "verdict": result.verdict,
+                                  "fixed": choice.fixed, "fixed_verdict": fixed, "summary": result.summary})
+        coverage.append(Coverage(name, choice.fixed, "moved" if moved else "swept", others, moved))
+    return coverage
+
+
+def run_claim(claim: Claim, settings: AuditSettings, sweep: str = "none") -> Entry:
+    """The claim's entry of the ledger: its outcome under every reading, the overall verdict and the recorded one,
+    and which choices of its paper it varies, consulted or never consulted. ``sweep`` (``SWEEP_MODES``): whether the
+    consulted choices are swept (``sweep_claim``)."""
+    if sweep not in SWEEP_MODES:
+        raise ValueError(f"sweep must be one of {SWEEP_MODES}, got {sweep!r}")
     started = time.perf_counter()
-    results = []
+    results, consulted = [], set()
+    own = [choice.name for choice in claim.choices]
     for reading in claim.readings():
-        result = outcome(claim.id, settings, reading)
+        result, seen = _run(claim.id, settings, reading, {})
+        consulted |= set(seen) - set(own)
         results.append(ReadingResult(reading, result.verdict, claim.recorded_verdict(reading), result.summary,
                                      [asdict(e) for e in result.evidence], result.counterexample,
                                      result.printed_vs_computed))
     verdict, summary = overall(results)
     recorded_overall, _ = overall([ReadingResult({}, r.recorded, r.recorded, "", [], None, []) for r in results])
+    declared = CHOICES.get(claim.paper, {})
+    seconds = round(time.perf_counter() - started, 3)
+    if sweep == "all" or (sweep == "fast" and claim.id not in DEEP_SWEEP):
+        coverage = sweep_claim(claim, settings, {reading_key(r.reading): r.verdict for r in results}, consulted)
+    else:
+        coverage = [Coverage(name, declared[name].fixed, "deep",
+                             [value for value in declared[name].values if value != declared[name].fixed])
+                    for name in sorted(consulted)]
+    consulted = sorted({c.choice for c in coverage} | consulted)
     return Entry(claim.id, claim.paper, claim.location, claim.statement, claim.interpretation, list(claim.methods),
-                 [choice.name for choice in claim.choices], recorded_overall, verdict, summary, results,
-                 round(time.perf_counter() - started, 3))
+                 own, recorded_overall, verdict, summary, results, seconds,
+                 consulted, [name for name in declared if name not in own and name not in consulted],
+                 [asdict(c) for c in coverage], max(0.0, round(time.perf_counter() - started - seconds, 3)))

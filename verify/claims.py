@@ -22,6 +22,17 @@ Verdicts of one reading:
 A claim's overall verdict is the verdict of every reading when they agree, and ``depends-on-reading`` when they do
 not (the summary then says which reading gives which).
 
+**Fixed values.** A declared choice that a claim does not vary is not left to a default argument: each ``Choice``
+has a ``fixed`` value (its first unless said otherwise), used wherever a claim does not vary it. While a check runs,
+a context variable holds its complete reading: the claim's own reading, and for every other choice of its paper its
+fixed value or the value a sweep sets (``verify/audit.py``). The paper's code reads a choice's value with
+``reading_value(choice)``, which also records that the running check consulted it; a value read this way must be
+passed as an argument to any cached function, never read inside one, so that it is part of the cache's key. The
+audit then reruns every claim under each other value of every choice its check consulted but does not vary (the
+*sweep*): a verdict that moves means the claim depends on that choice and must vary it. A choice a check never
+consults cannot change its verdict unless the code fixes it by construction without reading it (docs/audit.md lists
+the places known to do so); the ledger says which choices each check read.
+
 **Texts.** A claim's statement, interpretation, location, its check's summaries, evidence and counterexample notes,
 and a choice's ``where`` and ``meanings`` write their math in TeX, inline ``\\(...\\)``, in the docs' notation
 (``\\(\\varepsilon\\)``, ``\\(e^{\\varepsilon}\\)``, ``\\(X_{sen}\\)``, ``\\(\\mathcal E\\)`` for a budget set,
@@ -36,7 +47,9 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import itertools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 
 from ldpspec.reference.registry import PAPERS
@@ -73,12 +86,15 @@ class Choice:
         values: the possible values; each is what some reader could take the paper to mean.
         where: where the paper leaves it open, and why each value is a plausible reading.
         meanings: one sentence per value.
+        fixed: the value used where a claim does not vary the choice (``None``: the first value); read it with
+            ``reading_value``.
     """
 
     name: str
     values: tuple[str, ...]
     where: str
     meanings: Mapping[str, str] = field(default_factory=dict)
+    fixed: str | None = None
 
     def __post_init__(self):
         if len(self.values) < 2 or len(set(self.values)) != len(self.values):
@@ -86,9 +102,14 @@ class Choice:
         missing = [value for value in self.values if value not in self.meanings]
         if missing:
             raise ValueError(f"choice {self.name}: say what {missing} mean")
+        if self.fixed is None:
+            object.__setattr__(self, "fixed", self.values[0])
+        elif self.fixed not in self.values:
+            raise ValueError(f"choice {self.name}: the fixed value {self.fixed!r} is not one of {self.values!r}")
 
     def to_json(self) -> dict:
-        return {"name": self.name, "values": list(self.values), "where": self.where, "meanings": dict(self.meanings)}
+        return {"name": self.name, "values": list(self.values), "where": self.where, "meanings": dict(self.meanings),
+                "fixed": self.fixed}
 
 
 CHOICES: dict[str, dict[str, Choice]] = {}
@@ -103,6 +124,54 @@ def declare_choices(paper: str, *choices: Choice) -> tuple[Choice, ...]:
         raise ValueError(f"the choices of {paper} are declared twice")
     CHOICES[paper] = {choice.name: choice for choice in choices}
     return choices
+
+
+@dataclass
+class Running:
+    """The check that is running: its paper, its complete reading (a value for every declared choice of the paper)
+    and the choices it has consulted so far (``reading_value``)."""
+
+    paper: str
+    reading: dict
+    consulted: set = field(default_factory=set)
+
+
+_RUNNING: ContextVar[Running | None] = ContextVar("ldpspec_verify_running", default=None)
+
+
+def running() -> Running | None:
+    """The check running now (``None`` outside the audit's checks)."""
+    return _RUNNING.get()
+
+
+def complete_reading(paper: str, reading: Mapping, overrides: Mapping | None = None) -> dict:
+    """A value for every declared choice of ``paper``: ``reading``'s, else ``overrides``', else the fixed one."""
+    overrides = overrides or {}
+    return {name: reading.get(name, overrides.get(name, choice.fixed))
+            for name, choice in CHOICES.get(paper, {}).items()}
+
+
+@contextmanager
+def reading_context(paper: str, reading: Mapping) -> Iterator[Running]:
+    """Run a check of ``paper`` under the complete ``reading``; yields what records the choices it consults."""
+    token = _RUNNING.set(Running(paper, dict(reading)))
+    try:
+        yield _RUNNING.get()
+    finally:
+        _RUNNING.reset(token)
+
+
+def reading_value(choice: Choice) -> str:
+    """The value of ``choice`` for the check that is running, recorded as consulted by it; outside a check (or in a
+    check of another paper) its fixed value.
+
+    Read it before calling a cached function and pass it as an argument: read inside one, a cached result would
+    serve every later reading."""
+    current = _RUNNING.get()
+    if current is None or CHOICES.get(current.paper, {}).get(choice.name) is not choice:
+        return choice.fixed
+    current.consulted.add(choice.name)
+    return current.reading[choice.name]
 
 
 def reading_key(reading: Mapping) -> str:

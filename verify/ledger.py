@@ -10,6 +10,13 @@ the old ASCII notation (``e^eps``, ``<=``) in a text.
 overall verdict, the papers' citations, each paper's choices, and one entry per claim: where the paper makes it, its
 statement and interpretation, its overall verdict and the recorded one, and its verdict, evidence and counterexample
 under every reading (``verdicts_by_reading``). The site's pages are made from it (``ledger_pages.py``).
+
+Each entry also says which declared choices of its paper the claim's check depends on (``verify/audit.py``): the
+choices it varies (``choices``), the other choices its check consulted at their fixed values (``consulted``), with what
+the sweep found for each (``sweep``: ``swept``, every other value rerun and no verdict moved; ``moved``; or ``deep``,
+left to the deep profile), and the choices its check never consulted (``not_consulted``): those cannot change its
+verdict unless its code fixes one by construction without reading it (docs/audit.md lists the known places).
+``coverage`` counts these (claim, choice) pairs over all claims.
 """
 
 from __future__ import annotations
@@ -37,6 +44,7 @@ def write_ledger(entries: list[Entry], directory: Path, *, complete: bool,
         "counts": counts,
         "papers": {key: paper.citation for key, paper in PAPERS.items()},
         "choices": {paper: [choice.to_json() for choice in choices.values()] for paper, choices in CHOICES.items()},
+        "coverage": coverage_counts(entries),
         "claims": [{**asdict(entry), "matches_recorded": entry.matches} for entry in entries],
     }
     json_path = directory / "ledger.json"
@@ -117,6 +125,60 @@ def ledger_texts(document: dict) -> Iterator[tuple[str, str]]:
                 yield f"{paper} choice {choice['name']}={value}", meaning
 
 
+def coverage_counts(entries: list[Entry]) -> dict:
+    """The (claim, choice) pairs, each declared choice of a claim's paper once: varied by the claim, consulted at a
+    fixed value and swept (``swept``, or ``moved`` where a verdict moved), consulted and left to the deep profile
+    (``deep``), or never consulted."""
+    counts = {"varied": 0, "swept": 0, "moved": 0, "deep": 0, "not_consulted": 0}
+    for entry in entries:
+        counts["varied"] += len(entry.choices)
+        counts["not_consulted"] += len(entry.not_consulted)
+        for coverage in entry.sweep:
+            counts[coverage["status"]] += 1
+    return counts
+
+
+def coverage_text(counts: Mapping) -> str:
+    """The coverage counts in words."""
+    return (f"{counts['varied']} varied, {counts['swept']} consulted at a fixed value and swept without a verdict "
+            f"moving" + (f", {counts['moved']} moving a verdict" if counts.get("moved") else "")
+            + (f", {counts['deep']} consulted and swept in the deep profile only" if counts.get("deep") else "")
+            + f", {counts['not_consulted']} never consulted")
+
+
+def coverage_lines(entry: Mapping) -> list[str]:
+    """The choices of the claim's paper, as Markdown lines: those the claim varies, those its check consulted at a
+    fixed value with what the sweep found, and those it never consulted (``[]`` for an entry without them)."""
+    if "not_consulted" not in entry or not (entry["choices"] or entry["sweep"] or entry["not_consulted"]):
+        return []
+
+    def names(items) -> str:
+        return ", ".join(items)
+
+    lines = ["**The paper's choices (readings):**", ""]
+    if entry["choices"]:
+        lines.append(f"- varied, a verdict per reading: {names(f'`{c}`' for c in entry['choices'])};")
+    by_status = {status: [c for c in entry["sweep"] if c["status"] == status] for status in ("swept", "moved", "deep")}
+    if by_status["swept"]:
+        lines.append("- consulted at a fixed value, and rerun under every other value without its verdict moving: "
+                     + names(f"`{c['choice']}={c['fixed']}` (rerun: {names(f'`{v}`' for v in c['values'])})"
+                             for c in by_status["swept"]) + ";")
+    for c in by_status["moved"]:
+        moves = names(f"{reading_code(m['reading']) if m['reading'] else 'the claim'} {m['fixed_verdict']} at "
+                      f"`{c['choice']}={c['fixed']}`, {m['verdict']} at `{c['choice']}={m['value']}`"
+                      for m in c["moved"])
+        lines.append(f"- consulted at the fixed value `{c['choice']}={c['fixed']}`, and **the verdict moves** under "
+                     f"another: {moves};")
+    if by_status["deep"]:
+        lines.append("- consulted at a fixed value, swept in the deep profile (`pytest verify --deep` or "
+                     "`--sweep-readings`): " + names(f"`{c['choice']}={c['fixed']}`" for c in by_status["deep"]) + ";")
+    if entry["not_consulted"]:
+        lines.append("- not read by the check (through `reading_value`; see the audit's page for values still fixed "
+                     f"by construction): {names(f'`{c}`' for c in entry['not_consulted'])}.")
+    lines[-1] = lines[-1][:-1] + "." if lines[-1].endswith(";") else lines[-1]
+    return lines + [""]
+
+
 def counts_text(counts: Mapping) -> str:
     """The count of each verdict, in words: ``"77 verified, 20 refuted, 21 open, 37 depending on the reading"``."""
     text = f"{counts['verified']} verified, {counts['refuted']} refuted, {counts['open']} open"
@@ -135,8 +197,11 @@ def tally_lines(document: dict) -> list[str]:
              for paper, counts in by_paper.items() if sum(counts.values())]
     lines.append(f"{'all':<{width}}  {len(document['claims']):>3} claims: {counts_text(document['counts'])}"
                  + ("" if document["complete"] else " (a partial run: not every registered claim was checked)"))
-    lines.append("a passed test is a claim whose computed verdict matches its record, whatever the verdict: refuted "
-                 "and open claims pass too")
+    lines.append("a passed claim test is a claim whose computed verdict matches its record, whatever the verdict: "
+                 "refuted and open claims pass too; the other tests are the kernel's self-checks and the mechanisms' "
+                 "pinned channels, which must all pass")
+    if document.get("coverage"):
+        lines.append(f"the papers' choices, (claim, choice) pairs: {coverage_text(document['coverage'])}")
     return lines
 
 
@@ -145,6 +210,9 @@ def ledger_markdown(document: dict) -> str:
     lines = ["# Claims ledger", "",
              f"{len(document['claims'])} claims: {counts_text(document['counts'])}. Audit depth: {document['depth']}."
              + ("" if document["complete"] else " **Partial run: not every registered claim was checked.**")]
+    if document.get("coverage"):
+        lines += ["", "The papers' choices, counted once for each claim of the paper (a choice a claim does not vary "
+                  f"is fixed, and swept when its check consults it): {coverage_text(document['coverage'])}."]
     return "\n".join(lines + _claims_markdown(document)) + "\n"
 
 
@@ -163,6 +231,7 @@ def _claims_markdown(document: dict) -> list[str]:
         if entry["interpretation"]:
             lines += [f"**Interpretation:** {entry['interpretation']}", ""]
         lines += [f"**Verdict:** {entry['verdict']} (recorded: {entry['recorded']}). {entry['summary']}", ""]
+        lines += coverage_lines(entry)
         several = len(entry["verdicts_by_reading"]) > 1
         if several:
             lines += [f"**Checked under every reading of** {', '.join(f'`{c}`' for c in entry['choices'])}:", "",

@@ -2,7 +2,8 @@
 
 * ``summary_markdown``: per paper, the counts of each verdict, then the claims refuted under some reading first, each
   with one line on what fails and its counterexample in brief, then the others;
-* ``claim_markdown``: one claim: its statement and location, the readings it was checked under, the evidence (method,
+* ``claim_markdown``: one claim: its statement and location, the paper's choices it varies, consults at a fixed value
+  (and what the sweep found) or never consults, the readings it was checked under, the evidence (method,
   scope, result), the counterexample as tables, printed against computed values, and links to the check's code and
   to the test that pins its verdict;
 * ``table_markdown``: every claim in one table, with filters by paper, notion, verdict and method
@@ -24,7 +25,7 @@ import json
 import re
 
 from ldpspec.verify.claims import DEPENDS, VERDICTS
-from ldpspec.verify.ledger import CODE, FORMULA, counts_text, reading_code, table_cell
+from ldpspec.verify.ledger import CODE, FORMULA, counts_text, coverage_lines, coverage_text, reading_code, table_cell
 
 CLAIM_FOLDER = "ledger"
 
@@ -148,8 +149,13 @@ def summary_markdown(document: dict) -> str:
              + ("" if document["complete"] else " **Partial run: not every registered claim was checked.**"), "",
              "Each claim has its page (follow its id); [the ledger table](ledger-table.md) lists them all, with "
              "filters. A claim refuted under some reading is refuted as the paper states it under that reading: "
-             "the counterexample is on its page.", "",
-             "| paper | claims | verified | refuted | open | depends on the reading |", "|---|---|---|---|---|---|"]
+             "the counterexample is on its page.", ""]
+    if document.get("coverage"):
+        lines += ["The papers' choices, counted once for each claim of the paper: "
+                  f"{coverage_text(document['coverage'])}. A choice a claim does not vary is fixed; where its check "
+                  "consults it, the audit reruns the check under the choice's other values (each claim's page says "
+                  "which).", ""]
+    lines += ["| paper | claims | verified | refuted | open | depends on the reading |", "|---|---|---|---|---|---|"]
     for key, citation in document["papers"].items():
         mine = [entry for entry in claims if entry["paper"] == key]
         counts = _counts(mine)
@@ -190,6 +196,7 @@ def claim_markdown(document: dict, entry: dict, *, code: str | None, test: str) 
     if entry["interpretation"]:
         lines += [f"**Interpretation:** {entry['interpretation']}", ""]
     lines += [f"**Methods:** {', '.join(entry['methods'])}.", "", f"**Verdict:** {entry['summary']}", ""]
+    lines += coverage_lines(entry)
     several = len(entry["verdicts_by_reading"]) > 1
     if several:
         lines += [f"Checked under every reading of {', '.join(f'`{c}`' for c in entry['choices'])} (what each "

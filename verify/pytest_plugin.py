@@ -1,6 +1,8 @@
 """The project's pytest plugin, loaded by ``-p ldpspec.verify.pytest_plugin`` (``pyproject.toml``).
 
 * ``--deep``: the longer audit (``pytest verify --deep``) and the deep test profile (``pytest --deep``).
+* ``--sweep-readings``: the audit sweeps every claim's consulted choices (``verify/audit.py``), as ``--deep`` does,
+  at the default depth; without either, the claims of ``audit.DEEP_SWEEP`` are left unswept.
 * ``--fuzz N``: the number of mutated inputs of each fuzz test (``tests/fuzz``), for a long run.
 * After ``pytest verify``: the claims ledger, written to ``build/ledger/``.
 * One name per module. The package's folders (``spec/``, ``reference/``, ``verify/``) are installed as
@@ -65,6 +67,9 @@ def pytest_collect_directory(path, parent):
 def pytest_addoption(parser):
     parser.addoption("--deep", action="store_true", default=False,
                      help="audit: search larger channels and more examples; tests: the deep profile (slower than CI)")
+    parser.addoption("--sweep-readings", action="store_true", default=False,
+                     help="audit: rerun every claim under each other value of each choice it consults but does not "
+                          "vary (--deep does too); by default the slowest claims' sweeps are left to the deep profile")
     parser.addoption("--fuzz", type=int, default=None, metavar="N",
                      help="tests: N mutated inputs per fuzz test (tests/fuzz) instead of the default few hundred")
 
@@ -79,6 +84,13 @@ def audit_settings(pytestconfig):
     from ldpspec.verify.claims import AuditSettings
 
     return AuditSettings(deep=pytestconfig.getoption("--deep"))
+
+
+@pytest.fixture(scope="session")
+def sweep_mode(pytestconfig) -> str:
+    """What the audit sweeps (``verify/audit.py``, ``SWEEP_MODES``): every claim in the deep profile or with
+    ``--sweep-readings``, the claims not in ``DEEP_SWEEP`` otherwise."""
+    return "all" if pytestconfig.getoption("--deep") or pytestconfig.getoption("--sweep-readings") else "fast"
 
 
 @pytest.fixture(scope="session")

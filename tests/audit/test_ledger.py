@@ -175,3 +175,99 @@ def test_the_terminal_tally_counts_each_papers_verdicts_and_says_what_passing_me
     assert lines[1] == "p2     3 claims: 0 verified, 0 refuted, 1 open, 2 depending on the reading"
     assert lines[2].startswith("all    5 claims: 1 verified, 1 refuted, 1 open, 2 depending on the reading (a partial")
     assert "refuted and open claims pass too" in lines[3] and len(lines) == 4  # p3, without claims, is left out
+
+
+# --- the readings a check consults, and the sweep of the choices a claim does not vary (verify/audit.py) -----------
+
+def _verdict(holds: bool, name: str = "x"):
+    if holds:
+        return decide([Step(Evidence("z3", "s", "proved"))], "holds", "")
+    return decide([Step(Evidence("z3", "s", "found"), counterexample={name: 1})], "", "fails")
+
+
+def test_a_choice_has_a_fixed_value_read_through_reading_value_outside_a_check():
+    from ldpspec.verify.claims import reading_value, running
+
+    box = CHOICES["gu2020"]["box"]
+    assert box.fixed == box.values[0] and running() is None
+    assert reading_value(box) == box.fixed  # outside a check: the fixed value, nothing recorded
+    assert Choice("c", ("a", "b"), "w", {"a": "1", "b": "2"}, fixed="b").fixed == "b"
+    assert Choice("c", ("a", "b"), "w", {"a": "1", "b": "2"}).to_json()["fixed"] == "a"
+    with pytest.raises(ValueError, match="fixed value"):
+        Choice("c", ("a", "b"), "w", {"a": "1", "b": "2"}, fixed="z")
+
+
+def test_the_sweep_reports_a_consulted_choice_that_moves_the_verdict(registered, tmp_path):
+    from ldpspec.verify.claims import reading_value
+
+    box = CHOICES["gu2020"]["box"]
+    seen = []
+
+    def check(settings):
+        seen.append(reading_value(box))
+        return _verdict(reading_value(box) == box.fixed)
+
+    entry = run_claim(registered("gu2020.test-sweep-moves", check, "verified"), SETTINGS, "all")
+    assert entry.matches and seen == [box.fixed, *[v for v in box.values if v != box.fixed]]
+    assert entry.consulted == ["box"] and "box" not in entry.not_consulted
+    assert set(entry.not_consulted) == set(CHOICES["gu2020"]) - {"box"}
+    (coverage,) = entry.sweep
+    assert coverage["status"] == "moved" and coverage["fixed"] == box.fixed
+    (move,) = entry.moved
+    assert (move["choice"], move["value"], move["fixed_verdict"], move["verdict"]) == ("box", "none", "verified",
+                                                                                       "refuted")
+    _, markdown_path = write_ledger([entry], tmp_path, complete=False, settings=SETTINGS)
+    assert "**the verdict moves**" in markdown_path.read_text()
+
+
+def test_a_choice_that_does_not_move_the_verdict_is_swept_and_one_never_read_is_not_consulted(registered, tmp_path):
+    from ldpspec.verify.claims import reading_value
+
+    release, self_pairs = CHOICES["gu2020"]["release"], CHOICES["gu2020"]["self_pairs"]
+    calls = []
+
+    def check(settings, *, release):
+        calls.append((release, reading_value(self_pairs)))
+        return _verdict(release == "all")
+
+    recorded = {"release=all": "verified", "release=real": "refuted"}
+    entry = run_claim(registered("gu2020.test-sweep-holds", check, recorded, (release,)), SETTINGS, "all")
+    assert entry.matches and not entry.moved and entry.consulted == ["self_pairs"]
+    assert [c["status"] for c in entry.sweep] == ["swept"]
+    assert "release" not in entry.not_consulted and "self_pairs" not in entry.not_consulted
+    # every reading of the claim's own choice under every value of the consulted one
+    assert sorted(calls) == sorted((r, s) for r in release.values for s in self_pairs.values)
+    unswept = run_claim(REGISTRY["gu2020.test-sweep-holds"], SETTINGS, "none")
+    assert [c["status"] for c in unswept.sweep] == ["deep"] and unswept.consulted == ["self_pairs"]
+    json_path, markdown_path = write_ledger([entry], tmp_path, complete=False, settings=SETTINGS)
+    document = json.loads(json_path.read_text())
+    assert document["coverage"]["varied"] == 1 and document["coverage"]["swept"] == 1
+    assert document["claims"][0]["not_consulted"] == entry.not_consulted
+    markdown = markdown_path.read_text()
+    assert "`self_pairs=all` (rerun: `multi-item`)" in markdown
+    assert "not read by the check (through `reading_value`" in markdown
+
+
+def test_a_restated_claim_takes_the_outer_reading_and_passes_on_what_it_consulted(registered):
+    from ldpspec.verify.audit import outcome
+    from ldpspec.verify.claims import reading_value
+
+    box = CHOICES["gu2020"]["box"]
+
+    def inner(settings):
+        return _verdict(reading_value(box) == box.fixed)
+
+    registered("gu2020.test-inner", inner, "verified")
+
+    def outer(settings):
+        return outcome("gu2020.test-inner", settings)
+
+    entry = run_claim(registered("gu2020.test-outer", outer, "verified"), SETTINGS, "all")
+    assert entry.consulted == ["box"] and [m["value"] for m in entry.moved] == ["none"]
+
+
+def test_the_claims_left_to_the_deep_sweep_are_registered():
+    from ldpspec.verify.audit import DEEP_SWEEP
+    from ldpspec.verify.claims import load_claims
+
+    assert DEEP_SWEEP <= set(load_claims())

@@ -31,8 +31,8 @@ from ldpspec.spec.exact import ZERO, Exact
 from ldpspec.verify.cao2022.communication import release_bits
 from ldpspec.verify.cao2022.orders import BASELINE, SU_MECHANISMS, _splits, mse_parts
 from ldpspec.verify.cao2022.privacy import exhaustive_step
-from ldpspec.verify.cao2022.readings import ADULT_GENRES, EPS_BUDGETS, EPS_RANGE, MSE_SCALE
-from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
+from ldpspec.verify.cao2022.readings import ADULT_GENRES, EPS_BUDGETS, EPS_RANGE, MSE_SCALE, Y0_PRECISION
+from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide, reading_value
 from ldpspec.verify.common import tex_set
 from ldpspec.verify.data import summary
 
@@ -87,8 +87,10 @@ SHARES = (Fraction(1, 8), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fracti
 """Fig. 2's sensitive shares |X_sen| / |X| (the paper does not print its grid)."""
 
 
-def mse(name: str, eps: str, n: int, d: int, k: int, m: int, f_sen, scale: str = "sum") -> Exact:
-    """The exact MSE of the frequency estimates (the sum over items, or the mean: the reading ``mse_scale``)."""
+def mse(name: str, eps: str, n: int, d: int, k: int, m: int, f_sen, scale: str | None = None) -> Exact:
+    """The exact MSE of the frequency estimates (the sum over items, or the mean: the reading ``mse_scale``, the
+    running check's when not given)."""
+    scale = reading_value(MSE_SCALE) if scale is None else scale
     total = sum(mse_parts(name, eps, d, k, m, f_sen, m - f_sen), ZERO) / n
     return total if scale == "sum" else total / d
 
@@ -125,8 +127,10 @@ def _approx(values: dict) -> dict:
     return {key: str(float(value)) for key, value in values.items()}
 
 
-def fig1_curves(dataset: str, budgets=EPS_BUDGETS["wide"], f_sen=None) -> dict:
-    """MSE against eps for the five mechanisms (uniform data for the simulated set; ``f_sen`` otherwise)."""
+def fig1_curves(dataset: str, budgets=None, f_sen=None) -> dict:
+    """MSE against eps for the five mechanisms (uniform data for the simulated set; ``f_sen`` otherwise); the budgets
+    of the running check's reading of ``eps_range`` when not given."""
+    budgets = EPS_BUDGETS[reading_value(EPS_RANGE)] if budgets is None else budgets
     n, d, k, m = DATASETS[dataset]
     f_sen = Fraction(k * m, d) if f_sen is None else f_sen
     return {name: [mse(name, eps, n, d, k, m, f_sen) for eps in budgets] for name in SU_MECHANISMS}
@@ -222,7 +226,7 @@ def fig2(settings: AuditSettings):
 
     # the sensitive items are drawn at random: only n, d and m enter, and a catalog adds its d (the same under every
     # reading of adult_genres)
-    sizes = DATASETS | catalog_datasets(ADULT_GENRES.values[0])
+    sizes = DATASETS | catalog_datasets(reading_value(ADULT_GENRES))
     steps = [exhaustive_step(r"each data set's sizes (Table 4's, and Movie's and Anime's catalogs' \(d\)), "
                              r"\(\varepsilon = 1\), shares 1/8 .. 1, expected over the sensitive items",
                              list(sizes.items()), lambda case: _named(case[0], check(*case)))]
@@ -326,6 +330,8 @@ def fig4(settings: AuditSettings):
                       r"revealed items) is shorter than suRAP's and suRAP-Sample's \(d\) bits.",
        choices=(ADULT_GENRES,))
 def headline(settings: AuditSettings, *, adult_genres: str):
+    precision = reading_value(Y0_PRECISION)
+
     def check(dataset, sizes, f_sen):
         n, d, k, m = sizes
         for eps in BUDGETS:
@@ -337,7 +343,7 @@ def headline(settings: AuditSettings, *, adult_genres: str):
                             "f_sen": str(f_sen), "mse": _approx({name: at[name], BASELINE[name]: baseline})}
             if min(at, key=lambda name: at[name]) != "suWheel":
                 return {"part": "(2) suWheel best", "epsilon": eps, "f_sen": str(f_sen), "mse": _approx(at)}
-            bits = release_bits("suWheel", d, k, m, float(Fraction(eps)), "grid")
+            bits = release_bits("suWheel", d, k, m, float(Fraction(eps)), precision)
             if not bits < d:
                 return {"part": "(3) communication", "epsilon": eps, "suWheel_bits": bits, "suRAP_bits": d}
         return None
@@ -358,11 +364,13 @@ def headline(settings: AuditSettings, *, adult_genres: str):
                       r"5\}\). (2) PrivSet and the lower bound are Wang et al.'s; the paper states neither, and "
                       "neither is in this project: open.")
 def sec1_wheel_cited(settings: AuditSettings):
+    precision = reading_value(Y0_PRECISION)
+
     def shorter(case):
         dataset, (n, d, k, m) = case
         for eps in BUDGETS:
-            bits = release_bits("Wheel", d, k, m, float(Fraction(eps)), "grid")
-            if not bits < release_bits("RAPPOR", d, k, m, float(Fraction(eps)), "grid"):
+            bits = release_bits("Wheel", d, k, m, float(Fraction(eps)), precision)
+            if not bits < release_bits("RAPPOR", d, k, m, float(Fraction(eps)), precision):
                 return {"data_set": dataset, "epsilon": eps, "wheel_bits": bits, "rappor_bits": d}
         return None
 
@@ -372,8 +380,9 @@ def sec1_wheel_cited(settings: AuditSettings):
              Step(Evidence("none", "(2) PrivSet, and Wang et al.'s lower bound on the MSE",
                            "not stated in the paper and not implemented here: undecided"), inconclusive=True)]
     return decide(steps, "", "Wheel's release is not shorter than RAPPOR's.",
-                  "Wheel's release is shorter than RAPPOR's; the claims about PrivSet and the lower bound are "
-                  "Wang et al.'s and are not checked here.")
+                  "Wheel's release is shorter than RAPPOR's. No reading decides the rest: PrivSet, its search for "
+                  r"\(k\) and the lower bound on the MSE are Wang et al.'s, neither stated in the paper nor held "
+                  "here.")
 
 
 @claim("cao2022.table4", location="Sec. 5.1, Table 4 and the paragraphs around it",

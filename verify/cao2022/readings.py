@@ -66,7 +66,8 @@ Y0_PRECISION = Choice(
     meanings={"cells": r"hash values anywhere in [0, 1) (the default \(h(x) = x / d\)): \(y_0\)'s cell among up to "
                        r"\(2d\)",
               "grid": r"hash values on the multiples of \(p\): \(y_0\)'s cell among at most \(\lfloor 1/p \rfloor + "
-                      r"1\)"})
+                      r"1\)"},
+    fixed="grid")
 
 MSE_SCALE = Choice(
     "mse_scale", ("sum", "mean"),
@@ -80,7 +81,8 @@ EPS_RANGE = Choice(
     where=r"Sec. 4.4 ('in practice') and Fig. 1 (its \(x\)-axis): the budgets the statements are about are not "
           "printed.",
     meanings={"narrow": r"\(\varepsilon \in \{1/2, 1, 3/2, 2\}\)",
-              "wide": r"\(\varepsilon \in \{1/2, 1, 2, 3, 4, 5, 6, 8\}\)"})
+              "wide": r"\(\varepsilon \in \{1/2, 1, 2, 3, 4, 5, 6, 8\}\)"},
+    fixed="wide")
 
 VARIANCE_MODEL = Choice(
     "variance_model", ("split", "per-user"),
@@ -91,7 +93,8 @@ VARIANCE_MODEL = Choice(
                        "item), as if each user split into holders and non-holders",
               "per-user": r"each user contributes one Bernoulli variable: a holder reports \(x\) with \(p/m + (1 - "
                           r"1/m) q\), a non-holder with \(q\) (a holder of a non-sensitive \(x\) reveals it with "
-                          r"\(r/m\))"})
+                          r"\(r/m\))"},
+    fixed="per-user")
 
 ADULT_GENRES = Choice(
     "adult_genres", ("hentai", "hentai+ecchi"),

@@ -13,10 +13,23 @@ from ldpspec.reference.cao2022.sets import all_sets
 from ldpspec.reference.cao2022.sugrr import SuGRR, SuGRRSample
 from ldpspec.reference.cao2022.surap import SuRAP, SuRAPSample
 from ldpspec.spec.exact import Exact
-from ldpspec.verify.cao2022.privacy import BUDGETS, _set_cases, exhaustive_step
-from ldpspec.verify.cao2022.readings import SUGRR_Y0, VARIANCE_MODEL
-from ldpspec.verify.claims import AuditSettings, claim, decide
+from ldpspec.verify.cao2022.privacy import BUDGETS, _set_cases, exhaustive_step, surap_release
+from ldpspec.verify.cao2022.readings import EMPTY, SUGRR_Y0, SURAP_Y0, VARIANCE_MODEL
+from ldpspec.verify.claims import AuditSettings, claim, decide, reading_value
 from ldpspec.verify.common import tex_set
+
+
+def reading_kwargs(build) -> dict:
+    """The keyword arguments that give the mechanism class ``build`` the running check's readings of what the paper
+    leaves unstated about its release (``reading_value``): suGRR's `y0`, suGRR-Sample's empty protected part,
+    suRAP's `y0`; ``{}`` for any other class."""
+    if build is SuGRR:
+        return {"y0": reading_value(SUGRR_Y0)}
+    if build is SuGRRSample:
+        return {"empty": reading_value(EMPTY)}
+    if build in (SuRAP, SuRAPSample):
+        return {"y0": surap_release(reading_value(SURAP_Y0))}
+    return {}
 
 
 def _cases(settings: AuditSettings) -> list[tuple]:
@@ -182,7 +195,7 @@ def sec4_remarks(settings: AuditSettings):
 
     def grows_with_m(case):
         d, k, eps = case
-        errors = [_total_variance(SuGRR(eps, d, range(k), m)) for m in range(1, d)]
+        errors = [_total_variance(SuGRR(eps, d, range(k), m, **reading_kwargs(SuGRR))) for m in range(1, d)]
         for m in range(1, len(errors)):
             if not errors[m] > errors[m - 1]:
                 return {"d": d, "sensitive_items": list(range(k)), "epsilon": eps, "m": [m, m + 1],
@@ -191,8 +204,9 @@ def sec4_remarks(settings: AuditSettings):
 
     def shrinks_with_domain(case):
         d, k, eps = case
-        small, large = SuGRR(eps, d, range(k), 1), SuGRR(eps, d + 1, range(k + 1), 1)
-        rappor_small, rappor_large = SuRAP(eps, d, range(k), 1), SuRAP(eps, d + 1, range(k + 1), 1)
+        grr, rap = reading_kwargs(SuGRR), reading_kwargs(SuRAP)
+        small, large = SuGRR(eps, d, range(k), 1, **grr), SuGRR(eps, d + 1, range(k + 1), 1, **grr)
+        rappor_small, rappor_large = SuRAP(eps, d, range(k), 1, **rap), SuRAP(eps, d + 1, range(k + 1), 1, **rap)
         if not (large.p < small.p and large.q < small.q and large.r < small.r):
             return {"mechanism": "suGRR", "d": [d, d + 1], "k": [k, k + 1], "epsilon": eps}
         if (rappor_large.p, rappor_large.q, rappor_large.r) != (rappor_small.p, rappor_small.q, rappor_small.r):
@@ -202,9 +216,11 @@ def sec4_remarks(settings: AuditSettings):
     def rappor_better(case):
         d, k, eps = case
         for m in range(1, min(d, 3) + 1):
-            for name, grr, rappor in (("suGRR vs suRAP", SuGRR(eps, d, range(k), m), SuRAP(eps, d, range(k), m)),
-                                      ("suGRR-Sample vs suRAP-Sample", SuGRRSample(eps, d, range(k), m),
-                                       SuRAPSample(eps, d, range(k), m))):
+            pairs = (("suGRR vs suRAP", SuGRR(eps, d, range(k), m, **reading_kwargs(SuGRR)),
+                      SuRAP(eps, d, range(k), m, **reading_kwargs(SuRAP))),
+                     ("suGRR-Sample vs suRAP-Sample", SuGRRSample(eps, d, range(k), m, **reading_kwargs(SuGRRSample)),
+                      SuRAPSample(eps, d, range(k), m, **reading_kwargs(SuRAPSample))))
+            for name, grr, rappor in pairs:
                 grr_error, rappor_error = _total_variance(grr), _total_variance(rappor)
                 if not rappor_error < grr_error:
                     return {"mechanisms": name, "d": d, "m": m, "sensitive_items": list(range(k)), "epsilon": eps,

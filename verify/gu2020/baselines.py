@@ -25,7 +25,7 @@ from ldpspec.spec.notions import ldp
 from ldpspec.spec.numbers import budget, ctx, to_decimal_string
 from ldpspec.spec.structured import bit_vector_probability
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
-from ldpspec.verify.gu2020.readings import UTILITY
+from ldpspec.verify.gu2020.readings import CLOSED_FORM, SMALL_PORTION, UTILITY
 from ldpspec.verify.search import find_counterexample, search_step
 from ldpspec.verify.symbolic import Condition, SymbolicBudget, SymbolicChannel, ldp_conditions, proof_step, prove
 
@@ -346,11 +346,42 @@ def naive_unbiased(settings: AuditSettings):
 
 @claim("gu2020.sec5a-naive.no-closed-form", location="Sec. V-A",
        statement="The elements in the inversion matrix do not have closed-form expression in general.",
-       methods=("none",), recorded="open",
-       interpretation="Part of gu2020.sec5a-naive. A remark about symbolic tractability, not a property of channels.")
-def naive_no_closed_form(settings: AuditSettings):
-    return decide([Step(Evidence("none", "", "not a machine-decidable statement"), inconclusive=True)], "", "",
-                  "A remark about symbolic tractability; nothing to compute.")
+       methods=("z3", "none"),
+       recorded={"closed_form=finite-expression": "refuted", "closed_form=simple-formula": "open"},
+       interpretation="Part of gu2020.sec5a-naive. What counts as a closed form is the choice `closed_form`. As a "
+                      r"finite expression in the entries, every element of \(Q^{-1}\) has one, Cramer's rule: "
+                      r"\((Q^{-1})_{ij} = C_{ji} / \det Q\), the cofactor over the determinant, polynomials in the "
+                      r"entries (z3 proves \(\operatorname{adj}(Q) Q = \det(Q) I\) for every \(2 \times 2\) and "
+                      r"\(3 \times 3\) matrix). As a formula as simple as GRR's, nothing measures simplicity.",
+       choices=(CLOSED_FORM,))
+def naive_no_closed_form(settings: AuditSettings, *, closed_form: str):
+    if closed_form == "simple-formula":
+        return decide([Step(Evidence("none", "", "no measure of a formula's simplicity"), inconclusive=True)], "", "",
+                      "No reading decides 'as simple as GRR's': nothing measures the simplicity of a formula.")
+    steps = []
+    for d in (2, 3):
+        q = [[z3.Real(f"q{i}{j}") for j in range(d)] for i in range(d)]
+
+        def minor(i, j, q=q, d=d):
+            rows = [[q[r][c] for c in range(d) if c != j] for r in range(d) if r != i]
+            return rows[0][0] if d == 2 else rows[0][0] * rows[1][1] - rows[0][1] * rows[1][0]
+
+        cofactor = [[(-1) ** (i + j) * minor(i, j) for j in range(d)] for i in range(d)]
+        determinant = z3.Sum(*[q[0][j] * cofactor[0][j] for j in range(d)])
+        conditions = [Condition((i, k), None, z3.Sum(*[cofactor[j][i] * q[j][k] for j in range(d)])
+                                == (determinant if i == k else 0))
+                      for i in range(d) for k in range(d)]
+        steps.append(proof_step(rf"every \({d} \times {d}\) matrix: \(\operatorname{{adj}}(Q) Q = \det(Q) I\)",
+                                prove(conditions, description=rf"Cramer, \(d = {d}\)")))
+    proved = all(not step.inconclusive and step.counterexample is None for step in steps)
+    steps.append(Step(Evidence("z3", "Cramer's rule", r"proved for \(d = 2, 3\)" if proved else "not proved"),
+                      counterexample={"element": r"\((Q^{-1})_{ij} = C_{ji} / \det Q\)",
+                                      "why": r"the cofactor \(C_{ji}\) and \(\det Q\) are polynomials in the "
+                                             r"entries of \(Q\): a finite expression for every invertible \(Q\); "
+                                             r"z3 proves \(\operatorname{adj}(Q) Q = \det(Q) I\) for \(d = 2, 3\)"}
+                      if proved else None, inconclusive=not proved))
+    return decide(steps, "", r"Every element of \(Q^{-1}\) has a closed form as a finite expression: the cofactor "
+                             r"over the determinant (Cramer's rule).")
 
 
 @claim("gu2020.sec5a-naive.mse-depends", location="Sec. V-A",
@@ -473,17 +504,43 @@ def naive_grr_inverse(settings: AuditSettings):
        statement="For GRR, the term that is related to the true frequencies only takes a small portion of MSE, thus "
                  "the "
                  "approximate MSE can be independent of the unknown true frequencies.",
-       methods=("z3",), recorded="open",
-       interpretation="Part of gu2020.sec5a-naive. 'Small' is not defined. Computed: on single-item data the frequency "
-                      r"term's share of GRR's total MSE is \((d-2)(e^{\varepsilon}-1) / (d(e^{\varepsilon}+d-2) + "
-                      r"(d-2)(e^{\varepsilon}-1))\), below 1/2 for every \(d\) and \(\varepsilon\) (proved) and "
-                      r"approaching 1/2 as \(d\) and \(\varepsilon\) grow, so it can be close to half.")
-def naive_grr_frequency_term(settings: AuditSettings):
+       methods=("z3", "exact"),
+       recorded={"small_portion=minority": "verified", "small_portion=negligible": "refuted"},
+       interpretation="Part of gu2020.sec5a-naive. 'Small' is the choice `small_portion`. On single-item data GRR's "
+                      r"total MSE is \(n d (e^{\varepsilon}+d-2)/(e^{\varepsilon}-1)^2 + n (d-2)/(e^{\varepsilon}-1)\),"
+                      r" the second term the one that carries the true counts; its share is "
+                      r"\((d-2)(e^{\varepsilon}-1) "
+                      r"/ (d(e^{\varepsilon}+d-2) + (d-2)(e^{\varepsilon}-1))\), below 1/2 for every \(d\) and "
+                      r"\(\varepsilon\) (proved) and approaching 1/2 as \(d\) and \(\varepsilon\) grow. The "
+                      r"statement is for GRR in general: every \(d \ge 2\) and \(\varepsilon > 0\).",
+       choices=(SMALL_PORTION,))
+def naive_grr_frequency_term(settings: AuditSettings, *, small_portion: str):
     d, E = z3.Reals("d E")
     share = (d - 2) * (E - 1) / (d * (E + d - 2) + (d - 2) * (E - 1))
-    step = proof_step(r"every \(d \ge 2\) and \(\varepsilon > 0\): share < 1/2",
-                      prove([Condition((), None, share < z3.RealVal(1) / 2)], assumptions=[d >= 2, E > 1],
-                            description="share below one half"))
+    proof = proof_step(r"every \(d \ge 2\) and \(\varepsilon > 0\): share < 1/2",
+                       prove([Condition((), None, share < z3.RealVal(1) / 2)], assumptions=[d >= 2, E > 1],
+                             description="share below one half"))
     near = float((1000 - 2) * (ctx.exp(10) - 1) / (1000 * (ctx.exp(10) + 998) + 998 * (ctx.exp(10) - 1)))
-    evidence = Step(Evidence("exact", r"\(d = 1000\), \(\varepsilon = 10\)", f"share {near:.3f}"), inconclusive=True)
-    return decide([step, evidence], "", "", "Whether a share approaching one half is 'small' is not decidable.")
+    evidence = Step(Evidence("exact", r"\(d = 1000\), \(\varepsilon = 10\)", f"share {near:.3f}"))
+    if small_portion == "minority":
+        return decide([proof, evidence], r"The frequency term is less than half of GRR's MSE for every \(d\) and "
+                                         r"\(\varepsilon\) (proved), though it approaches one half.", "")
+
+    def exact_share(d_value: int, e_value: Fraction) -> Fraction:
+        return (d_value - 2) * (e_value - 1) / (d_value * (e_value + d_value - 2) + (d_value - 2) * (e_value - 1))
+
+    # the smallest domain and an integer e^eps, then Fig. 3's power-law domain at eps = ln 20 (about 3)
+    found = [(d_value, e_value, exact_share(d_value, Fraction(e_value))) for d_value, e_value in ((3, 3), (100, 20))]
+    over = [(d_value, e_value, value) for d_value, e_value, value in found if value > Fraction(1, 10)]
+    step = Step(Evidence("exact", r"rational \(e^{\varepsilon}\): \(d = 3\), \(e^{\varepsilon} = 3\); \(d = 100\), "
+                                  r"\(e^{\varepsilon} = 20\)",
+                         "; ".join(rf"\(d = {d_value}\), \(e^{{\varepsilon}} = {e_value}\): share {value} "
+                                   f"= {float(value):.4f}" for d_value, e_value, value in found)),
+                counterexample={"d": over[0][0], r"\(e^{\varepsilon}\)": over[0][1],
+                                "frequency term / total MSE": f"{over[0][2]} = {float(over[0][2]):.4f}",
+                                "also": rf"\(d = {over[1][0]}\), \(e^{{\varepsilon}} = {over[1][1]}\) "
+                                        rf"(\(\varepsilon \approx 3.0\)): share {float(over[1][2]):.4f}",
+                                "bound of the reading": "1/10"} if over else None)
+    return decide([proof, evidence, step], "",
+                  r"The frequency term is more than 10% of GRR's MSE already at \(d = 3\), \(e^{\varepsilon} = 3\) "
+                  r"(exactly 1/7), and near one half for large \(d\) and \(\varepsilon\): not negligible.")

@@ -30,6 +30,8 @@ from ldpspec.reference.gu2020.idue import solve_levels
 from ldpspec.reference.gu2020.levels import PrivacyLevels, idue
 from ldpspec.reference.shared.estimators import count_variance
 from ldpspec.reference.shared.unary import UnaryEncoding, oue, sue
+from ldpspec.verify.claims import reading_value
+from ldpspec.verify.gu2020.readings import BOX, BUDGET_ASSIGNMENT, SELF_PAIRS
 
 MECHANISMS = ("RAPPOR", "OUE", "IDUE-opt0", "IDUE-opt1", "IDUE-opt2")
 EPSILON_GRID = (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5, 4.0)
@@ -120,19 +122,32 @@ class Fig3Data:
         return [getattr(point, value) for point in self.points if point.mechanism == mechanism]
 
 
-def solved(levels: PrivacyLevels, model: str, box: str = "authors"):
-    """``solve_levels(levels, model, box=box)``, once per audit for each model, budgets and sizes: a solution
-    depends on nothing else (opt1 and opt2 not even on the box), and several readings and claims ask for the same."""
-    return _solved(levels.budgets, levels.sizes, model, box if model == "opt0" else None)
+def solve_read(levels: PrivacyLevels, model: str = "opt0", r: str = "min", **options):
+    """``solve_levels``, with the choices ``self_pairs`` and (opt0) ``box`` those of the running check's reading
+    (``reading_value``) unless given."""
+    if "self_pairs" not in options:
+        options["self_pairs"] = reading_value(SELF_PAIRS)
+    if model == "opt0" and "box" not in options:
+        options["box"] = reading_value(BOX)
+    return solve_levels(levels, model, r, **options)
+
+
+def solved(levels: PrivacyLevels, model: str, box: str | None = None, self_pairs: str | None = None):
+    """``solve_levels(levels, model, box=box, self_pairs=self_pairs)``, once per audit for each model, budgets, sizes
+    and reading: a solution depends on nothing else (opt1 and opt2 not even on the box), and several readings and
+    claims ask for the same. A choice not given is the running check's (``reading_value``)."""
+    box = (reading_value(BOX) if box is None else box) if model == "opt0" else None
+    self_pairs = reading_value(SELF_PAIRS) if self_pairs is None else self_pairs
+    return _solved(levels.budgets, levels.sizes, model, box, self_pairs)
 
 
 @lru_cache(maxsize=512)
-def _solved(budgets: tuple, sizes: tuple, model: str, box: str | None):
-    return solve_levels(PrivacyLevels.from_sizes(list(budgets), list(sizes)), model,
+def _solved(budgets: tuple, sizes: tuple, model: str, box: str | None, self_pairs: str):
+    return solve_levels(PrivacyLevels.from_sizes(list(budgets), list(sizes)), model, self_pairs=self_pairs,
                         **({"box": box} if box is not None else {}))
 
 
-def _encodings(levels: PrivacyLevels, item_level: np.ndarray, box: str) -> dict:
+def _encodings(levels: PrivacyLevels, item_level: np.ndarray, box: str, self_pairs: str) -> dict:
     """``{mechanism: (encoding, plotted value)}``: the value the authors' code plots as the theoretical curve.
 
     RAPPOR and OUE: the totals of single-item data (Sec. III-C). IDUE: the optimal value of each model, which is its
@@ -147,23 +162,27 @@ def _encodings(levels: PrivacyLevels, item_level: np.ndarray, box: str) -> dict:
         second = float((1 - bit.p - bit.q) / (bit.p - bit.q))
         encodings[name] = (baseline, m * first + second)
     for model in ("opt0", "opt1", "opt2"):
-        solution = solved(levels, model, box)
+        solution = solved(levels, model, box, self_pairs)
         encoding = level_encoding(levels, item_level, solution.a, solution.b)
         encodings[f"IDUE-{model}"] = (encoding, solution.worst_case_mse)
     return encodings
 
 
 def fig3(dataset: str, *, n: int = 100_000, runs: int = 10, epsilons=EPSILON_GRID, seed: int = 2020,
-         box: str = "authors", assignment: str = "exact-shares") -> Fig3Data:
+         box: str | None = None, assignment: str | None = None) -> Fig3Data:
     """The Fig. 3 comparison on ``dataset`` ("power-law", m = 100, or "uniform", m = 1000).
 
-    ``box`` is opt0's feasible box and ``assignment`` how the items get their budgets (``ASSIGNMENTS``).
+    ``box`` is opt0's feasible box and ``assignment`` how the items get their budgets (``ASSIGNMENTS``); these and
+    ``self_pairs``, when not given, are the running check's (``reading_value``).
     """
-    return _fig3_cached(dataset, n, runs, tuple(epsilons), seed, box, assignment)
+    box = reading_value(BOX) if box is None else box
+    assignment = reading_value(BUDGET_ASSIGNMENT) if assignment is None else assignment
+    return _fig3_cached(dataset, n, runs, tuple(epsilons), seed, box, assignment, reading_value(SELF_PAIRS))
 
 
-@lru_cache(maxsize=16)
-def _fig3_cached(dataset: str, n: int, runs: int, epsilons: tuple, seed: int, box: str, assignment: str) -> Fig3Data:
+@lru_cache(maxsize=32)
+def _fig3_cached(dataset: str, n: int, runs: int, epsilons: tuple, seed: int, box: str, assignment: str,
+                 self_pairs: str) -> Fig3Data:
     m = {"power-law": 100, "uniform": 1000}[dataset]
     rng = np.random.default_rng(seed)
     items = (power_law_items if dataset == "power-law" else uniform_items)(n, m, rng)
@@ -171,7 +190,7 @@ def _fig3_cached(dataset: str, n: int, runs: int, epsilons: tuple, seed: int, bo
     data = Fig3Data(dataset, n, m)
     for eps in epsilons:
         levels, item_level = ASSIGNMENTS[assignment](m, LEVEL_FACTORS, LEVEL_SHARES, eps, rng)
-        for mechanism, (encoding, plotted) in _encodings(levels, item_level, box).items():
+        for mechanism, (encoding, plotted) in _encodings(levels, item_level, box, self_pairs).items():
             expected_total = expected_total_mse(encoding, true_counts)
             errors = []
             for _ in range(runs):
@@ -188,13 +207,21 @@ def _fig3_cached(dataset: str, n: int, runs: int, epsilons: tuple, seed: int, bo
 SHARE_GRID = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
 
 
-@lru_cache(maxsize=16)
 def share_sweep(dataset: str, eps: float = 1.0, factor: float = 2.0, shares=SHARE_GRID, *, n: int = 100_000,
-                seed: int = 6, box: str = "authors", assignment: str = "exact-shares") -> list[tuple]:
+                seed: int = 6, box: str | None = None, assignment: str | None = None) -> list[tuple]:
     """``(share, OUE's expected MSE / n, IDUE-opt0's expected MSE / n)`` for budgets ``{eps, factor * eps}``.
 
     Exact expected MSE (eq. (8)) of the generated data; the share is that of the items with the smaller budget.
+    ``box``, ``assignment`` and ``self_pairs``, when not given, are the running check's (``reading_value``).
     """
+    box = reading_value(BOX) if box is None else box
+    assignment = reading_value(BUDGET_ASSIGNMENT) if assignment is None else assignment
+    return _share_sweep(dataset, eps, factor, tuple(shares), n, seed, box, assignment, reading_value(SELF_PAIRS))
+
+
+@lru_cache(maxsize=32)
+def _share_sweep(dataset: str, eps: float, factor: float, shares: tuple, n: int, seed: int, box: str, assignment: str,
+                 self_pairs: str) -> list[tuple]:
     m = {"power-law": 100, "uniform": 1000}[dataset]
     rng = np.random.default_rng(seed)
     items = (power_law_items if dataset == "power-law" else uniform_items)(n, m, rng)
@@ -202,7 +229,7 @@ def share_sweep(dataset: str, eps: float = 1.0, factor: float = 2.0, shares=SHAR
     rows = []
     for share in shares:
         levels, item_level = ASSIGNMENTS[assignment](m, (1.0, factor), (share, 1 - share), eps, rng)
-        solution = solved(levels, "opt0", box)
+        solution = solved(levels, "opt0", box, self_pairs)
         idue_total = expected_total_mse(level_encoding(levels, item_level, solution.a, solution.b), true_counts)
         oue_total = expected_total_mse(oue(eps, m), true_counts)
         rows.append((share, oue_total / n, idue_total / n))

@@ -10,6 +10,7 @@ searches random exact channels through the kernel's own predicates.
 from __future__ import annotations
 
 import itertools
+from fractions import Fraction
 
 import z3
 from hypothesis import strategies as st
@@ -31,6 +32,7 @@ from ldpspec.verify.common import (
     z3_min,
     z3_reals,
 )
+from ldpspec.verify.gu2020.readings import SPECIAL_CASE
 from ldpspec.verify.search import budget_values, find_counterexample, random_channels, search_step
 from ldpspec.verify.symbolic import proof_step
 
@@ -397,20 +399,85 @@ def minid_guarantees_ldp(settings: AuditSettings):
 @claim("gu2020.uldp-relation.special-case", location="Sec. IV-B; slides 002",
        statement="ULDP can be regarded as a special case of the proposed MinID-LDP under two privacy levels of inputs "
                  "(sensitive and non-sensitive) but with incomplete privacy policy graph.",
-       methods=("exact example",), recorded="open",
-       interpretation="An analogy. ULDP constrains outputs (only protected outputs carry a ratio bound) while a policy "
-                      "graph "
-               "removes pairs of inputs, and the paper does not say which pairs the incomplete graph drops, so there "
-               "is no single statement to check. What is computed: uRR, a ULDP channel, is not MinID-LDP on the "
-               "complete "
-               "graph for any finite budgets.")
-def uldp_special_case(settings: AuditSettings):
-    channel, _, _ = _urr_channel()
-    budgets = {"hiv": 100, "cancer": 100, "flu": 100, "none": 100}
-    complete = min_id_ldp(channel, budgets)
-    return decide([Step(Evidence("exact example", "uRR, MinID-LDP with every budget 100 on the complete graph",
-                                 f"holds: {complete.holds} (an invertible output makes a ratio infinite)"),
-                        inconclusive=True)], "", "", "An analogy without a precise statement; see the reading.")
+       methods=("exact example", "exhaustive"),
+       recorded={"special_case=contained": "verified", "special_case=equal": "refuted"},
+       interpretation="The graph is not given; what 'special case' means is the choice `special_case`. Contained: with "
+                      r"the graph that keeps the pairs of sensitive inputs and their budget \(\varepsilon\), "
+                      "every ULDP channel is MinID-LDP: a protected output bounds every pair by "
+                      r"\(e^{\varepsilon}\), and an unprotected output has probability 0 from every sensitive input. "
+                      "Checked on uRR and on seeded random ULDP channels with the kernel. Equal: on uRR's domain "
+                      "(hiv, cancer sensitive and protected; flu, none not), for every incomplete graph of the four "
+                      "inputs and two levels of budgets, one of two exact channels separates the notions: uRR (ULDP) "
+                      "fails MinID-LDP on a graph with a pair that holds a non-sensitive input (an unprotected output "
+                      "has probability 0 from the other input), and a channel that never sends a non-sensitive input "
+                      "to a protected output (not ULDP) satisfies MinID-LDP on every other graph.",
+       choices=(SPECIAL_CASE,))
+def uldp_special_case(settings: AuditSettings, *, special_case: str):
+    import random
+
+    from ldpspec.spec.notions import uldp
+
+    channel, sensitive, protected = _urr_channel()
+    items = list(channel.inputs)
+    if special_case == "contained":
+        pairs = [("hiv", "cancer")]
+        budgets = {"hiv": "log(3)", "cancer": "log(3)", "flu": 5, "none": 5}
+        urr_holds = bool(uldp(channel, sensitive, protected, "log(3)")) and bool(min_id_ldp(channel, budgets,
+                                                                                             policy=pairs))
+        rng = random.Random(4)
+        failures, tried = [], 0
+        for _ in range(60):
+            weights = {"hiv": [rng.randint(1, 9), rng.randint(1, 9), 0, 0],
+                       "cancer": [rng.randint(1, 9), rng.randint(1, 9), 0, 0],
+                       "flu": [rng.randint(1, 9), rng.randint(1, 9), rng.randint(1, 9), 0],
+                       "none": [rng.randint(1, 9), rng.randint(1, 9), 0, rng.randint(1, 9)]}
+            rows = [[Fraction(w, sum(weights[x])) for w in weights[x]] for x in items]
+            ratio = max(rows[i][y] / rows[j][y] for y in range(2) for i in range(4) for j in range(4))
+            candidate = Channel(items, items, rows)
+            if not uldp(candidate, sensitive, protected, f"log({ratio})"):
+                continue
+            tried += 1
+            level = {"hiv": f"log({ratio})", "cancer": f"log({ratio})", "flu": 50, "none": 50}
+            if not min_id_ldp(candidate, level, policy=pairs):
+                failures.append({"channel": [[str(v) for v in row] for row in rows],
+                                 r"\(\varepsilon\)": rf"\(\ln {ratio}\)"})
+        steps = [Step(Evidence("exact example", r"uRR at \(\varepsilon = \ln 3\); graph: the pair (hiv, cancer)",
+                               f"ULDP and MinID-LDP on the graph: {urr_holds}"), inconclusive=not urr_holds),
+                 Step(Evidence("exhaustive", "seeded random ULDP channels on uRR's domain (protected outputs hiv, "
+                                             "cancer; each unprotected output from its own non-sensitive input), "
+                                             r"\(\varepsilon\) their tightest ratio; graph: the pair (hiv, cancer)",
+                               f"{tried} ULDP channels, MinID-LDP on the graph fails on {len(failures)}"),
+                      counterexample=failures[0] if failures else None)]
+        return decide(steps, "Every ULDP channel is MinID-LDP on the graph of the sensitive pairs, with the ULDP "
+                             "budget.", "A ULDP channel is not MinID-LDP on the graph of the sensitive pairs.")
+    closed = Channel(items, items, [["1/2", "1/2", 0, 0], ["1/2", "1/2", 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]])
+    all_pairs = list(itertools.combinations(items, 2))
+    levels = [("log(3)", "log(3)"), ("log(3)", 5), (1, 100)]
+    unseparated = []
+    for size in range(len(all_pairs)):  # every incomplete graph
+        for graph in itertools.combinations(all_pairs, size):
+            for low, high in levels:
+                budgets = {"hiv": low, "cancer": low, "flu": high, "none": high}
+                urr_separates = not min_id_ldp(channel, budgets, policy=list(graph))
+                closed_separates = (bool(min_id_ldp(closed, budgets, policy=list(graph)))
+                                    and not uldp(closed, sensitive, protected, low))
+                if not (urr_separates or closed_separates):
+                    unseparated.append((graph, low, high))
+    steps = [Step(Evidence("exhaustive", r"uRR's domain; the 63 incomplete graphs of its 4 inputs; budgets (sensitive, "
+                                         r"non-sensitive) \((\ln 3, \ln 3)\), \((\ln 3, 5)\), \((1, 100)\)",
+                           f"graphs and budgets where neither channel separates MinID-LDP from ULDP: "
+                           f"{len(unseparated)}"),
+                  counterexample={"ULDP channel (uRR)": [["3/4", "1/4", 0, 0], ["1/4", "3/4", 0, 0],
+                                                         ["1/4", "1/4", "1/2", 0], ["1/4", "1/4", 0, "1/2"]],
+                                  "channel that is not ULDP": [["1/2", "1/2", 0, 0], ["1/2", "1/2", 0, 0],
+                                                               [0, 0, 1, 0], [0, 0, 0, 1]],
+                                  "inputs and outputs": items, "sensitive and protected": sensitive,
+                                  "why": r"on a graph with a pair that holds flu or none, uRR (ULDP at \(\ln 3\)) "
+                                         "is not MinID-LDP for any finite budgets; on every other incomplete graph the "
+                                         "second channel is MinID-LDP but not ULDP"} if not unseparated else None,
+                  inconclusive=bool(unseparated))]
+    return decide(steps, "", "No incomplete graph with two levels of budgets makes MinID-LDP coincide with ULDP on "
+                             "uRR's domain.", "Some graph was not separated; see the evidence.")
 
 
 @claim("gu2020.sec8-policy-graph", location="Sec. VIII 'Additional Gain from Incomplete Privacy Policy Graph'",

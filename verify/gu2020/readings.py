@@ -85,5 +85,65 @@ TOP_K = Choice(
     meanings={"10": "RE over the top 10 items", "20": "RE over the top 20 items", "50": "RE over the top 50 items",
               "100": "RE over the top 100 items"})
 
+SMALL_PORTION = Choice(
+    "small_portion", ("minority", "negligible"),
+    where="Sec. V-A: for GRR 'the term that is related to the true frequencies only takes a small portion of MSE', so "
+          "that the approximate MSE may drop it; 'small' is not quantified.",
+    meanings={"minority": "the frequency term is less than half of the total MSE (smaller than the rest), for every "
+                          r"\(d\) and \(\varepsilon\)",
+              "negligible": "the frequency term is at most 10% of the total MSE, for every "
+                            r"\(d\) and \(\varepsilon\), small enough to drop"})
+
+NEAR_OPTIMAL = Choice(
+    "near_optimal", ("within-10%", "within-factor-2"),
+    where="Sec. V-D and Sec. VII-A (Fig. 3): opt1 and opt2 'provide the near-optimal solution'; the gap to the optimum "
+          "(opt0) allowed is not stated.",
+    meanings={"within-10%": "the worst-case MSE of opt1's and of opt2's optimum is at most 10% above opt0's optimum",
+              "within-factor-2": "the worst-case MSE of opt1's and of opt2's optimum is less than twice opt0's "
+                                 "optimum (the same order, as Fig. 3's logarithmic axis shows it)"})
+
+LARGE_SHARE = Choice(
+    "large_share", ("50%", "70%"),
+    where="Sec. VII-A, Fig. 6: IDUE is like OUE 'when the percentage of the more sensitive items is large (such as "
+          "more than ...)'; the threshold is lost in the extracted text.",
+    meanings={"50%": "the shares of Fig. 6 from 50% (a majority of the items more sensitive) up",
+              "70%": "the shares of Fig. 6 from 70% up"})
+
+ALMOST_SAME = Choice(
+    "almost_same", ("1%", "5%"),
+    where="Sec. VII-A, Fig. 6: IDUE has 'almost the same' total MSE and average RE as OUE at large shares; the "
+          "tolerance is not stated.",
+    meanings={"1%": "IDUE's total MSE, and each item's expected absolute error (hence any average RE), within 1% of "
+                    "OUE's",
+              "5%": "IDUE's total MSE, and each item's expected absolute error (hence any average RE), within 5% of "
+                    "OUE's"})
+
+SPECIAL_CASE = Choice(
+    "special_case", ("contained", "equal"),
+    where="Sec. IV-B: 'ULDP can be regarded as a special case of the proposed MinID-LDP under two privacy levels of "
+          "inputs (sensitive and non-sensitive) but with incomplete privacy policy graph' does not say which graph, "
+          "nor whether the notions coincide.",
+    meanings={"contained": "for some incomplete policy graph and two levels of budgets, every ULDP channel is "
+                           "MinID-LDP on that graph",
+              "equal": "for some incomplete policy graph and two levels of budgets, MinID-LDP on that graph is ULDP: "
+                       "the same channels satisfy both"})
+
+CLOSED_FORM = Choice(
+    "closed_form", ("finite-expression", "simple-formula"),
+    where="Sec. V-A: 'the elements in the inversion matrix do not have closed-form expression in general' does not "
+          "say what counts as a closed form.",
+    meanings={"finite-expression": "a closed form is any finite expression in the matrix's entries (sums, products "
+                                   "and quotients)",
+              "simple-formula": "a closed form is a formula as simple as GRR's, a few values shared by many entries"})
+
+SIMILAR = Choice(
+    "similar", ("within-factor-2", "same-order"),
+    where="Sec. VII-A, Fig. 3: 'mechanisms satisfying LDP and MinID-LDP have relatively similar utility' does not say "
+          "how similar.",
+    meanings={"within-factor-2": "at every budget, each LDP mechanism's MSE is within a factor of 2 of IDUE's",
+              "same-order": "at every budget, each LDP mechanism's MSE is within a factor of 10 of IDUE's (the same "
+                            "order of magnitude, as Fig. 3's logarithmic axis shows it)"})
+
 CHOICES = declare_choices("gu2020", BOX, SELF_PAIRS, DUMMY_BUDGET, RELEASE, BUDGET_ASSIGNMENT, LESS, UTILITY, SKEW,
-                          TOY_LAYOUT, PADDING, TOP_K)
+                          TOY_LAYOUT, PADDING, TOP_K, SMALL_PORTION, NEAR_OPTIMAL, LARGE_SHARE, ALMOST_SAME,
+                          SPECIAL_CASE, CLOSED_FORM, SIMILAR)

@@ -18,7 +18,7 @@ from ldpspec.reference.hiera2023.lhp import LHP
 from ldpspec.reference.shared.grr import grr_probabilities
 from ldpspec.spec.exact import Exact
 from ldpspec.spec.numbers import to_decimal_string
-from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
+from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide, reading_value
 from ldpspec.verify.common import pointwise, prove_identity
 from ldpspec.verify.hiera2023.readings import CLIPPING, COMPENSATION, LEVEL_BUDGET, SIZE
 from ldpspec.verify.symbolic import proof_step
@@ -174,9 +174,10 @@ def contribution_more_data(settings: AuditSettings, compensation: str):
                       "estimate.")
 def contribution_accuracy(settings: AuditSettings, compensation: str, size: str, clipping: str):
     clip = clipping == "printed"
+    level_budget = reading_value(LEVEL_BUDGET)
     for setup, mu, population in _cases(settings):
-        converted = moments(setup, "perturbed", mu, compensation, size, clip, population)
-        plain = moments(setup, "perturbed", 1, compensation, size, clip, population)
+        converted = moments(setup, level_budget, mu, compensation, size, clip, population)
+        plain = moments(setup, level_budget, 1, compensation, size, clip, population)
         if converted[1] >= plain[1]:
             boundaries, budgets, _ = SETUPS[setup]
             counterexample = {"method": "exact", "boundaries": list(boundaries), "budgets": list(budgets),
@@ -197,21 +198,24 @@ def contribution_accuracy(settings: AuditSettings, compensation: str, size: str,
        statement=r"When \(i + \mu - 1 > k\), the number of transformations of dataset \(V_i\) may be less than \(\mu - "
                  r"1\); to ensure that the final mean estimate is unbiased, it is necessary to add \(\mu - k + i\) "
                  r"datasets \(V_i\) as the compensation dataset in step 5.",
-       methods=("exact",), recorded={**{f"compensation={c}, size={s}, clipping={k}": "refuted"
-                                        for c in "ABCD" for s in ("all", "n") for k in ("printed", "none")},
-                                     "compensation=A, size=all, clipping=none": "verified"},
-       choices=(COMPENSATION, SIZE, CLIPPING),
+       methods=("exact",), recorded={**{f"compensation={c}, size={s}, clipping={k}, level_budget={b}": "refuted"
+                                        for c in "ABCD" for s in ("all", "n") for k in ("printed", "none")
+                                        for b in ("perturbed", "true")},
+                                     "compensation=A, size=all, clipping=none, level_budget=perturbed": "verified"},
+       choices=(COMPENSATION, SIZE, CLIPPING, LEVEL_BUDGET),
        interpretation="Two parts, each by exact expectation on tiny populations: with the compensation (as the reading "
                       r"merges it) the estimate is unbiased, and without it (one copy of each \(V_i\)) it is biased. "
-                      "The block reading has no compensation copies, so there 'with' and 'without' are the same merge.")
-def compensation(settings: AuditSettings, compensation: str, size: str, clipping: str):
+                      "The block reading has no compensation copies, so there 'with' and 'without' are the same merge. "
+                      "LHP perturbs the value with the budget of the reading `level_budget`, which moves the verdict "
+                      "(as for Theorem 3).")
+def compensation(settings: AuditSettings, compensation: str, size: str, clipping: str, level_budget: str):
     clip = clipping == "printed"
-    reading = {"compensation": compensation, "size": size, "clipping": clipping}
+    reading = {"compensation": compensation, "size": size, "clipping": clipping, "level_budget": level_budget}
     steps = []
     unbiased_with = True
     for case in _cases(settings):
         setup, mu, population = case
-        mean, _, true_mean = moments(setup, "perturbed", mu, compensation, size, clip, population)
+        mean, _, true_mean = moments(setup, level_budget, mu, compensation, size, clip, population)
         if mean != true_mean:
             steps.append(Step(Evidence("exact", rf"{setup}, \(\mu = {mu}\), population {list(population)}: with the "
                                                 "compensation", "biased"),
@@ -222,7 +226,7 @@ def compensation(settings: AuditSettings, compensation: str, size: str, clipping
         biased_without = None
         for case in _cases(settings):
             setup, mu, population = case
-            mean, _, true_mean = moments(setup, "perturbed", mu, compensation, size, clip, population, False)
+            mean, _, true_mean = moments(setup, level_budget, mu, compensation, size, clip, population, False)
             if mean != true_mean:
                 biased_without = case
                 break
@@ -298,7 +302,7 @@ def theorem3(settings: AuditSettings, compensation: str, size: str, clipping: st
        interpretation=r"\(n_1 + n_2\) counts the users of true level \(i\) and \(n_1' + n_2'\) the releases reported "
                       r"at level \(i\).")
 def theorem3_level_counts(settings: AuditSettings):
-    lhp = lhp_of("two levels", "perturbed")
+    lhp = lhp_of("two levels", reading_value(LEVEL_BUDGET))
     p, _ = grr_probabilities(lhp.levels.exponentials[0], lhp.k)
     expected, true = 2 * p, 2  # two users of level 1 (inputs -1 and -1/2): each reported at level 1 with p
     step = Step(Evidence("exact", "two levels, both users in level 1",

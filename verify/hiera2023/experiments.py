@@ -26,7 +26,7 @@ from ldpspec.reference.hiera2023.hiera import HierA
 from ldpspec.reference.hiera2023.levels import PAPER_BOUNDARIES, PAPER_MULTIPLIERS, Levels
 from ldpspec.reference.hiera2023.lhp import LHP
 from ldpspec.verify.audit import outcome
-from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
+from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide, reading_value
 from ldpspec.verify.data import summary
 from ldpspec.verify.hiera2023.readings import CLIPPING, COMPENSATION, DATA, LEVEL_BUDGET, PAIR_FUNCTION, SIZE
 
@@ -102,8 +102,9 @@ def _budgets(eps0: float) -> list:
 
 
 @cache
-def paper_lhp(eps0: float) -> LHP:
-    return LHP(PAPER_BOUNDARIES, [str(b) for b in _budgets(eps0)], grid=GRID)
+def paper_lhp(eps0: float, level_budget: str) -> LHP:
+    """LHP on the paper's levels at ``eps0``, the value perturbed with the budget of the reading ``level_budget``."""
+    return LHP(PAPER_BOUNDARIES, [str(b) for b in _budgets(eps0)], grid=GRID, level_budget=level_budget)
 
 
 def baseline_mse(method: str, counts: np.ndarray, eps0: float) -> float:
@@ -184,16 +185,19 @@ def hiera_unclipped_variance(data: str, eps0: float, mu: int, compensation: str)
     return hiera_unclipped_mu1_mse(data_set(data), eps0) + added
 
 
-def unbiased_unclipped(compensation: str, size: str, clip: bool) -> bool:
-    """The readings under which Theorem 3 holds (hiera2023.theorem3): no clipping, and A with |V*| all or D."""
-    return not clip and (compensation == "D" or (compensation, size) == ("A", "all"))
+def unbiased_unclipped(compensation: str, size: str, clip: bool, level_budget: str) -> bool:
+    """The readings under which Theorem 3 holds (hiera2023.theorem3): no clipping, and A with |V*| all or D, the
+    value perturbed with the reported level's budget (where ``hiera_unclipped_variance`` is HierA's exact
+    variance)."""
+    return not clip and level_budget == "perturbed" and (compensation == "D" or (compensation, size) == ("A", "all"))
 
 
 def hiera_simulated_errors(data: str, eps0: float, mus, compensation: str, size: str, clip: bool, runs: int,
-                           seed: int = 0) -> dict:
+                           seed: int = 0, *, level_budget: str | None = None) -> dict:
     """Squared errors of HierA's m* in ``runs`` simulated runs, for each mu, on the same LHP reports (LHP's
-    aggregate simulation, exact in distribution, then the collector)."""
-    lhp = paper_lhp(eps0)
+    aggregate simulation, exact in distribution, then the collector); LHP under ``level_budget`` (the running
+    check's reading when not given)."""
+    lhp = paper_lhp(eps0, reading_value(LEVEL_BUDGET) if level_budget is None else level_budget)
     counts = data_set(data)
     n = int(counts.sum())
     truth = float((counts * np.array([float(v) for v in GRID])).sum() / n)
@@ -206,7 +210,18 @@ def hiera_simulated_errors(data: str, eps0: float, mus, compensation: str, size:
 @claim("hiera2023.fig1", location=r"Sec. 6.1, Fig. 1 (US_AGE, MAE, \(T = 100\), \(\mu = 1..5\))",
        statement=r"The higher the value of \(\mu\), the higher the accuracy of the mean estimation, because more data "
                  "are available per privacy level.",
-       methods=("exact", "simulation"), recorded="refuted", choices=(COMPENSATION, SIZE, CLIPPING, DATA),
+       methods=("exact", "simulation"),
+       recorded={**{f"compensation={c}, size={s}, clipping={k}, data={d}, level_budget={b}": "refuted"
+                    for c in "ABCD" for s in ("all", "n") for k in ("printed", "none")
+                    for d in ("age-like", "census-2010") for b in ("perturbed", "true")},
+                 **{f"compensation={c}, size=all, clipping={k}, data={d}, level_budget=true": "open"
+                    for c in "AD" for k in ("printed", "none") for d in ("age-like", "census-2010")
+                    if (c, d) != ("D", "census-2010")},
+                 **{f"compensation=D, size=n, clipping={k}, data=age-like, level_budget=true": "open"
+                    for k in ("printed", "none")},
+                 **{f"compensation=B, size=all, clipping={k}, data={d}, level_budget=true": "verified"
+                    for k in ("printed", "none") for d in ("age-like", "census-2010")}},
+       choices=(COMPENSATION, SIZE, CLIPPING, DATA, LEVEL_BUDGET),
        interpretation="US_AGE (the age attribute of the paper's IPUMS extract of the 2010 US census) could not be "
                       "obtained; the verdicts are the stand-ins' (the reading data): an age-like shape (ages 0..100 "
                       r"rescaled to [-1, 1], flat to 60 then declining), \(10^6\) users; or the 2010 census's own "
@@ -217,18 +232,22 @@ def hiera_simulated_errors(data: str, eps0: float, mus, compensation: str, size:
                       r"are simulated (the same LHP reports for every \(\mu\); 300 runs, or 3000 where 300 cannot tell "
                       r"\(\mu = 1\) and \(\mu = 5\) apart). Refuted when \(\mu = 5\) is less accurate than \(\mu = 1\) "
                       "(by more than three standard errors when simulated); verified when more accurate by that "
-                      "margin; open otherwise. Family-wise error: 26 of the 32 readings are simulated, each with at "
-                      "most two looks at three standard errors (one-sided 0.135% each, normal approximation), so the "
-                      "chance that any simulated verdict is wrong is at most about 7% (union bound).")
-def fig1(settings: AuditSettings, compensation: str, size: str, clipping: str, data: str):
+                      "margin; open otherwise. LHP perturbs the value with the budget of the reading `level_budget` "
+                      "(the audit's sweep found that it moves the verdict); the exact variance is the reported "
+                      "level's, so under `level_budget=true` every reading is simulated. Family-wise error: 58 of the "
+                      "64 readings are simulated, each with at most two looks at three standard errors (one-sided "
+                      "0.135% each, normal approximation), so the chance that any simulated verdict is wrong is at "
+                      "most about 16% (union bound).")
+def fig1(settings: AuditSettings, compensation: str, size: str, clipping: str, data: str, level_budget: str):
     clip = clipping == "printed"
     mus = (1, 2, 3, 4, 5)
-    if unbiased_unclipped(compensation, size, clip):
+    if unbiased_unclipped(compensation, size, clip, level_budget):
         mse = {mu: hiera_unclipped_variance(data, 1.0, mu, compensation) for mu in mus}
         difference, margin, method = mse[5] - mse[1], 0.0, "exact"
     else:
         for runs in SIMULATION_RUNS:  # more runs only where fewer cannot tell mu = 1 and mu = 5 apart
-            errors = hiera_simulated_errors(data, 1.0, mus, compensation, size, clip, runs=runs, seed=1)
+            errors = hiera_simulated_errors(data, 1.0, mus, compensation, size, clip, runs=runs, seed=1,
+                                            level_budget=level_budget)
             paired = errors[5] - errors[1]
             difference, margin = float(paired.mean()), 3 * float(paired.std(ddof=1)) / math.sqrt(runs)
             if abs(difference) > margin:
@@ -260,7 +279,7 @@ def fig1(settings: AuditSettings, compensation: str, size: str, clipping: str, d
                       "The claim fails where a baseline has the smaller error. The paper's real data sets (IPUMS "
                       "extracts) could not be obtained: the verdicts are the stand-ins'.")
 def fig2(settings: AuditSettings, compensation: str, size: str, clipping: str):
-    rows, method, scope = fig2_table(compensation, size, clipping)
+    rows, method, scope = fig2_table(compensation, size, clipping, reading_value(LEVEL_BUDGET))
     losses = [{"data": row["data"], "eps0": row["eps0"], "hiera_mse": row["hiera"], "baseline": row["best"],
                "baseline_mse": row["baselines"][row["best"]]} for row in rows
               if row["baselines"][row["best"]] < row["lower"]]
@@ -274,12 +293,12 @@ def fig2(settings: AuditSettings, compensation: str, size: str, clipping: str):
 
 
 @cache
-def fig2_table(compensation: str, size: str, clipping: str) -> tuple:
+def fig2_table(compensation: str, size: str, clipping: str, level_budget: str) -> tuple:
     """Fig. 2's numbers under one reading: for every data set and eps_0, HierA's mean squared error with its lower
     and upper bounds (three standard errors when simulated, the exact variance otherwise) and each baseline's exact
     one; with the method and the scope of the evidence."""
     clip = clipping == "printed"
-    exact = unbiased_unclipped(compensation, size, clip)
+    exact = unbiased_unclipped(compensation, size, clip, level_budget)
     rows = []
     for data in DATA_SETS:
         for eps0 in EPS0:
@@ -288,7 +307,8 @@ def fig2_table(compensation: str, size: str, clipping: str) -> tuple:
             if exact:
                 hiera = lower = upper = hiera_unclipped_variance(data, eps0, 2, compensation)
             else:
-                errors = hiera_simulated_errors(data, eps0, (2,), compensation, size, clip, runs=RUNS)[2]
+                errors = hiera_simulated_errors(data, eps0, (2,), compensation, size, clip, runs=RUNS,
+                                                level_budget=level_budget)[2]
                 hiera, margin = float(errors.mean()), 3 * float(errors.std(ddof=1)) / math.sqrt(RUNS)
                 lower, upper = hiera - margin, hiera + margin
             rows.append({"data": data, "eps0": eps0, "hiera": hiera, "lower": lower, "upper": upper,
@@ -312,7 +332,7 @@ def fig2_table(compensation: str, size: str, clipping: str) -> tuple:
                       r"advantage at \(\varepsilon_0 = 0.1\), or a larger \(\varepsilon_0\) has the larger advantage "
                       "(beyond three standard errors of HierA's simulated error); open otherwise.")
 def fig2_small_budget(settings: AuditSettings, compensation: str, size: str, clipping: str):
-    rows, method, scope = fig2_table(compensation, size, clipping)
+    rows, method, scope = fig2_table(compensation, size, clipping, reading_value(LEVEL_BUDGET))
 
     def advantage(row) -> tuple:  # best baseline / HierA: (low, central, high) from HierA's (upper, mse, lower)
         best = row["baselines"][row["best"]]

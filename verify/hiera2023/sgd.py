@@ -20,7 +20,7 @@ import numpy as np
 
 from ldpspec.reference.hiera2023.levels import PAPER_BOUNDARIES, PAPER_MULTIPLIERS
 from ldpspec.reference.hiera2023.sgd import PrivateLinearRegression, mse
-from ldpspec.verify.claims import AuditSettings, Evidence, Outcome, Step, claim, decide
+from ldpspec.verify.claims import AuditSettings, Evidence, Outcome, Step, claim, decide, reading_value
 from ldpspec.verify.hiera2023.readings import CLIPPING, COMPENSATION, COMPONENT_BUDGET, SIZE
 
 BETA = np.array([0.1, 0.3, -0.2, 0.15, 0.05])
@@ -42,12 +42,20 @@ def stand_in() -> tuple:
     return tuple(np.stack(parts) for parts in zip(*(regression_data(run) for run in range(RUNS))))
 
 
-def hiera_reading(compensation: str = "A", size: str = "all", clipping: str = "printed") -> tuple:
+def hiera_reading(compensation: str | None = None, size: str | None = None, clipping: str | None = None) -> tuple:
+    """HierA's ``(compensation, size, clip)``; a choice not given is the running check's (``reading_value``)."""
+    compensation = reading_value(COMPENSATION) if compensation is None else compensation
+    size = reading_value(SIZE) if size is None else size
+    clipping = reading_value(CLIPPING) if clipping is None else clipping
     return compensation, size, clipping == "printed"
 
 
+BASELINE_READING = ("A", "all", True)
+"""The ``reading`` argument of ``model_fit`` for the baselines, which do not use it (one cache entry each)."""
+
+
 @cache
-def model_fit(method: str, component_budget: str, reading: tuple = hiera_reading()) -> tuple:
+def model_fit(method: str, component_budget: str, reading: tuple) -> tuple:
     """One method fitted on every run at once: its test MSE per run and the fit (the accounting). HierA's
     ``reading`` (compensation, size, clip) matters only to ``hiera``."""
     X, y, X_test, y_test = stand_in()
@@ -59,9 +67,11 @@ def model_fit(method: str, component_budget: str, reading: tuple = hiera_reading
     return np.array([mse(beta, X_test[run], y_test[run]) for run, beta in enumerate(fit.beta)]), fit
 
 
-def model_errors(component_budget: str, reading: tuple = hiera_reading()) -> dict:
-    """Each method's test MSE in every run (``{method: array of RUNS}``), HierA under ``reading``."""
-    return {method: model_fit(method, component_budget, reading if method == "hiera" else hiera_reading())[0]
+def model_errors(component_budget: str, reading: tuple | None = None) -> dict:
+    """Each method's test MSE in every run (``{method: array of RUNS}``), HierA under ``reading`` (the running
+    check's when not given)."""
+    reading = hiera_reading() if reading is None else reading
+    return {method: model_fit(method, component_budget, reading if method == "hiera" else BASELINE_READING)[0]
             for method in METHODS}
 
 
@@ -147,7 +157,7 @@ def fig3_hiera(settings: AuditSettings, component_budget: str, compensation: str
                       r"user's releases fall in one iteration. Within it the user releases \(d + 1\) components, which "
                       "`compose` (Theorem 1): the evidence states the user's total budget under each reading.")
 def sgd_one_iteration(settings: AuditSettings, component_budget: str):
-    fit = model_fit("hiera", component_budget)[1]
+    fit = model_fit("hiera", component_budget, hiera_reading())[1]
     asked = fit.iteration > 0
     per_iteration = np.bincount(fit.iteration[asked])[1:]
     once = bool(np.all(per_iteration == per_iteration[0]))

@@ -35,6 +35,7 @@ from ldpspec.verify.common import prove_identity
 from ldpspec.verify.ipldp2023.mechanisms import item_budget_lists, log_budget_lists, shown
 from ldpspec.verify.ipldp2023.readings import (
     BUDGET_ATTACHMENT,
+    DIRECT_ENCODING,
     LOSS_ORDER,
     POPULATION,
     THEOREM6_FACTOR,
@@ -404,23 +405,59 @@ def generality_urr_krr(settings: AuditSettings):
     return decide(steps, r"(13) is URR's and KRR's expected \(\ell_2\) loss; (14) follows as for IPRR.", "(13) fails.")
 
 
+GENERAL_DIRECT = [[Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)],
+                  [Fraction(1, 5), Fraction(3, 5), Fraction(1, 5)],
+                  [Fraction(1, 10), Fraction(3, 10), Fraction(3, 5)]]
+"""A direct encoding on three items whose columns are not constant off the diagonal (every entry positive)."""
+
+
 @claim("ipldp2023.sec6-generality.other", location="Sec. 6",
        statement="(13) and (14) apply even to other mechanisms that use direct encoding.",
-       methods=("z3", "argument"), recorded="open",
-       interpretation=r"(13) and (14) are written in \(r_x\). A direct encoding defines \(r\) only when every column "
-                      r"is constant off the diagonal, \(Q(y|x) = b_y + a [y = x]\) (the row sums force one \(a\)): "
-                      r"then it is IPRR's form with \(S = a\), \(r_y = b_y / a\), and (13) holds (proved). Other "
-                      r"direct encodings have no \(r\) to put into (13).")
-def generality_other(settings: AuditSettings):
+       methods=("z3", "exact"),
+       recorded={"direct_encoding=iprr-form": "verified", "direct_encoding=any": "refuted"},
+       interpretation=r"(13) and (14) are sums over the items of \(f_x = (p_x + r_x)(1 + \sum_z r_z - p_x - r_x)\), "
+                      r"\(n\) times the variance of \(\hat p_x\). Which mechanisms are meant is the choice "
+                      r"`direct_encoding`. A column \(Q(y|x) = b_y + a [y = x]\) (the row sums force one \(a\)) is "
+                      r"IPRR's form with \(S = a\), \(r_y = b_y / a\), and (13) holds for it (proved). For any "
+                      r"direct encoding, \(n \operatorname{Var}(\hat p_x) = \sum_{x'} p_{x'} g_{x'} - p_x^2\) with "
+                      r"\(g_{x'} = \sum_y Q(y|x') (Q^{-1})_{yx}^2\), while \(f_x\) is \(-p_x^2\) plus a linear "
+                      r"function of \(p\) whose coefficients are equal on every \(x' \ne x\); so when two "
+                      r"\(g_{x'}\), \(x' \ne x\), differ, the mechanism has no \(r\) to put into (13) and (14), "
+                      r"and no \(r\) at all makes \(f_x\) its item's variance for every \(p\): the identity "
+                      r"\(f_x = n \operatorname{Var}(\hat p_x)\) that (13) and (14) rest on (Theorem 3) fails. (The "
+                      r"total of (13) alone can be fitted by some \(r\) that is not the mechanism's.)",
+       choices=(DIRECT_ENCODING,))
+def generality_other(settings: AuditSettings, *, direct_encoding: str):
     a, b, p, m = z3.Reals("a b p m")
     step = proof_step(r"a column \(b + a [y = x]\): \(\operatorname{Var}(\hat p_y) n = m (1 - m) / a^2\) with \(m "
                       r"= b + a p\) equals (13)'s \(f_y\) with \(S = a\), \(r = b / a\)",
                       prove_identity("column form", (b + a * p) * (1 - b - a * p) / (a * a),
                                      (p + b / a) * (1 / a - p - b / a), [a > 0]))
-    return decide([step, Step(Evidence("argument", "direct encodings with a column not constant off the diagonal",
-                                       r"(13) has no \(r_x\) for them; the general expected loss is \((\sum_y m_y "
-                                       r"|\text{row } y \text{ of } Q^{-1}|^2 - |p|^2) / n\)"), inconclusive=True)],
-                  "", "", "Holds for every direct encoding of IPRR's form; for the others the formula is undefined.")
+    if direct_encoding == "iprr-form":
+        return decide([step], "(13), hence (14), holds for every direct encoding whose columns are constant off the "
+                              r"diagonal, with \(r_y = b_y / a\).", "")
+    rows = [[Exact.rational(v) for v in row] for row in GENERAL_DIRECT]
+    inv = inverse(rows)
+    d = len(rows)
+    coefficients = {x: [sum((rows[other][y] * inv[y][x] * inv[y][x] for y in range(d)), ZERO) for other in range(d)]
+                    for x in range(d)}
+    unequal = [(x, others) for x in range(d)
+               for others in itertools.combinations([o for o in range(d) if o != x], 2)
+               if coefficients[x][others[0]] != coefficients[x][others[1]]]
+    shown_rows = [[str(v) for v in row] for row in GENERAL_DIRECT]
+    found = Step(Evidence("exact", rf"the direct encoding \(Q\) = {shown_rows} (rational, invertible)",
+                          "; ".join(rf"\(\hat p_{x}\): \(g\) = "
+                                    f"{[to_decimal_string(g, 6) for g in coefficients[x]]}" for x in range(d))),
+                 counterexample={"channel": shown_rows,
+                                 "item": unequal[0][0],
+                                 "coefficients": {str(o): str(coefficients[unequal[0][0]][o]) for o in unequal[0][1]},
+                                 "why": r"\(n \operatorname{Var}(\hat p_x) + p_x^2\) has unequal coefficients on "
+                                        r"two items other than \(x\), while every \(f_x + p_x^2\) of (13) has equal "
+                                        r"ones: the mechanism has no \(r\), and no \(r\) makes \(f_x\) its item's "
+                                        r"variance, so (13) and (14) do not apply to it"} if unequal else None)
+    return decide([step, found], "",
+                  r"A direct encoding with columns not constant off the diagonal has no \(r\), and no \(r\) makes "
+                  r"(13)'s terms its items' variances: (13) and (14) do not apply to it.")
 
 
 # --- Lemma 1, comparisons with URR and KRR ---------------------------------------------------------

@@ -29,7 +29,14 @@ from ldpspec.spec.structured import ColumnClasses
 from ldpspec.verify.audit import outcome
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.common import z3_reals
-from ldpspec.verify.ipldp2023.readings import BUDGET_OWNER, DESIGN_RESTRICTION, HONESTY
+from ldpspec.verify.ipldp2023.readings import (
+    BUDGET_OWNER,
+    DESIGN_HARDNESS,
+    DESIGN_RESTRICTION,
+    HONEST_GROUP,
+    HONESTY,
+    LIMITED,
+)
 from ldpspec.verify.search import budget_values, find_counterexample, search_step
 from ldpspec.verify.symbolic import Condition, proof_step, prove
 
@@ -210,15 +217,29 @@ def minid_relaxation(settings: AuditSettings):
 @claim("ipldp2023.sec4.3-minid.utility", location="Sec. 4.3",
        statement=r"As the minimum privacy budget of \(\mathcal E\) decreases, the utility improvement under MinID-LDP "
                  "is limited.",
-       methods=("argument",), recorded="open",
-       interpretation=r"'Limited' names no bound. What is computable is the premise: every \(\mathcal E\)-MinID-LDP "
-                      r"channel is \((2 \min \mathcal E)\)-LDP (ipldp2023.sec4.3-minid.relaxation), so no MinID "
-                      r"mechanism does better than the best \((2 \min \mathcal E)\)-LDP one.")
-def minid_utility(settings: AuditSettings):
-    return decide([Step(Evidence("argument", r"MinID-LDP implies \((2 \min \mathcal E)\)-LDP",
-                                 r"a MinID mechanism's utility is at most that of the best \((2 \min \mathcal E)\)-LDP "
-                                 "mechanism; no bound on 'improvement' is stated to compare with"), inconclusive=True)],
-                  "", "", "Vague: no quantity is stated.")
+       methods=("claim", "argument"),
+       recorded={"limited=capped": "verified", "limited=vanishing": "open"},
+       interpretation=r"What 'limited' bounds is the choice `limited`. Capped: every \(\mathcal E\)-MinID-LDP "
+                      r"channel is \((2 \min \mathcal E)\)-LDP (ipldp2023.sec4.3-minid.relaxation), so for any "
+                      r"measure of utility no MinID mechanism does better than the best \((2 \min \mathcal E)\)-LDP "
+                      r"one, whatever the other budgets, and that cap falls with \(\min \mathcal E\). Vanishing: "
+                      r"the improvement over the best \((\min \mathcal E)\)-LDP mechanism must tend to nothing; the "
+                      "sentence names no measure, and for the paper's losses the best LDP mechanism's loss has no "
+                      "closed form to compare with.",
+       choices=(LIMITED,))
+def minid_utility(settings: AuditSettings, *, limited: str):
+    relaxation = outcome("ipldp2023.sec4.3-minid.relaxation", settings)
+    premise = Step(Evidence("ledger", "ipldp2023.sec4.3-minid.relaxation",
+                            f"{relaxation.verdict}: {relaxation.summary}"),
+                   inconclusive=relaxation.verdict != "verified")
+    if limited == "capped":
+        return decide([premise], r"MinID-LDP implies \((2 \min \mathcal E)\)-LDP, so its utility is capped by the "
+                                 r"best \((2 \min \mathcal E)\)-LDP mechanism's whatever the other budgets.", "")
+    return decide([premise, Step(Evidence("none", r"the best \((\min \mathcal E)\)-LDP mechanism's utility",
+                                          "no measure named; no closed form for the paper's losses"),
+                                 inconclusive=True)], "", "",
+                  "No reading decides 'vanishing': the sentence names no measure of utility, and the best "
+                  r"\((\min \mathcal E)\)-LDP loss it would be compared with has no closed form.")
 
 
 # --- Sec. 4.1 -------------------------------------------------------------------------------------
@@ -360,36 +381,60 @@ def design_direct_encoding(settings: AuditSettings):
 @claim("ipldp2023.sec5.1-design.nonconvex", location="Sec. 5.1",
        statement=r"Directly computing the \(|D|^2\) probabilities that make \(Q\) invertible and satisfy IPLDP is "
                  "impossible; the objective of (5) is likely to be non-convex, with non-linear constraints.",
-       methods=("exact example", "numerical optimisation"), recorded="open",
-       interpretation=r"Two checkable parts. Non-convexity of (5)'s objective (the expected \(\ell_2\) loss of (12), a "
-                      r"function of the whole matrix \(Q\)): an exact pair of IPLDP channels whose midpoint has a "
-                      r"larger loss than the average of the two would show it. The constraints of (5), \(\ln Q(y|x) / "
-                      r"Q(y|x') \le \varepsilon_y\), are linear in \(Q\) (\(Q(y|x) \le e^{\varepsilon_y} Q(y|x')\)), "
-                      "not non-linear. 'Impossible' is hyperbole: the evidence shows what a small instance takes.")
-def design_nonconvex(settings: AuditSettings):
+       methods=("exact example", "numerical optimisation"),
+       recorded={"design_hardness=literal": "refuted", "design_hardness=motivation": "verified"},
+       interpretation="How much of the hedged sentence is asserted is the choice `design_hardness`. Non-convexity of "
+                      r"(5)'s objective (the expected \(\ell_2\) loss of (12), a function of the whole matrix "
+                      r"\(Q\)): an exact pair of IPLDP channels whose midpoint has a larger loss than the average of "
+                      r"the two shows it. The constraints of (5), \(\ln Q(y|x) / Q(y|x') \le \varepsilon_y\), are "
+                      r"written as non-linear functions of \(Q\) but define the same set as \(Q(y|x) \le "
+                      r"e^{\varepsilon_y} Q(y|x')\), linear in \(Q\). Literally, 'impossible' is refuted by any "
+                      r"exact invertible IPLDP \(Q\) computed directly (the witness's); as the motivation of (6) it "
+                      "is not an assertion a computation decides.",
+       choices=(DESIGN_HARDNESS,))
+def design_nonconvex(settings: AuditSettings, *, design_hardness: str):
     budgets = [Fraction(1, 2), 1, 2]  # D = D_S
     witness = nonconvex_witness(budgets)
     steps = []
     if witness is None:
         steps.append(Step(Evidence("numerical search", r"\(\mathcal E = \{1/2, 1, 2\}\)", "no segment found"),
                           inconclusive=True))
-    else:
-        a, b, p, losses = witness
-        steps.append(Step(Evidence(
-            "exact example", r"\(\mathcal E = \{1/2, 1, 2\}\): two exact IPLDP channels (rational entries, checked by "
-                             rf"the kernel) \(A\) = {[[str(v) for v in row] for row in a.rows]}, \(B\) = "
-                             rf"{[[str(v) for v in row] for row in b.rows]}, \(p\) = {[str(v) for v in p]}",
-            r"\(n \mathbb E \ell_2\) of (12) at \(A\), \(B\) and their midpoint: "
-            f"{', '.join(to_decimal_string(v, 6) for v in losses)}: the midpoint is worse than the average, so the "
-            "objective of (5) is not convex (the feasible set is)"),
-            inconclusive=True))
-    steps.append(Step(Evidence("argument", "the constraints of (5)",
-                               r"\(\ln Q(y|x) / Q(y|x') \le \varepsilon_y\) is \(Q(y|x) \le e^{\varepsilon_y} "
-                               r"Q(y|x')\): linear in \(Q\)"),
-                      inconclusive=True))
-    return decide(steps, "", "", "Hedged ('likely', 'impossible'). The objective is indeed not convex (an exact "
-                  "example), but the constraints are linear, and 'impossible' is not a statement a computation "
-                  "decides.")
+        return decide(steps, "", "", "No exact witness was found.")
+    a, b, p, losses = witness
+    shown_a = [[str(v) for v in row] for row in a.rows]
+    steps.append(Step(Evidence(
+        "exact example", r"\(\mathcal E = \{1/2, 1, 2\}\): two exact IPLDP channels (rational entries, checked by "
+                         rf"the kernel) \(A\) = {shown_a}, \(B\) = "
+                         rf"{[[str(v) for v in row] for row in b.rows]}, \(p\) = {[str(v) for v in p]}",
+        r"\(n \mathbb E \ell_2\) of (12) at \(A\), \(B\) and their midpoint: "
+        f"{', '.join(to_decimal_string(v, 6) for v in losses)}: the midpoint is worse than the average, so the "
+        "objective of (5) is not convex (the feasible set is: the midpoint is IPLDP too)")))
+    if design_hardness == "motivation":
+        not_affine = Fraction(5, 2) != Fraction(2)  # ln is injective: ln 5/2 = ln 2 only if 5/2 = 2
+        steps.append(Step(Evidence("exact", r"the constraint function \(\ln Q(y|x) - \ln Q(y|x')\) as (5) writes it",
+                                   r"at \((1, 1)\), \((4, 1)\) and their midpoint: \(\ln 5/2 \ne (\ln 1 + \ln 4) "
+                                   r"/ 2 = \ln 2\): not affine"), inconclusive=not not_affine))
+        return decide(steps, r"(5) as written is not a convex program: its objective is not convex (an exact example) "
+                             "and its constraints are written as non-linear functions; 'impossible' and 'likely' are "
+                             "the motivation of (6), not assertions.", "")
+    fractions = [[Fraction(v) for v in row] for row in shown_a]
+    determinant = (fractions[0][0] * (fractions[1][1] * fractions[2][2] - fractions[1][2] * fractions[2][1])
+                   - fractions[0][1] * (fractions[1][0] * fractions[2][2] - fractions[1][2] * fractions[2][0])
+                   + fractions[0][2] * (fractions[1][0] * fractions[2][1] - fractions[1][1] * fractions[2][0]))
+    feasible = bool(ipldp(a, dict(enumerate(budgets))))
+    steps.append(Step(Evidence("exact", r"\(A\), computed directly (a seeded search over rational matrices)",
+                               f"IPLDP (kernel): {feasible}; determinant {determinant}"),
+                      counterexample={"channel": shown_a, "budgets": [str(e) for e in budgets],
+                                      "IPLDP": "holds (kernel)", "determinant": str(determinant),
+                                      "constraints of (5)": r"\(\ln Q(y|x) / Q(y|x') \le \varepsilon_y\) is "
+                                                            r"\(Q(y|x) \le e^{\varepsilon_y} Q(y|x')\), linear in "
+                                                            r"\(Q\)"}
+                      if feasible and determinant != 0 else None,
+                      inconclusive=not feasible or determinant == 0))
+    return decide(steps, "",
+                  r"Read literally, two clauses fail: an invertible IPLDP \(Q\) is computed directly (exact, "
+                  r"kernel-checked), and (5)'s constraints define the same set as constraints linear in \(Q\). The "
+                  "objective is indeed not convex.")
 
 
 def nonconvex_witness(budgets, tries: int = 2000):
@@ -772,20 +817,42 @@ def honesty(settings: AuditSettings, *, honesty: str):
        statement="Following Mangat's RR, indistinguishability can be guaranteed by a large proportion of dishonest "
                  "responses from less sensitive or non-sensitive groups, even if individuals in the sensitive group "
                  "are honest.",
-       methods=("exact example",), recorded="open",
-       interpretation="An explanation of the design, not a property with a stated quantity. The evidence shows it "
-                      "on Fig. 1's setting: the probability that a report of the most sensitive item comes from "
-                      "someone else.")
-def honesty_mangat(settings: AuditSettings):
-    budgets = [Fraction(1, 10), Fraction(1, 2), 1, None, None]  # Fig. 1: HIV, Cancer, Hepatitis; Flu, None
-    mechanism = IPRR(budgets)
-    keep = mechanism.q[0]
-    others = sum((mechanism.qbar[0] for _ in range(4)), Exact.rational(0))
+       methods=("exact example",), recorded="verified",
+       interpretation="A possibility ('can be guaranteed'), checked by exact IPLDP channels (kernel) with the "
+                      r"uniform \(p\); how honest the sensitive group is, is the choice `honest_group`, and 'a large "
+                      "proportion' is read as most of the reports of the sensitive item. Mostly honest: IPRR on Fig. "
+                      "1's setting. Fully honest: one sensitive item (the sensitive group, as in Mangat's scheme), "
+                      r"budget \(0.1\), whose holders always report it, and two non-sensitive items whose holders "
+                      r"report it with probability \(0.91 \ge e^{-0.1}\). (With two or more sensitive items an "
+                      r"invertible IPLDP channel cannot let one group be fully honest: another sensitive output's "
+                      "column must be positive everywhere.)",
+       choices=(HONEST_GROUP,))
+def honesty_mangat(settings: AuditSettings, *, honest_group: str):
+    if honest_group == "mostly":
+        budgets = [Fraction(1, 10), Fraction(1, 2), 1, None, None]  # Fig. 1: HIV, Cancer, Hepatitis; Flu, None
+        mechanism = IPRR(budgets)
+        channel = mechanism.channel()
+        sensitive = {x: b for x, b in enumerate(budgets) if b is not None}
+        keep = mechanism.q[0]
+        others = sum((mechanism.qbar[0] for _ in range(4)), Exact.rational(0))
+        scope = r"IPRR on Fig. 1's setting (\(\mathcal E = \{0.1, 0.5, 1\}\) on HIV, Cancer, Hepatitis; Flu and None " \
+                r"non-sensitive), uniform \(p\)"
+    else:
+        a = Fraction(91, 100)
+        channel = Channel(range(3), range(3), [[1, 0, 0], [a, 1 - a, 0], [a, 0, 1 - a]])
+        sensitive = {0: Fraction(1, 10)}
+        keep, others = Exact.rational(1), Exact.rational(2 * a)
+        scope = r"one sensitive item (budget 0.1) whose holders always report it; two non-sensitive items reporting " \
+                r"it with probability 0.91; uniform \(p\)"
     share = others / (keep + others)
-    return decide([Step(Evidence("exact", r"Fig. 1's setting, uniform \(p\) over the five items",
-                                 rf"\(Q(x_1|x_1) = {to_decimal_string(keep, 4)}\); a report of \(x_1\) comes from "
-                                 f"another item with probability {to_decimal_string(share, 4)}"), inconclusive=True)],
-                  "", "", "Explanatory: no quantity is stated to check.")
+    holds = bool(ipldp(channel, sensitive)) and share > Fraction(1, 2) and keep > Fraction(1, 2)
+    return decide([Step(Evidence("exact", scope,
+                                 rf"IPLDP (kernel): {bool(ipldp(channel, sensitive))}; \(Q(x_1|x_1) = "
+                                 rf"{to_decimal_string(keep, 4)}\); a report of \(x_1\) comes from another item with "
+                                 f"probability {to_decimal_string(share, 4)}"), inconclusive=not holds)],
+                  "An exact IPLDP channel protects the sensitive item by other groups' dishonest reports (most of its "
+                  f"reports), its own holders reporting it {'always' if honest_group == 'fully' else 'mostly'}.",
+                  "", "The example does not show it.")
 
 
 @claim("ipldp2023.sec5.2-honesty.population", location="Sec. 5.2",
@@ -795,4 +862,6 @@ def honesty_mangat(settings: AuditSettings):
        interpretation="An empirical statement about the world, with no data or source in the paper.")
 def honesty_population(settings: AuditSettings):
     return decide([Step(Evidence("none", "no data", "a statement about populations, outside what channels decide"),
-                        inconclusive=True)], "", "", "An empirical statement about the world.")
+                        inconclusive=True)], "", "",
+                  "No reading decides it: an empirical statement about the world, for which the paper gives no data "
+                  "or source.")

@@ -93,6 +93,54 @@ MSE_SCALE = Choice(
     meanings={"frequencies": r"\(\sum_x (p_x - \hat p_x)^2\) with \(p\) the frequencies (counts / \(n\))",
               "counts-over-n": r"\(\sum_x (c_x - \hat c_x)^2 / n\) with \(c\) the counts, as printed"})
 
+NOT_WEAKER = Choice(
+    "not_weaker", ("as-requirement", "per-item"),
+    where="Sec. 4.2: 'the relaxation does not mean that IPLDP is weaker than LDP in terms of the privacy protection' "
+          "does not say which LDP, nor whether the protection is that of the whole channel or each item's.",
+    meanings={"as-requirement": r"as a requirement on channels, \((D, \mathcal E)\)-IPLDP is at least as strong as "
+                                r"the LDP it relaxes, \((\min \mathcal E)\)-LDP: every IPLDP channel satisfies it",
+              "per-item": r"each item \(x\) keeps the protection its own budget asks for: an IPLDP channel bounds "
+                          r"item \(x\)'s column as \(\varepsilon_x\)-LDP bounds it, \(P[x|x_1] \le e^{\varepsilon_x} "
+                          r"P[x|x_2]\) for all inputs"})
+
+LIMITED = Choice(
+    "limited", ("capped", "vanishing"),
+    where=r"Sec. 4.3: 'as the minimum privacy budget of \(\mathcal E\) decreases, the utility improvement under "
+          "MinID-LDP is limited' names no bound and no measure of utility.",
+    meanings={"capped": r"whatever the other budgets, no \(\mathcal E\)-MinID-LDP mechanism does better than the best "
+                        r"\((2 \min \mathcal E)\)-LDP one, a cap that falls with \(\min \mathcal E\)",
+              "vanishing": r"the improvement over the best \((\min \mathcal E)\)-LDP mechanism tends to nothing as "
+                           r"\(\min \mathcal E\) decreases"})
+
+DESIGN_HARDNESS = Choice(
+    "design_hardness", ("literal", "motivation"),
+    where=r"Sec. 5.1: 'directly computing the \(|D|^2\) probabilities that make \(Q\) invertible and satisfy IPLDP is "
+          "impossible; the objective of (5) is likely to be non-convex, with non-linear constraints' is hedged "
+          "('likely') and hyperbolic ('impossible'); it motivates restriction (6).",
+    meanings={"literal": r"every clause is asserted: no direct computation yields an invertible IPLDP \(Q\); (5)'s "
+                         r"objective is not convex; its constraints are non-linear in \(Q\)",
+              "motivation": "the clauses motivate (6): (5) as written is not a convex program, its objective not "
+                            r"convex and its constraints written as non-linear functions, \(\ln Q(y|x) / Q(y|x')\)"})
+
+DIRECT_ENCODING = Choice(
+    "direct_encoding", ("iprr-form", "any"),
+    where="Sec. 6: '(13) and (14) apply even to other mechanisms that use direct encoding' does not say which "
+          r"mechanisms; (13) and (14) are written in IPRR's \(r_x\).",
+    meanings={"iprr-form": r"direct encodings for which \(r\) is defined: every column constant off the diagonal, "
+                           r"\(Q(y|x) = b_y + a [y = x]\) (as URR and KRR)",
+              "any": r"every direct encoding, a channel from \(D\) to \(D\) estimated by (12)"})
+
+HONEST_GROUP = Choice(
+    "honest_group", ("mostly", "fully"),
+    where="Sec. 5.2: following Mangat's RR, indistinguishability 'can be guaranteed by a large proportion of dishonest "
+          "responses from less sensitive or non-sensitive groups, even if individuals in the sensitive group are "
+          "honest'; how honest, and how large a proportion, are not stated.",
+    meanings={"mostly": "the sensitive group reports its item truthfully with probability above one half, and most "
+                        "reports of that item come from the other groups",
+              "fully": "the sensitive group always reports its item truthfully, as in Mangat's scheme, and most "
+                       "reports of that item come from the other groups"})
+
 CHOICES = declare_choices(
     "ipldp2023", BUDGET_OWNER, HONESTY, POPULATION, LOSS_ORDER, BUDGET_ATTACHMENT, WORST_CASE_RELATION,
-    THEOREM6_FACTOR, DESIGN_RESTRICTION, SAMPLE_COUNT, MSE_SCALE)
+    THEOREM6_FACTOR, DESIGN_RESTRICTION, SAMPLE_COUNT, MSE_SCALE, NOT_WEAKER, LIMITED, DESIGN_HARDNESS,
+    DIRECT_ENCODING, HONEST_GROUP)
