@@ -445,8 +445,8 @@ def fig4_5(settings: AuditSettings, *, box: str, budget_assignment: str):
                                 "box": box, **losses[0]} if losses else None)
     return decide([_solver_step(settings, sizes, box), step, _kosarak("Figs. 4-5 on Kosarak")], "",
                   r"On Retail IDUE does not have the smallest expected MSE or RE at some budget or \(k\).",
-                  r"On Retail IDUE has the smallest expected MSE and RE for every budget and \(k\); Kosarak is not "
-                  "held.")
+                  r"On Retail IDUE has the smallest expected MSE and RE for every budget and \(k\). No reading decides "
+                  "the Kosarak part: it needs the data set, which is not held.")
 
 
 def _clothing_padding(padding: str) -> int:

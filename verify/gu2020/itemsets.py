@@ -331,7 +331,9 @@ def avgid_applicable(settings: AuditSettings, *, release: str, self_pairs: str):
                       "`dummy_budget`).")
 def dummy_range(settings: AuditSettings):
     return decide([Step(Evidence("none", "", "the statement's range is lost"), inconclusive=True)], "", "",
-                  "The statement's content is lost.")
+                  "No reading decides it: the range the sentence gives is lost in the extracted text, so no statement "
+                  "is left to read. Which budget the dummies take is the choice `dummy_budget`, which the claims "
+                  "that depend on it (Theorem 4) vary.")
 
 
 @claim("gu2020.dummy-budget.same-problem", location="Sec. VI-B, after Theorem 4",

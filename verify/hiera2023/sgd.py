@@ -177,5 +177,6 @@ def sgd_one_iteration(settings: AuditSettings, component_budget: str):
        interpretation="A result of the cited works, for their settings, which the paper does not restate; no "
                       "comparison with ordinary SGD is made in the paper.")
 def sgd_cited(settings: AuditSettings):
-    return Outcome("open", "A cited result without a setting to check here.",
+    return Outcome("open", "No reading decides it: the result is the cited works', for their settings, which the paper "
+                           "does not restate, and the paper makes no comparison with ordinary SGD to check.",
                    [Evidence("argument", "Sec. 5", "cited from [9, 10]; not restated")])
