@@ -528,7 +528,7 @@ def opt1_opt2_convex(settings: AuditSettings, *, self_pairs: str):
                       "lower bound on opt0's optimum, which is not convex.",
        choices=(BOX, NEAR_OPTIMAL))
 def near_optimal(settings: AuditSettings, *, box: str, near_optimal: str):
-    from ldpspec.verify.gu2020.figures import _opt1_gap_certificate, _opt2_gap_certificate
+    from ldpspec.verify.gu2020.figures import near_optimal_verdict  # figures imports this module
 
     gaps = []
     for eps in (0.5, 1.0, 2.0, 3.0, 4.0):
@@ -539,19 +539,7 @@ def near_optimal(settings: AuditSettings, *, box: str, near_optimal: str):
                     f"+{100 * (solve_read(levels, 'opt2').worst_case_mse / best - 1):.1f}%")
     shown = Step(Evidence("solver", r"levels \(\{\varepsilon, 1.2 \varepsilon, 2 \varepsilon\}\) with 5, 5, 90 items",
                           "; ".join(gaps)))
-    if near_optimal == "within-10%":
-        return decide([shown] + _opt2_gap_certificate(box), "",
-                      r"opt2's optimum is more than 10% above opt0's at \(\varepsilon = 3\).")
-    if box == "none":
-        return decide([shown, _opt1_gap_certificate()], "",
-                      r"With opt0's box `none`, opt1's optimum is more than twice opt0's on Fig. 3's uniform levels "
-                      r"at \(\varepsilon = 4\).")
-    return decide([shown, Step(Evidence("none", "a lower bound on opt0's optimum",
-                                        "none: opt0 is not convex and its solver's optimum is not certified"),
-                               inconclusive=True)], "", "",
-                  "No reading of the evidence decides a factor of 2 with the authors' box: the solvers' gaps (all "
-                  "below 2) are evidence only, and verifying them needs a lower bound on opt0's optimum, which is "
-                  "not convex.")
+    return near_optimal_verdict(shown, near_optimal, box, "")
 
 
 TOY_PRINTED = {
