@@ -654,6 +654,12 @@ def _digits(value: int) -> str:
     return _digits(high) + _digits(low).rjust(half, "0")
 
 
+def cut_text(text: str, limit: int = 80) -> str:
+    """``text`` for a message: whole when at most ``limit`` characters, else its start and end with its length (a
+    number or budget written out can have thousands of characters)."""
+    return text if len(text) <= limit else f"{text[:limit - 20]}...{text[-10:]} ({len(text):,} characters)"
+
+
 def count_text(count: int) -> str:
     """A count for a message: with thousands separators, or as a power of two when it has more than 30 digits (a
     unary encoding over 10^7 items has 2^10000000 outputs, whose digits Python refuses to print)."""

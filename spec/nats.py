@@ -12,7 +12,7 @@ import math
 from fractions import Fraction
 
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import _IV, _MP, ONE_POLY, START_BITS, Exact, _Ordered, _rational, rational_text
+from ldpspec.spec.exact import _IV, _MP, ONE_POLY, START_BITS, Exact, _Ordered, _rational, cut_text, rational_text
 
 
 class Nats(_Ordered):
@@ -85,7 +85,7 @@ class Nats(_Ordered):
         if self.root != 1:
             base = self.base.text() if self.base.bits() < 400 else "x"
             raise InvalidParameter(
-                f"{self.name + ': ' if self.name else ''}e^({_cut(self.text())}) = {_cut(base)}^({self.power}/"
+                f"{self.name + ': ' if self.name else ''}e^({cut_text(self.text())}) = {cut_text(base)}^({self.power}/"
                 f"{self.root}) is not an exact number the kernel can hold (it holds rationals and e^q for rational "
                 "q); give the budget as a rational number, or as log(x) with x a perfect "
                 f"{'square' if self.root == 2 else f'{self.root}-th power'}")
@@ -251,10 +251,6 @@ class Nats(_Ordered):
         return f"Nats({self.text()!r})"
 
     __str__ = text
-
-
-def _cut(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else f"{text[:limit - 20]}...{text[-10:]} ({len(text):,} characters)"
 
 
 def _integer_root(value: int, k: int) -> int | None:

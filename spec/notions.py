@@ -142,14 +142,14 @@ def _filtered_pairs(channel, input_budgets: dict, name: str, function, max_work:
     ``PAIR_FUNCTIONS``, every input's budget a finite double); ``None`` when it does not, and every judged pair is
     then decided exactly. The verdict is the one the scan over every pair gives: the pairs left out have a larger
     margin than one kept. The work beyond ``max_work`` is refused first, as the scan refuses it."""
-    if not isinstance(channel, Channel) or channel.input_classes() is not None:
+    if channel.input_classes() is not None:
         return None
     if PAIR_FUNCTIONS.get(name) is not function:
         return None
-    channel.check_pair_work(max_work)
-    doubles = channel.doubles()
+    doubles = channel.doubles()  # None but for an explicit matrix of rationals
     if doubles is None:
         return None
+    channel.check_pair_work(max_work)
     double = once_per_object(float)  # the inputs share a few budget objects
     budgets = [double(input_budgets[x]) for x in channel.inputs]
     pairs = filtered_pairs(doubles, budgets, name)

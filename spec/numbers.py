@@ -26,7 +26,7 @@ from numbers import Integral
 from mpmath.ctx_mp import MPContext
 
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import APPROXIMATION_DIGITS, MAX_POWER, MAX_POWER_BITS, Exact, Undecided
+from ldpspec.spec.exact import APPROXIMATION_DIGITS, MAX_POWER, MAX_POWER_BITS, Exact, Undecided, cut_text
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.parse import parse
 
@@ -105,7 +105,7 @@ def budget(value, name: str = "epsilon") -> Nats:
         raise InvalidParameter(
             f"{name}: a budget written p*log(x)/r takes whole numbers p and r of at most {MAX_POWER:,}, with x^p of "
             f"at most {MAX_POWER_BITS:,} bits (budgets are compared and added exactly through x^p and x^r); got "
-            f"{_cut(nats.text())}; write it with a smaller p or r, or as a decimal")
+            f"{cut_text(nats.text())}; write it with a smaller p or r, or as a decimal")
     if nats.sign() < 0:
         raise InvalidParameter(f"{name} must be a finite real number >= 0, got {_shown(value)}")
     if nats is value or nats.as_rational() is not None:  # a Nats given stays the object it is
@@ -151,10 +151,6 @@ def to_decimal_string(value, digits: int = DISPLAY_DIGITS) -> str:
     if abs(ctx.mag(value)) > MAX_SHOWN_BINARY_EXPONENT:  # e^(-1e1999): its decimal exponent alone has 2000 digits
         return ("-" if value < 0 else "") + f"exp({ctx.nstr(ctx.log(abs(value)), digits, strip_zeros=False)})"
     return ctx.nstr(value, digits, strip_zeros=False)
-
-
-def _cut(text: str, limit: int = 80) -> str:
-    return text if len(text) <= limit else f"{text[:limit - 20]}...{text[-10:]} ({len(text):,} characters)"
 
 
 def _shown(value) -> str:

@@ -17,7 +17,7 @@ from decimal import Decimal
 
 from ldpspec.spec.channel import normalize_label
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
-from ldpspec.spec.exact import MAX_DECIMAL_EXPONENT, MAX_TEXT
+from ldpspec.spec.exact import MAX_DECIMAL_EXPONENT, MAX_TEXT, cut_text
 from ldpspec.spec.numbers import budget, exact, integer, integer_range
 
 KINDS = {
@@ -196,7 +196,7 @@ def json_with_decimals(text: str, where: str, error=InvalidParameter):
         path = _path_to(document, unreadable[0]) or ""
         place = f"{where}{path}" if not path or path.startswith("[") else f"{where}: {path}"
         raise error(f"{place} must have at most {MAX_TEXT:,} digits and a decimal exponent within "
-                    f"±{MAX_DECIMAL_EXPONENT:,}; got {_cut(unreadable[0].text)}")
+                    f"±{MAX_DECIMAL_EXPONENT:,}; got {cut_text(unreadable[0].text, 40)}")
     return document
 
 
@@ -216,11 +216,6 @@ def _path_to(node, target, path: str = "") -> str | None:
             if found is not None:
                 return found
     return None
-
-
-def _cut(text: str, limit: int = 40) -> str:
-    """``text`` for a message: cut to about ``limit`` characters, with its length when cut."""
-    return text if len(text) <= limit else f"{text[:limit - 10]}...{text[-6:]} ({len(text):,} characters)"
 
 
 def _json(text: str, where: str, kind: str):

@@ -106,6 +106,12 @@ class ChannelProtocol(ABC):
         docstring); refused beyond ``max_entries`` probabilities."""
         return None
 
+    def doubles(self):
+        """The channel's rows as a NumPy array of correctly rounded doubles when it holds them as an explicit matrix of
+        rationals (``matrix_doubles``): what the float filters skip work by. ``None`` otherwise: every pair is then
+        decided exactly."""
+        return None
+
     @abstractmethod
     def explicit(self, max_entries: int | None = None):
         """The explicit ``Channel`` (refused beyond ``max_entries`` probabilities, ``MAX_ENTRIES`` by default)."""

@@ -36,7 +36,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
-from ldpspec.spec.exact import ONE, ZERO, Exact
+from ldpspec.spec.exact import ONE, ZERO, Exact, cut_text
 from ldpspec.spec.numbers import exact, to_decimal_string
 
 ROW_RULES = ("exact", "renormalise", "remainder")
@@ -202,7 +202,7 @@ def sum_text(total: Exact) -> str:
     if total.as_rational() is not None:
         return value + (" (approximately)" if approximately else "")
     text = total.text() if total.bits() < 2000 else "an exact expression too long to show"
-    return f"{value} ({'approximately; ' if approximately else ''}exactly {_cut(text)})"
+    return f"{value} ({'approximately; ' if approximately else ''}exactly {cut_text(text, 60)})"
 
 
 def _short_decimal(value: Fraction | None) -> str | None:
@@ -224,10 +224,6 @@ def _short_decimal(value: Fraction | None) -> str | None:
     exponent = len(str(abs(value.numerator) * 10 ** places // value.denominator)) - 1 - places
     mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
     return mantissa if exponent == 0 else f"{mantissa}e{exponent}"
-
-
-def _cut(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else f"{text[:limit - 20]}...{text[-10:]} ({len(text):,} characters)"
 
 
 def _row_sum(row) -> Exact:

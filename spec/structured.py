@@ -18,7 +18,7 @@ from abc import abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cmp_to_key
 
-from ldpspec.spec.channel import Channel, _unique_labels, check_entries, count_text
+from ldpspec.spec.channel import Channel, _unique_labels, check_entries, count_text, once_per_object
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact
 from ldpspec.spec.nats import Nats
@@ -98,18 +98,6 @@ def bit_vector_products(bit_distributions: Sequence) -> list:
     return values
 
 
-def shared_map(values: Sequence, function) -> list:
-    """``function(v)`` for every entry, computed once per distinct object."""
-    done: dict = {}
-    result = []
-    for value in values:
-        entry = done.get(id(value))
-        if entry is None:
-            entry = done[id(value)] = (value, function(value))
-        result.append(entry[1])
-    return result
-
-
 class IndependentBits(StructuredChannel):
     """A product of independent bits: input ``x`` draws bit ``k`` from ``bit_distributions[x][k]``.
 
@@ -159,7 +147,8 @@ class IndependentBits(StructuredChannel):
         check_entries(len(self.inputs) * self.output_count,
                       f"the explicit matrix of this channel ({len(self.inputs):,} inputs x "
                       f"{count_text(self.output_count)} outputs)", max_entries)
-        rows = [shared_map(bit_vector_products(self.bit_distributions(x)), lambda p: p + ZERO) for x in self.inputs]
+        rows = [list(map(once_per_object(lambda p: p + ZERO), bit_vector_products(self.bit_distributions(x))))
+                for x in self.inputs]
         return Channel(self.inputs, tuple(self.iter_outputs()), rows)
 
     def pair_loss(self, x, other) -> tuple:
