@@ -1,0 +1,310 @@
+"""The implementations a refutation samples: a Python callable, a command, a registered mechanism's own sampler.
+
+Each is a small picklable description that a worker turns into releases: ``draw(x, count, seed)`` gives ``count``
+releases of input ``x`` drawn with randomness from ``seed`` (a ``numpy.random.SeedSequence``), so that a shard gives
+the same releases on whichever machine runs it. A file of releases is not sampled: the run reads it whole
+(``refute.run``).
+
+* ``PythonCallable("module:function")``: ``function(x, generator)`` returns one release; the generator is a
+  ``numpy.random.Generator`` (``generator="numpy"``) or a ``random.Random`` (``"random"``), made once per shard from
+  its seed. ``path`` lists folders put on ``sys.path`` first (the folder the run started in), so that a worker on
+  another machine finds the module where the run's user does.
+* ``Command(argv)``: a program started once per shard, with the shard's seed in the environment variable
+  ``LDPSPEC_SEED`` (a decimal integer below 2^63); it reads one input per line (JSON) on standard input and prints
+  one release per line (JSON) on standard output, in order.
+* ``Registered(name, options)``: a registered mechanism's NumPy twin, which draws many releases at once (the
+  project's own exact samplers).
+
+A call that raises, a call that takes longer than ``timeout`` seconds, a command that exits or prints something
+that is not JSON: ``ImplementationError``, naming the input and the release's number.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import random
+import selectors
+import signal
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ldpspec.spec.channel import label_text
+from ldpspec.spec.errors import InvalidParameter, SpecError
+
+
+class ImplementationError(SpecError):
+    """The implementation failed: it raised, hung past the time limit, or broke the command protocol."""
+
+
+class CallTimeout(BaseException):
+    """Raised in the sampling thread when one call has taken longer than the time limit (a ``BaseException``, so
+    that an implementation's own ``except Exception`` does not swallow it)."""
+
+
+def generator(seed: np.random.SeedSequence, kind: str = "numpy"):
+    """The random generator of one shard: NumPy's ``default_rng``, or a ``random.Random`` seeded from 128 bits of
+    the seed."""
+    if kind == "random":
+        return random.Random(int.from_bytes(seed.generate_state(4, np.uint32).tobytes(), "little"))
+    return np.random.default_rng(seed)
+
+
+def seed_integer(seed: np.random.SeedSequence) -> int:
+    """The shard's seed as an integer below 2^63 (for a command's ``LDPSPEC_SEED``)."""
+    return int(seed.generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+# --- a Python callable ----------------------------------------------------------------------------------------------
+
+_LOADED: dict = {}
+
+
+def load_callable(target: str, path: tuple = ()):
+    """``module:function`` imported (``path`` first on ``sys.path``); ``InvalidParameter`` says what is wrong."""
+    if target in _LOADED:
+        return _LOADED[target]
+    module_name, _, name = target.partition(":")
+    if not module_name or not name:
+        raise InvalidParameter(f"--callable must be MODULE:FUNCTION (for example mylib.client:release); got "
+                               f"{target!r}")
+    for folder in reversed(path):
+        if folder not in sys.path:
+            sys.path.insert(0, folder)
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as error:  # the module's own import failed: say so, not a traceback
+        raise InvalidParameter(f"--callable: cannot import {module_name!r}: {type(error).__name__}: "
+                               f"{str(error)[:200]}") from None
+    function = module
+    for attribute in name.split("."):
+        function = getattr(function, attribute, None)
+    if not callable(function):
+        raise InvalidParameter(f"--callable: {module_name!r} has no function {name!r}")
+    _LOADED[target] = function
+    return function
+
+
+class _Watchdog:
+    """Stops the sampling thread when one call has run longer than ``timeout`` seconds: the thread counts its calls
+    (``progress``); a second thread looks every ``timeout / 4`` seconds and, when the count has not moved for
+    ``timeout``, raises ``CallTimeout`` in it (by a signal in the main thread, which also ends a ``sleep``; by an
+    asynchronous exception in another thread, such as a Dask worker's)."""
+
+    def __init__(self, timeout: float | None, progress):
+        self.timeout, self.progress = timeout, progress
+        self.target = threading.get_ident()
+        self.main = threading.current_thread() is threading.main_thread()
+        self.done = threading.Event()
+        self.fired = False
+        self.thread = None
+
+    def __enter__(self):
+        if self.timeout is None:
+            return self
+        if self.main:
+            self.previous = signal.signal(signal.SIGALRM, self._raise)
+        self.thread = threading.Thread(target=self._watch, daemon=True)
+        self.thread.start()
+        return self
+
+    def _raise(self, *_):
+        raise CallTimeout
+
+    def _watch(self):
+        last, since = self.progress(), time.monotonic()
+        while not self.done.wait(self.timeout / 4):
+            now = self.progress()
+            if now != last:
+                last, since = now, time.monotonic()
+            elif time.monotonic() - since >= self.timeout:
+                self.fired = True
+                if self.main:
+                    signal.pthread_kill(self.target, signal.SIGALRM)
+                else:
+                    import ctypes
+                    ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.target),
+                                                               ctypes.py_object(CallTimeout))
+                return
+
+    def __exit__(self, *_):
+        if self.thread is not None:
+            self.done.set()
+            self.thread.join()
+            if self.main:
+                signal.signal(signal.SIGALRM, self.previous)
+        return False
+
+
+@dataclass(frozen=True)
+class PythonCallable:
+    target: str
+    kind: str = "numpy"
+    path: tuple = ()
+
+    def describe(self) -> str:
+        return f"the Python callable {self.target} (with a {self.kind} generator)"
+
+    def draw(self, x, count: int, seed, timeout: float | None = None) -> list:
+        function = load_callable(self.target, self.path)
+        rng = generator(seed, self.kind)
+        releases = []
+        append = releases.append
+        try:
+            with _Watchdog(timeout, releases.__len__):
+                for _ in range(count):
+                    append(function(x, rng))
+        except CallTimeout:
+            raise ImplementationError(f"{self.target} did not return within {timeout:g} s (--call-timeout) on input "
+                                      f"{label_text(x, 60)}, release {len(releases) + 1:,} of its shard") from None
+        except Exception as error:
+            raise ImplementationError(f"{self.target} raised {type(error).__name__}: {str(error)[:200]} on input "
+                                      f"{label_text(x, 60)}, release {len(releases) + 1:,} of its shard") from None
+        return releases
+
+
+# --- a command ------------------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Command:
+    argv: tuple
+    cwd: str | None = None
+
+    def describe(self) -> str:
+        return "the command " + " ".join(self.argv)
+
+    def draw(self, x, count: int, seed, timeout: float | None = None) -> list:
+        line = (json.dumps(_json_input(x)) + "\n").encode()
+        environment = {**os.environ, "LDPSPEC_SEED": str(seed_integer(seed))}
+        try:
+            process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                       stderr=subprocess.PIPE, env=environment, cwd=self.cwd)
+        except OSError as error:
+            raise InvalidParameter(f"--command: cannot start {self.argv[0]!r}: {error.strerror or error}") from None
+        writer = threading.Thread(target=_feed, args=(process.stdin, line, count), daemon=True)
+        writer.start()
+        releases, buffer = [], b""
+        selector = selectors.DefaultSelector()
+        selector.register(process.stdout, selectors.EVENT_READ)
+        descriptor = process.stdout.fileno()
+        try:
+            while len(releases) < count:
+                if not selector.select(timeout):
+                    raise ImplementationError(f"{self.describe()} printed no release within {timeout:g} s "
+                                              f"(--call-timeout) on input {label_text(x, 60)}, release "
+                                              f"{len(releases) + 1:,} of its shard")
+                chunk = os.read(descriptor, 1 << 20)
+                if not chunk:
+                    error = process.stderr.read(2000).decode(errors="replace").strip().splitlines()
+                    raise ImplementationError(f"{self.describe()} ended after {len(releases):,} of {count:,} "
+                                              f"releases of input {label_text(x, 60)}"
+                                              + (f"; its last error line: {error[-1][:200]}" if error else ""))
+                buffer += chunk
+                *lines, buffer = buffer.split(b"\n")
+                for text in lines:
+                    if len(releases) == count:
+                        break
+                    try:
+                        releases.append(json.loads(text))
+                    except ValueError:
+                        raise ImplementationError(f"{self.describe()} printed {text[:80]!r} for input "
+                                                  f"{label_text(x, 60)}, release {len(releases) + 1:,}: not one JSON "
+                                                  "value per line") from None
+        finally:
+            selector.close()
+            process.kill()
+            process.wait()
+            writer.join(timeout=1)
+        return releases
+
+
+def _feed(stream, line: bytes, count: int) -> None:
+    try:
+        block = line * min(count, 4096)
+        left = count
+        while left > 0:
+            take = min(left, 4096)
+            stream.write(block if take == 4096 else line * take)
+            left -= take
+        stream.close()
+    except (BrokenPipeError, ValueError, OSError):  # the command ended or was stopped: its reader says why
+        pass
+
+
+def _json_input(x):
+    return list(map(_json_input, x)) if isinstance(x, tuple) else x
+
+
+# --- a registered mechanism's twin ----------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Registered:
+    """A registered mechanism's own sampler, its NumPy twin, which draws many releases at once. ``form()`` says how
+    its releases come: ``"bits"`` (packed rows of a bit vector whose channel is a structure of bits), ``"items"`` (an
+    integer array whose values are the channel's output labels), ``"numbers"`` (an array of doubles) or
+    ``"labels"`` (the twin's outputs, the channel's output labels). With ``cells=True`` a number is released as the
+    cell of the exact channel it falls in (a channel with densities), for events chosen on that channel."""
+
+    name: str
+    options: dict = field(default_factory=dict)
+    cells: bool = False
+
+    def describe(self) -> str:
+        options = ", ".join(f"{key} {value}" for key, value in self.options.items())
+        return f"the NumPy twin of {self.name}" + (f" ({options})" if options else "")
+
+    def _key(self) -> tuple:
+        return self.name, tuple(sorted(self.options.items()))
+
+    def built(self):
+        if self._key() not in _BUILT:
+            from ldpspec.reference.porting.vectors import build
+            mechanism = build(self.name, dict(self.options))
+            _BUILT[self._key()] = (mechanism, mechanism.channel())
+        return _BUILT[self._key()]
+
+    def channel(self):
+        return self.built()[1]
+
+    def form(self) -> str:
+        from ldpspec.reference.porting.bits import bit_law
+        from ldpspec.reference.registry import MECHANISMS
+
+        declaration, channel = MECHANISMS[self.name], self.channel()
+        if declaration.reports == "bit-vector" and bit_law(channel, channel.inputs[0]) is not None:
+            return "bits"
+        if declaration.statistic == "sum":
+            return "labels" if self.cells else "numbers"
+        if declaration.reports in ("item", "index"):
+            mechanism = self.built()[0]
+            probe = mechanism.twin.reports(self._inputs(channel.inputs[0], 4), np.random.default_rng(0))
+            values = np.asarray(probe)
+            if values.ndim == 1 and values.dtype.kind in "iu" and mechanism.twin.outputs(probe) == values.tolist():
+                return "items"
+        return "labels"
+
+    @staticmethod
+    def _inputs(x, count: int):
+        return np.full(count, x) if isinstance(x, int) else [x] * count
+
+    def draw(self, x, count: int, seed, timeout: float | None = None):
+        mechanism, channel = self.built()
+        reports = mechanism.twin.reports(self._inputs(x, count), generator(seed))
+        form = self.form()
+        if form == "bits":
+            return reports
+        if form in ("items", "numbers"):
+            return np.asarray(reports)
+        outputs = mechanism.twin.outputs(reports)
+        if channel.has_densities:
+            return [mechanism.label(release, channel) for release in outputs]
+        return outputs
+
+
+_BUILT: dict = {}
