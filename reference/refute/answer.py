@@ -182,8 +182,8 @@ class Answer:
         head = self.head
         lines = [f"ldpspec refute: {head['implementation']}",
                  f"  declared: {head['declared']['notion']} {_parameters(head['declared']['parameters'])}",
-                 f"  samples: {head['samples']['certification']:,} per input to certify"
-                 + (f" (and {head['samples']['selection']:,} to choose the events)"
+                 f"  samples: {_count(head['samples']['certification'])} per input to certify"
+                 + (f" (and {_count(head['samples']['selection'])} to choose the events)"
                     if head['samples']['selection'] else "")
                  + f"; events from {head['events']}; alpha {head['alpha']}",
                  f"  pairs examined: {len(self.pairs):,}" + (f" ({self.unexamined:,} more not examined)"
@@ -204,6 +204,10 @@ class Answer:
             lines.append("  not refutable from samples: " + "; ".join(head["declared"]["unrefutable"]))
         lines.append("  " + MEANING)
         return "\n".join(lines) + "\n"
+
+
+def _count(value) -> str:
+    return f"{value:,}" if isinstance(value, int) else f"{min(value):,} to {max(value):,}"
 
 
 def _parameters(parameters: dict) -> str:

@@ -212,9 +212,7 @@ def _uldp(inputs, values):
     parameters = {"epsilon": _text(eps), "sensitive_inputs": [label_to_json(x) for x in inputs if x in sensitive],
                   "protected_outputs": sorted((label_to_json(y) for y in protected), key=repr)}
     return Declared("uldp", parameters, inputs, False, _never, release_budget, forbidden, shared,
-                    watched=lambda x, y: y not in protected,
-                    unrefutable=("an invertible output is produced by some input with a probability above 0 (a "
-                                 "condition on what never shows)",))
+                    watched=lambda x, y: y not in protected)
 
 
 def _suldp(reading: str):
@@ -323,7 +321,7 @@ def _graded(inputs, values):
                                f"{len(level_budgets)} budgets")
     budgets = {}
     for x in inputs:
-        if isinstance(x, (tuple, str, type(None))):
+        if isinstance(x, (tuple, type(None))):
             raise InvalidParameter(f"inputs: graded LDP needs numerical inputs, got {x!r}")
         budgets[x] = level_budgets[level_of(exact(x, f"input {x!r}"), bounds)]
     r = values["r"]

@@ -255,9 +255,12 @@ class Registered:
     options: dict = field(default_factory=dict)
     cells: bool = False
 
-    def describe(self) -> str:
+    def title(self) -> str:
         options = ", ".join(f"{key} {value}" for key, value in self.options.items())
-        return f"the NumPy twin of {self.name}" + (f" ({options})" if options else "")
+        return self.name + (f" ({options})" if options else "")
+
+    def describe(self) -> str:
+        return f"the NumPy twin of {self.title()}"
 
     def _key(self) -> tuple:
         return self.name, tuple(sorted(self.options.items()))
@@ -308,3 +311,66 @@ class Registered:
 
 
 _BUILT: dict = {}
+
+
+# --- a file of releases ---------------------------------------------------------------------------------------------
+
+RELEASES_FORMAT = "ldpspec-releases/1"
+
+
+@dataclass(frozen=True)
+class FileReleases:
+    """Releases written to a file, per input: ``{"format": "ldpspec-releases/1", "releases": [{"input": x,
+    "releases": [...]}, ...]}``. Nothing is drawn: each input's releases are put in an order drawn from the run's seed
+    (``SeedSequence(seed, spawn_key=(2, i))``), the first ``selection[i]`` of that order are the selection share and
+    the rest certify, shard by shard."""
+
+    path: str
+    releases: tuple
+    """One list of releases per input, in the order of ``inputs``."""
+    selection: tuple
+    shard_size: int
+
+    def describe(self) -> str:
+        return f"the releases of {self.path}"
+
+    def releases_of(self, shard, seed: int) -> list:
+        values = self.releases[shard.index]
+        order = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(2, shard.index))).permutation(
+            len(values))
+        start = (0 if shard.phase == 0 else self.selection[shard.index]) + shard.number * self.shard_size
+        return [values[k] for k in order[start:start + shard.count]]
+
+
+def read_releases_file(path: str) -> dict:
+    """``{input label: list of releases}`` from a file of releases (``FileReleases``), in the file's order."""
+    from ldpspec.spec.channel import normalize_label
+    from ldpspec.spec.errors import InvalidChannel
+
+    try:
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+    except OSError as error:
+        raise SpecError(f"--releases-file: cannot read {path!r}: {error.strerror or error}") from None
+    except (ValueError, RecursionError) as error:
+        raise InvalidParameter(f"--releases-file: {path!r} is not JSON: {str(error)[:120]}") from None
+    if not isinstance(document, dict) or document.get("format") != RELEASES_FORMAT:
+        raise InvalidParameter(f"--releases-file: {path!r} must be an object with \"format\": "
+                               f"\"{RELEASES_FORMAT}\" and \"releases\"")
+    entries = document.get("releases")
+    if not isinstance(entries, list) or not entries:
+        raise InvalidParameter("--releases-file: \"releases\" must be a non-empty list of {\"input\": ..., "
+                               "\"releases\": [...]}")
+    found = {}
+    for k, entry in enumerate(entries):
+        where = f"--releases-file: releases[{k}]"
+        if not isinstance(entry, dict) or "input" not in entry or not isinstance(entry.get("releases"), list):
+            raise InvalidParameter(f"{where} must be an object {{\"input\": ..., \"releases\": [...]}}")
+        try:
+            x = normalize_label(entry["input"], f"{where}.input")
+        except InvalidChannel as error:
+            raise InvalidParameter(str(error)) from None
+        if not entry["releases"]:
+            raise InvalidParameter(f"{where}.releases is empty")
+        found.setdefault(x, []).extend(entry["releases"])
+    return found

@@ -67,8 +67,8 @@ class Plan:
         implementation: what is sampled (``refute.implementations``), or ``None`` for a file of releases.
         kind: how releases are read (``events.Kind``).
         notion, values, inputs: the declared guarantee (``guarantee.declare``).
-        samples: releases per input in all (selection and certification).
-        selection: releases per input for the selection share (0 with a reference channel).
+        samples: releases per input in all (selection and certification), or one count per input (a file).
+        selection: releases per input for the selection share (0 with a reference channel), or one per input.
         alpha: the probability that any bound of the run is wrong (a rational of ``(0, 1)``).
         seed: the run's seed.
         shard_size: releases per shard.
@@ -81,17 +81,24 @@ class Plan:
     notion: str
     values: dict = field(hash=False)
     inputs: tuple
-    samples: int
-    selection: int
+    samples: int | tuple
+    selection: int | tuple
     alpha: Fraction
     seed: int = 0
     shard_size: int = SHARD_SIZE
     max_pairs: int = MAX_PAIRS
     timeout: float | None = 60.0
 
+    def count(self, phase: int, index: int) -> int:
+        """The releases of input number ``index`` in ``phase``."""
+        samples = self.samples if isinstance(self.samples, int) else self.samples[index]
+        selection = self.selection if isinstance(self.selection, int) else self.selection[index]
+        return selection if phase == SELECTION else samples - selection
+
     @property
     def certification(self) -> int:
-        return self.samples - self.selection
+        """The fewest certifying releases of an input (all inputs have as many, but from a file)."""
+        return min(self.count(CERTIFICATION, i) for i in range(len(self.inputs)))
 
     def identity(self) -> str:
         """A digest of what decides the counts (the checkpoint's key): the implementation, the kind, the inputs,
@@ -159,7 +166,10 @@ def run_shard(task: Task) -> dict:
     its events (certification), with the releases the notion forbids that it saw."""
     shard = task.shard
     x = task.inputs[shard.index]
-    releases = task.implementation.draw(x, shard.count, shard_seed(task.seed, shard), task.timeout)
+    if hasattr(task.implementation, "releases_of"):  # a file: its releases, split by a seeded permutation
+        releases = task.implementation.releases_of(shard, task.seed)
+    else:
+        releases = task.implementation.draw(x, shard.count, shard_seed(task.seed, shard), task.timeout)
     batch = task.kind.batch(releases, x)
     result = {"failures": [], "watched": []}
     if isinstance(batch, LabelBatch):
@@ -330,15 +340,19 @@ class Checkpoint:
 
 # --- the run ----------------------------------------------------------------------------------------------------------
 
-def shards(phase: int, inputs: int, count: int, size: int) -> list:
-    return [Shard(phase, i, j, min(size, count - j * size)) for i in range(inputs)
-            for j in range(math.ceil(count / size))]
+def shards(plan: Plan, phase: int) -> list:
+    """Every shard of ``phase``: each input's releases cut into shards of ``plan.shard_size``."""
+    size = plan.shard_size
+    found = []
+    for i in range(len(plan.inputs)):
+        count = plan.count(phase, i)
+        found += [Shard(phase, i, j, min(size, count - j * size)) for j in range(math.ceil(count / size))]
+    return found
 
 
 def _gather(plan: Plan, phase: int, events: dict, checkpoint: Checkpoint, workers: int, cluster, progress) -> list:
     """Run one phase's shards that the checkpoint lacks; every shard's result, in order."""
-    count = plan.selection if phase == SELECTION else plan.certification
-    every = shards(phase, len(plan.inputs), count, plan.shard_size)
+    every = shards(plan, phase)
     todo = [Task(shard, plan.implementation, plan.kind, plan.notion, plan.values, plan.inputs, plan.seed,
                  events.get(shard.index, ()), plan.timeout) for shard in every if shard not in checkpoint.done]
     finished = [len(every) - len(todo)]
@@ -393,7 +407,7 @@ def refute(plan: Plan, model=None, *, model_source: str | None = None, workers: 
     """Run ``plan``: the events come from ``model`` (the exact reference channel, ``reference_model``) or, without
     one, from the selection share; returns the ``Answer``."""
     declared = declare(plan.notion, plan.values, plan.inputs)
-    if (model is None) == (plan.selection == 0):
+    if (model is None) == (not any(plan.count(SELECTION, i) for i in range(len(plan.inputs)))):
         raise InvalidParameter("a run chooses its events either on a reference channel or on a selection share of "
                                "the samples (--selection-share above 0), not both and not neither")
     store = Checkpoint(checkpoint, plan)
@@ -450,11 +464,18 @@ def refute(plan: Plan, model=None, *, model_source: str | None = None, workers: 
     head = {"implementation": description or _describe(plan.implementation),
             "declared": declared.to_json(), "releases": plan.kind.to_json(),
             "alpha": _fraction_text(plan.alpha), "level_per_bound": _fraction_text(level),
-            "samples": {"per_input": plan.samples, "selection": plan.selection,
-                        "certification": plan.certification},
+            "samples": _sizes(plan),
             "events": model_source or getattr(model, "source", "the reference channel"),
             "seed": plan.seed, "shard_size": plan.shard_size}
     return Answer(head, pairs, list(unique.values()), unexamined)
+
+
+def _sizes(plan: Plan) -> dict:
+    def per_input(phase):
+        counts = {plan.count(phase, i) for i in range(len(plan.inputs))}
+        return counts.pop() if len(counts) == 1 else [plan.count(phase, i) for i in range(len(plan.inputs))]
+    selection, certification = per_input(SELECTION), per_input(CERTIFICATION)
+    return {"selection": selection, "certification": certification}
 
 
 def _describe(implementation) -> str:
@@ -462,7 +483,15 @@ def _describe(implementation) -> str:
 
 
 def _fraction_text(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    """A rational as a decimal when it has a short one (``0.01``), else as ``p/q``."""
+    digits = 0
+    while (value * 10 ** digits).denominator != 1 and digits <= 30:
+        digits += 1
+    if digits <= 30:
+        scaled = str(abs(value.numerator * 10 ** digits // value.denominator)).rjust(digits + 1, "0")
+        text = scaled if digits == 0 else f"{scaled[:-digits]}.{scaled[-digits:]}"
+        return ("-" if value < 0 else "") + text
+    return f"{value.numerator}/{value.denominator}"
 
 
 # --- reference channels -----------------------------------------------------------------------------------------------

@@ -57,6 +57,7 @@ import numpy as np
 from ldpspec.reference.gu2020.idue import BOX, SOLVER_PARAMETERS, solve_levels
 from ldpspec.reference.gu2020.levels import levels_of
 from ldpspec.reference.porting.conform import ALPHA, RELATIVE_ERROR, conform
+from ldpspec.reference.refute import command as refute_command
 from ldpspec.reference.registry import MECHANISMS, NOTIONS, listing
 from ldpspec.reference.shared.direct import (
     ColumnStructure,
@@ -117,6 +118,22 @@ def _check_options() -> dict:
         for parameter in notion.parameters:
             options.setdefault(parameter.name, []).append((notion.name, parameter))
     return options
+
+
+def _add_notion_options(parser: argparse.ArgumentParser) -> None:
+    """``--notion`` and every notion's parameters, one option each (``ldpspec check`` and ``ldpspec refute``)."""
+    parser.add_argument("--notion", required=True, choices=list(NOTIONS),
+                        help="the privacy notion (the pages under \"Notions\" of the documentation define each); "
+                             "its parameters are listed below")
+    for name, uses in _check_options().items():
+        first = uses[0][1]
+        meanings = {}  # one option; what it means, and for which notions
+        for notion, parameter in uses:
+            meanings.setdefault(parameter.help, []).append(notion)
+        parser.add_argument(first.option, dest=name.replace("-", "_"), choices=first.choices or None,
+                            metavar=_metavar(first),
+                            help="; ".join(f"{meaning} ({', '.join(notions)})"
+                                           for meaning, notions in meanings.items()))
 
 
 def check(arguments) -> tuple[dict, bool | None]:
@@ -425,21 +442,23 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="parameters of each notion (else taken from the file's privacy section):\n" + "\n".join(notion_lines))
     checker.add_argument("channel", help="a channel file (JSON)")
-    checker.add_argument("--notion", required=True, choices=list(NOTIONS),
-                         help="the privacy notion to decide (the pages under \"Notions\" of the documentation define "
-                              "each); its parameters are listed below")
-    for name, uses in _check_options().items():
-        first = uses[0][1]
-        meanings = {}  # one option; what it means, and for which notions
-        for notion, parameter in uses:
-            meanings.setdefault(parameter.help, []).append(notion)
-        checker.add_argument(first.option, dest=name.replace("-", "_"), choices=first.choices or None,
-                             metavar=_metavar(first),
-                             help="; ".join(f"{meaning} ({', '.join(notions)})"
-                                            for meaning, notions in meanings.items()))
+    _add_notion_options(checker)
     _add_reading(checker)
     _add_listing(checker)
     _add_limits(checker, work=True)
+
+    refuter = commands.add_parser(
+        "refute", help="try to refute an implementation's privacy from its samples; exit 0 if not refuted, 1 if its "
+                       "declared guarantee is violated, 2 on bad input",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Samples an implementation (a Python callable, a command, a file of releases, a registered "
+                    "mechanism's twin) and bounds each pair's privacy loss from below with certified "
+                    "Clopper-Pearson bounds, jointly at confidence 1 - alpha. A bound above the declared budget "
+                    "refutes the guarantee; no sample can prove it (docs: \"Refuting an implementation's privacy "
+                    "from samples\").",
+        epilog="parameters of each notion (else the reference's claim):\n" + "\n".join(notion_lines))
+    _add_notion_options(refuter)
+    refute_command.add_arguments(refuter)
 
     conformer = commands.add_parser(
         "conform", help="check a port's answers against the porting kit's vectors (all of them, or what the file "
@@ -651,6 +670,15 @@ def _read_json(path: str, what: str):
         raise SpecError(f"{what}: {path!r} is not JSON: {str(error)[:120]}") from None
 
 
+def _shard_progress():
+    """Progress of a refutation's shards on the terminal line (``spec.progress``), when standard error is one."""
+    reporter = progress.terminal_reporter()
+    if reporter is None:
+        return None
+    return lambda phase, done, total: reporter("drawing shards to " + ("choose events" if phase == 0 else "certify"),
+                                               done, total)
+
+
 def run(argv=None) -> int:
     """Parse the arguments and run the command; project errors propagate (``main`` turns them into exit codes)."""
     arguments = build_parser().parse_args(argv)
@@ -678,6 +706,15 @@ def run(argv=None) -> int:
                                                                                                "--alpha")
         result = conform(_read_json(arguments.answers, "answers"), relative, alpha)
         status = EXIT["holds"] if result["conforms"] else EXIT["does not hold"]
+    elif arguments.command == "refute":
+        answer = refute_command.run(arguments, _shard_progress())
+        if arguments.output is not None:
+            _write(arguments.output, json_text(answer.to_json(full=True)))
+        status = EXIT["does not hold"] if answer.refuted else EXIT["holds"]
+        if not arguments.json and sys.stdout.isatty():
+            _write(None, answer.text() if not arguments.full else answer.text() + json_text(answer.to_json(True)))
+            return status
+        result = answer.to_json(full=arguments.full)
     elif arguments.command == "check":
         result, holds = check(arguments)
         status = EXIT["undecided"] if holds is None else EXIT["holds"] if holds else EXIT["does not hold"]
