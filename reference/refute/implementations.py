@@ -91,14 +91,21 @@ def load_callable(target: str, path: tuple = ()):
     return function
 
 
+STUCK = threading.local()
+"""``STUCK.report(message)``, when the thread that samples sets it: how to say that a call is stuck in code that an
+exception cannot reach (a Dask worker's thread blocked in C), so that the run ends without waiting for it."""
+
+
 class _Watchdog:
     """Stops the sampling thread when one call has run longer than ``timeout`` seconds: the thread counts its calls
     (``progress``); a second thread looks every ``timeout / 4`` seconds and, when the count has not moved for
-    ``timeout``, raises ``CallTimeout`` in it (by a signal in the main thread, which also ends a ``sleep``; by an
-    asynchronous exception in another thread, such as a Dask worker's)."""
+    ``timeout``, raises ``CallTimeout`` in it: by a signal in the main thread, which also ends a ``sleep``; by an
+    asynchronous exception in another thread (a Dask worker's), which a call blocked in C only sees when it returns,
+    so if the call has not returned after another ``timeout``, ``STUCK.report`` says so (``message``)."""
 
-    def __init__(self, timeout: float | None, progress):
-        self.timeout, self.progress = timeout, progress
+    def __init__(self, timeout: float | None, progress, message: str = ""):
+        self.timeout, self.progress, self.message = timeout, progress, message
+        self.report = getattr(STUCK, "report", None)
         self.target = threading.get_ident()
         self.main = threading.current_thread() is threading.main_thread()
         self.done = threading.Event()
@@ -131,6 +138,8 @@ class _Watchdog:
                     import ctypes
                     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.target),
                                                                ctypes.py_object(CallTimeout))
+                    if not self.done.wait(self.timeout) and self.report is not None:
+                        self.report(self.message.format(calls=self.progress() + 1))
                 return
 
     def __exit__(self, *_):
@@ -156,8 +165,11 @@ class PythonCallable:
         rng = generator(seed, self.kind)
         releases = []
         append = releases.append
+        stuck = (f"{self.target} did not return within {timeout} s (--call-timeout) on input {label_text(x, 60)}, "
+                 "release {calls:,} of its shard; it is blocked in code that cannot be interrupted, and its worker "
+                 "is restarted")
         try:
-            with _Watchdog(timeout, releases.__len__):
+            with _Watchdog(timeout, releases.__len__, stuck):
                 for _ in range(count):
                     append(function(x, rng))
         except CallTimeout:

@@ -44,6 +44,7 @@ from ldpspec.reference.refute.events import (
     empirical_model,
 )
 from ldpspec.reference.refute.guarantee import Declared, Failure, declare
+from ldpspec.reference.refute.implementations import STUCK, ImplementationError
 from ldpspec.spec.channel import label_text, label_to_json
 from ldpspec.spec.errors import InvalidParameter, SpecError
 
@@ -230,8 +231,10 @@ def _on_processes(tasks: list, on_result, workers: int) -> None:
 
 
 def _on_dask(tasks: list, on_result, address: str) -> None:
+    """The tasks on a Dask cluster. A call stuck where the worker cannot interrupt it (``implementations.STUCK``) is
+    reported on a topic of the run; the run then stops at once and restarts that worker."""
     try:
-        from distributed import Client, as_completed
+        from distributed import Client, wait
     except ImportError:
         raise InvalidParameter("--cluster runs on Dask distributed, which is not installed: pip install "
                                "'ldpspec[cluster]'") from None
@@ -239,14 +242,45 @@ def _on_dask(tasks: list, on_result, address: str) -> None:
         client = Client(address, timeout="30s")
     except (OSError, TimeoutError) as error:
         raise InvalidParameter(f"--cluster: no Dask scheduler answers at {address!r}: {error}") from None
+    topic = f"ldpspec-refute-{os.getpid()}-{id(tasks)}"
     with client:
-        futures = client.map(run_shard, tasks, pure=False)
+        stuck = []
+        client.subscribe_topic(topic, lambda event: stuck.append(event[1]))
+        futures = client.map(_run_reporting, tasks, [topic] * len(tasks), pure=False)
         order = {future.key: task for future, task in zip(futures, tasks)}
+        pending = set(futures)
         try:
-            for future in as_completed(futures):
-                on_result(order[future.key], future.result())
+            while pending:
+                try:
+                    done = wait(pending, timeout=0.25, return_when="FIRST_COMPLETED").done
+                except TimeoutError:
+                    done = set()
+                for future in done:
+                    pending.discard(future)
+                    on_result(order[future.key], future.result())
+                if not stuck:
+                    continue
+                message, worker = stuck[0]["message"], stuck[0]["worker"]
+                client.cancel(list(pending))
+                try:
+                    client.restart_workers([worker], timeout=30)
+                except Exception:  # the worker is gone already, or cannot restart: the run ends either way
+                    pass
+                raise ImplementationError(message)
         finally:
-            client.cancel(futures)
+            client.cancel(list(pending))
+
+
+def _run_reporting(task: Task, topic: str) -> dict:
+    """``run_shard`` on a Dask worker, with a stuck call reported on ``topic`` (with the worker's address)."""
+    from distributed import get_worker
+
+    worker = get_worker()
+    STUCK.report = lambda message: worker.log_event(topic, {"message": message, "worker": worker.address})
+    try:
+        return run_shard(task)
+    finally:
+        del STUCK.report
 
 
 # --- the checkpoint -------------------------------------------------------------------------------------------------
