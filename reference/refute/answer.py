@@ -147,6 +147,8 @@ class Answer:
     pairs: list
     failures: list
     unexamined: int
+    level: Fraction = Fraction(0)
+    """The level of each one-sided bound (``alpha / (2 m)``)."""
 
     @property
     def violations(self) -> list:

@@ -214,7 +214,11 @@ def _kind(arguments, twin, reference) -> Kind:
     name = arguments.releases
     if name is None:
         if isinstance(twin, Registered):
-            form = twin.form() if reference is None or twin.form() != "numbers" else "labels"
+            form = twin.form()
+            if form == "numbers" and reference is not None:  # a reference chooses among its outputs (cells)
+                form = "labels"
+            if form == "bits" and not NOTIONS[arguments.notion].pairwise:  # only whole releases are bounded
+                form = "labels"
             name = {"bits": "bits", "numbers": "numbers"}.get(form, "labels")
             if name == "bits" and arguments.length is None:
                 from ldpspec.reference.porting.bits import bit_law
@@ -279,8 +283,8 @@ def run(arguments, progress=None):
                 raise InvalidParameter("--inputs: say which inputs to sample, a JSON list such as [0, 1, 2]")
     declared = declare(notion.name, values, inputs)
     kind = _kind(arguments, twin, reference)
-    if isinstance(twin, Registered) and reference is not None and twin.channel().has_densities:
-        implementation = Registered(twin.name, twin.options, cells=True)
+    if isinstance(twin, Registered) and kind.name == "labels" and twin.form() != "labels":
+        implementation = Registered(twin.name, twin.options, labels=True)  # its releases as the channel's labels
     share = None if arguments.selection_share is None else _unit(arguments.selection_share, "--selection-share")
     if reference is not None and share is not None:
         raise InvalidParameter("--selection-share is for black-box runs; with a reference every sample certifies")

@@ -260,12 +260,13 @@ class Registered:
     """A registered mechanism's own sampler, its NumPy twin, which draws many releases at once. ``form()`` says how
     its releases come: ``"bits"`` (packed rows of a bit vector whose channel is a structure of bits), ``"items"`` (an
     integer array whose values are the channel's output labels), ``"numbers"`` (an array of doubles) or
-    ``"labels"`` (the twin's outputs, the channel's output labels). With ``cells=True`` a number is released as the
-    cell of the exact channel it falls in (a channel with densities), for events chosen on that channel."""
+    ``"labels"`` (the twin's outputs, the channel's output labels). With ``labels=True`` every release is its
+    output label (a bit vector as a tuple of bits, a number as the cell of the exact channel it falls in), for events
+    chosen among the channel's outputs."""
 
     name: str
     options: dict = field(default_factory=dict)
-    cells: bool = False
+    labels: bool = False
 
     def title(self) -> str:
         options = ", ".join(f"{key} {value}" for key, value in self.options.items())
@@ -288,6 +289,14 @@ class Registered:
         return self.built()[1]
 
     def form(self) -> str:
+        if self.labels:
+            return "labels"
+        key = (*self._key(), "form")
+        if key not in _BUILT:
+            _BUILT[key] = self._form()
+        return _BUILT[key]
+
+    def _form(self) -> str:
         from ldpspec.reference.porting.bits import bit_law
         from ldpspec.reference.registry import MECHANISMS
 
@@ -295,7 +304,7 @@ class Registered:
         if declaration.reports == "bit-vector" and bit_law(channel, channel.inputs[0]) is not None:
             return "bits"
         if declaration.statistic == "sum":
-            return "labels" if self.cells else "numbers"
+            return "numbers"
         if declaration.reports in ("item", "index"):
             mechanism = self.built()[0]
             probe = mechanism.twin.reports(self._inputs(channel.inputs[0], 4), np.random.default_rng(0))

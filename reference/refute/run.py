@@ -501,7 +501,7 @@ def refute(plan: Plan, model=None, *, model_source: str | None = None, workers: 
             "samples": _sizes(plan),
             "events": model_source or getattr(model, "source", "the reference channel"),
             "seed": plan.seed, "shard_size": plan.shard_size}
-    return Answer(head, pairs, list(unique.values()), unexamined)
+    return Answer(head, pairs, list(unique.values()), unexamined, level)
 
 
 def _sizes(plan: Plan) -> dict:
