@@ -173,6 +173,10 @@ def _implementation(arguments):
     if len(given) != 1:
         raise InvalidParameter("ldpspec refute needs exactly one implementation: --callable, --command, "
                                "--releases-file or --twin" + (f"; got {len(given)}" if given else ""))
+    for option, needs in (("twin_options", "twin"), ("reference_options", "reference_mechanism")):
+        if getattr(arguments, option) is not None and not getattr(arguments, needs):
+            raise InvalidParameter(f"--{option.replace('_', '-')} gives the parameters of --{needs.replace('_', '-')}; "
+                                   f"give that too, or leave it out")
     if arguments.callable:
         return PythonCallable(arguments.callable, arguments.generator, (os.getcwd(),))
     if arguments.program:

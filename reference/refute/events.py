@@ -169,6 +169,14 @@ class Kind:
         if isinstance(releases, np.ndarray) and releases.dtype == np.uint8 and releases.ndim == 2 \
                 and releases.shape[1] == (d + 7) // 8:  # packed already (the twin's reports)
             return BitBatch(releases, d)
+        if self.name == "bits":  # all at once when they form one array of 0s and 1s (else one by one, to name one)
+            try:
+                whole = np.asarray(releases)
+            except (TypeError, ValueError):
+                whole = None
+            if whole is not None and whole.shape == (len(releases), d) and whole.dtype.kind in "biuf" \
+                    and np.all((whole == 0) | (whole == 1)):
+                return BitBatch(np.packbits(whole.astype(np.uint8), axis=1), d)
         rows = np.zeros((len(releases), d), dtype=np.uint8)
         for i, release in enumerate(releases):
             try:

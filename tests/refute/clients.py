@@ -106,3 +106,28 @@ def fails_once(x, rng):
         open(marker, "w").close()
         raise RuntimeError("interrupted")
     return grr_3(x, rng)
+
+
+def idue_parameters(budgets: list, swapped: tuple | None = None) -> tuple:
+    """IDUE's ``(a_i, b_i)`` as doubles from ldpspec's solver (as a library copies them from ``ldpspec idue solve``),
+    those of the two items of ``swapped`` exchanged (their budgets swapped)."""
+    from ldpspec.reference.porting.vectors import build
+
+    solution = build("idue", {"budgets": str(list(budgets))}).solution()
+    a = np.array([float(v) for v in solution["a"]])
+    b = np.array([float(v) for v in solution["b"]])
+    if swapped is not None:
+        i, j = swapped
+        a[[i, j]], b[[i, j]] = a[[j, i]], b[[j, i]]
+    return a, b
+
+
+def idue(budgets: list, swapped: tuple | None = None):
+    """IDUE with float coins: bit ``i`` is 1 with ``a_i`` when ``i`` is the input, else with ``b_i``."""
+    a, b = idue_parameters(budgets, swapped)
+
+    def release(x, rng):
+        bits = (rng.random(len(b)) < b).astype(np.uint8)
+        bits[x] = rng.random() < a[x]
+        return bits
+    return release

@@ -1,8 +1,8 @@
 """The certified Clopper-Pearson bounds (``refute.binomial``) against an exact oracle: binomial tails summed in exact
 rationals. Every certified lower bound must be proven (its exact tail is at most the level, so it is no larger than
 Clopper and Pearson's bound) and tight (the exact tail a relative 2^-30 above it exceeds the level, so Clopper and
-Pearson's bound is within 2^-30 of it); the upper bound likewise, through the failures. Beyond the oracle's reach, the enclosure of the tail brackets SciPy's value and
-is narrow."""
+Pearson's bound is within 2^-30 of it); the upper bound likewise, through the failures. Beyond the oracle's reach,
+the enclosure of the tail brackets SciPy's value and is narrow."""
 
 from __future__ import annotations
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from ldpspec.reference.refute.events import Kind, ReleaseError
-from ldpspec.reference.refute.guarantee import parse_values
+from ldpspec.reference.refute.guarantee import declare, parse_values
 from ldpspec.reference.refute.implementations import (
     Command,
     FileReleases,
@@ -23,13 +23,13 @@ from ldpspec.reference.refute.implementations import (
     Registered,
 )
 from ldpspec.reference.refute.run import Plan, reference_model, refute
-from ldpspec.reference.refute.guarantee import declare
 
 HERE = Path(__file__).resolve().parent
 LDP_1 = parse_values("ldp", {"epsilon": "1"})
+LABELS = Kind("labels")
 
 
-def plan(implementation, samples=20_000, selection=4_000, kind=Kind("labels"), notion="ldp", values=LDP_1,
+def plan(implementation, samples=20_000, selection=4_000, kind=LABELS, notion="ldp", values=LDP_1,
          inputs=(0, 1, 2), **options) -> Plan:
     return Plan(implementation, kind, notion, values, inputs, samples, selection, Fraction(1, 100),
                 **{"shard_size": 4096, **options})

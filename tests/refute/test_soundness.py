@@ -12,7 +12,6 @@ from fractions import Fraction
 import pytest
 from scipy.special import betaincinv
 
-from ldpspec.reference.porting.vectors import build
 from ldpspec.reference.refute.events import Bit, Intervals, Kind, Labels, Ones, TwoBits
 from ldpspec.reference.refute.guarantee import declare
 from ldpspec.reference.refute.implementations import Registered
