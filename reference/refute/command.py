@@ -93,6 +93,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--max-pairs", type=_positive, default=MAX_PAIRS, metavar="M",
                      help=f"the most ordered pairs of inputs examined (default {MAX_PAIRS}; every pair when there "
                           "are no more)")
+    run.add_argument("--pairs", metavar="JSON",
+                     help="the ordered pairs of inputs to examine, a JSON list of [x, x'] (default: every pair, or "
+                          "--max-pairs of them chosen as the answer says)")
     run.add_argument("--shard-size", type=_positive, default=SHARD_SIZE, metavar="N",
                      help=f"releases per shard (default {SHARD_SIZE:,})")
     run.add_argument("--workers", type=_positive, default=1, metavar="N",
@@ -307,8 +310,9 @@ def run(arguments, progress=None):
     certify = samples - selection if isinstance(samples, int) else min(n - s for n, s in zip(samples, selection))
     if certify < 1:
         raise InvalidParameter("no release is left to certify: lower --selection-share")
+    pairs = _labels(arguments.pairs, "--pairs")
     plan = Plan(implementation, kind, notion.name, values, inputs, samples, selection, alpha, arguments.seed,
-                arguments.shard_size, arguments.max_pairs, arguments.call_timeout)
+                arguments.shard_size, arguments.max_pairs, arguments.call_timeout, pairs)
     model = None if reference_channel is None else reference_model(reference_channel, declared, kind)
     source = None if reference is None else (f"the reference channel {arguments.reference}" if arguments.reference
                                              else f"the reference channel of {reference.title()}")
@@ -325,7 +329,7 @@ def _claimed(reference, twin, notion: str) -> dict:
                 if parameter.file_key in privacy}
     for mechanism in (reference, twin):
         if isinstance(mechanism, Registered):
-            guarantee = mechanism.built()[0].guarantee()
+            guarantee = mechanism.built().guarantee()
             if guarantee.notion == notion:
                 return dict(guarantee.parameters)
     return {}

@@ -408,13 +408,19 @@ def predicted_bound(p1, p2, n1: int, n2: int, level: float):
 def best_prefix(order: Sequence, p1: np.ndarray, p2: np.ndarray, n1: int, n2: int, level: float,
                 longest: int = 64) -> tuple[int, float]:
     """``(length, predicted bound)`` of the best prefix of ``order`` (indices into ``p1``, ``p2``) as one event: the
-    outputs sorted by their ratio, so that each prefix is the likeliest event of its size to separate the pair."""
-    order = list(order)[:longest]
-    if not order:
+    outputs sorted by their ratio, so that each prefix is the likeliest event of its size to separate the pair.
+    Outputs of equal ratio go in together (an exact channel has few distinct ratios, each shared by many outputs:
+    OLH's thousands of pairs ``(h, h(x))``); the first ``longest`` cuts between ratios are tried."""
+    order = np.asarray(order, dtype=np.int64)
+    if not len(order):
         return 0, -math.inf
-    bounds = predicted_bound(np.cumsum(p1[order]), np.cumsum(p2[order]), n1, n2, level)
+    a, b = p1[order], p2[order]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(b > 0, a / b, np.inf)
+    ends = np.flatnonzero(np.append(ratio[1:] != ratio[:-1], True))[:longest]  # the last index of each tie
+    bounds = predicted_bound(np.cumsum(a)[ends], np.cumsum(b)[ends], n1, n2, level)
     best = int(np.argmax(bounds))
-    return best + 1, float(bounds[best])
+    return int(ends[best]) + 1, float(bounds[best])
 
 
 def ratio_order(p1: np.ndarray, p2: np.ndarray, allowed: np.ndarray, floor: float = 0.0) -> np.ndarray:

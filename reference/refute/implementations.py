@@ -279,14 +279,18 @@ class Registered:
         return self.name, tuple(sorted(self.options.items()))
 
     def built(self):
+        """The plain reference (built once per process)."""
         if self._key() not in _BUILT:
             from ldpspec.reference.porting.vectors import build
-            mechanism = build(self.name, dict(self.options))
-            _BUILT[self._key()] = (mechanism, mechanism.channel())
+            _BUILT[self._key()] = build(self.name, dict(self.options))
         return _BUILT[self._key()]
 
     def channel(self):
-        return self.built()[1]
+        """The exact channel (built once per process, when first asked for)."""
+        key = (*self._key(), "channel")
+        if key not in _BUILT:
+            _BUILT[key] = self.built().channel()
+        return _BUILT[key]
 
     def form(self) -> str:
         if self.labels:
@@ -300,14 +304,14 @@ class Registered:
         from ldpspec.reference.porting.bits import bit_law
         from ldpspec.reference.registry import MECHANISMS
 
-        declaration, channel = MECHANISMS[self.name], self.channel()
-        if declaration.reports == "bit-vector" and bit_law(channel, channel.inputs[0]) is not None:
+        declaration = MECHANISMS[self.name]
+        if declaration.reports == "bit-vector" and bit_law(self.channel(), self.channel().inputs[0]) is not None:
             return "bits"
         if declaration.statistic == "sum":
             return "numbers"
         if declaration.reports in ("item", "index"):
-            mechanism = self.built()[0]
-            probe = mechanism.twin.reports(self._inputs(channel.inputs[0], 4), np.random.default_rng(0))
+            mechanism = self.built()
+            probe = mechanism.twin.reports(self._inputs(self.channel().inputs[0], 4), np.random.default_rng(0))
             values = np.asarray(probe)
             if values.ndim == 1 and values.dtype.kind in "iu" and mechanism.twin.outputs(probe) == values.tolist():
                 return "items"
@@ -318,7 +322,7 @@ class Registered:
         return np.full(count, x) if isinstance(x, int) else [x] * count
 
     def draw(self, x, count: int, seed, timeout: float | None = None):
-        mechanism, channel = self.built()
+        mechanism = self.built()
         reports = mechanism.twin.reports(self._inputs(x, count), generator(seed))
         form = self.form()
         if form == "bits":
@@ -326,7 +330,8 @@ class Registered:
         if form in ("items", "numbers"):
             return np.asarray(reports)
         outputs = mechanism.twin.outputs(reports)
-        if channel.has_densities:
+        if hasattr(mechanism, "label") and self.channel().has_densities:  # a point, as the cell it falls in
+            channel = self.channel()
             return [mechanism.label(release, channel) for release in outputs]
         return outputs
 
@@ -348,7 +353,7 @@ class FileReleases:
 
     path: str
     releases: tuple
-    """One list of releases per input, in the order of ``inputs``."""
+    """The releases of each input, in the order of ``inputs``: a list, or an array as a twin draws them."""
     selection: tuple
     shard_size: int
 
@@ -360,7 +365,10 @@ class FileReleases:
         order = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(2, shard.index))).permutation(
             len(values))
         start = (0 if shard.phase == 0 else self.selection[shard.index]) + shard.number * self.shard_size
-        return [values[k] for k in order[start:start + shard.count]]
+        chosen = order[start:start + shard.count]
+        if isinstance(values, np.ndarray):  # items, numbers or packed bits drawn in bulk
+            return values[chosen]
+        return [values[k] for k in chosen]
 
 
 def read_releases_file(path: str) -> dict:

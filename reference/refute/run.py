@@ -75,6 +75,7 @@ class Plan:
         shard_size: releases per shard.
         max_pairs: the most ordered pairs examined.
         timeout: seconds one call may take (``None``: no limit).
+        pairs: the ordered pairs to examine, when the user names them (``None``: chosen among every pair).
     """
 
     implementation: object
@@ -89,6 +90,7 @@ class Plan:
     shard_size: int = SHARD_SIZE
     max_pairs: int = MAX_PAIRS
     timeout: float | None = 60.0
+    pairs: tuple | None = None
 
     def count(self, phase: int, index: int) -> int:
         """The releases of input number ``index`` in ``phase``."""
@@ -107,7 +109,8 @@ class Plan:
         values = {key: _value_text(value) for key, value in sorted(self.values.items())}
         text = json.dumps([repr(self.implementation), self.kind.to_json(), sorted(map(repr, self.kind.outputs or ())),
                            self.notion, values, [repr(x) for x in self.inputs], self.samples, self.selection,
-                           str(self.alpha), self.seed, self.shard_size, self.max_pairs], sort_keys=True)
+                           str(self.alpha), self.seed, self.shard_size, self.max_pairs,
+                           None if self.pairs is None else [repr(pair) for pair in self.pairs]], sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -400,8 +403,16 @@ def _gather(plan: Plan, phase: int, events: dict, checkpoint: Checkpoint, worker
     return [(shard, checkpoint.done[shard]) for shard in every]
 
 
-def candidate_pairs(declared: Declared) -> list:
+def candidate_pairs(declared: Declared, named: tuple | None = None) -> list:
+    """The ordered pairs a run may examine: those named, else every pair of different inputs (with a budget, for a
+    pairwise notion)."""
     inputs = declared.inputs
+    if named is not None:
+        for pair in named:
+            if len(pair) != 2 or pair[0] == pair[1] or any(x not in inputs for x in pair):
+                raise InvalidParameter(f"--pairs: {pair!r} is not an ordered pair of two different inputs of "
+                                       "--inputs")
+        return list(dict.fromkeys(tuple(pair) for pair in named))
     return [(x, x2) for x in inputs for x2 in inputs if x != x2
             and (not declared.pairwise or declared.pair_budget(x, x2) is not None)]
 
@@ -410,7 +421,7 @@ def examined_pairs(model, declared: Declared, plan: Plan) -> tuple[dict, int, Fr
     """``({pair: (event, predicted bound, predicted P[E|x'], why)}, pairs not examined, level)``: every pair when
     there are at most ``max_pairs``; else half of them the pairs with the tightest budgets, the rest those with the
     largest predicted excess of the bound over the budget."""
-    pairs = candidate_pairs(declared)
+    pairs = candidate_pairs(declared, plan.pairs)
     m = min(len(pairs), plan.max_pairs)
     guide = float(plan.alpha) / (2 * max(m, 1))
     n = plan.certification
@@ -423,8 +434,9 @@ def examined_pairs(model, declared: Declared, plan: Plan) -> tuple[dict, int, Fr
             continue
         scored[pair] = (event, bound, predicted, budget)
     if len(scored) <= plan.max_pairs:
-        examined = {pair: (*value, "every pair" if len(pairs) <= plan.max_pairs else "every pair with an event")
-                    for pair, value in scored.items()}
+        why = ("named" if plan.pairs is not None else "every pair" if len(pairs) <= plan.max_pairs
+               else "every pair with an event")
+        examined = {pair: (*value, why) for pair, value in scored.items()}
     else:
         tight = sorted(scored, key=lambda pair: (float(scored[pair][3]), -scored[pair][1]))[: plan.max_pairs // 2]
         examined = {pair: (*scored[pair], "the tightest budgets") for pair in tight}

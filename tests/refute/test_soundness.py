@@ -54,7 +54,7 @@ def _runs(name: str, mode: str) -> tuple[int, int, int, int]:
     declaration = MECHANISMS[name]
     options = declaration.example()
     twin = Registered(name, options)
-    mechanism, channel = twin.built()
+    mechanism, channel = twin.built(), twin.channel()
     guarantee = mechanism.guarantee()
     if guarantee.notion is None:
         pytest.skip(f"{name} claims no notion with a finite budget")
