@@ -18,6 +18,7 @@ doubles (SciPy's beta and binomial quantiles): a statement of what the run could
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -204,7 +205,8 @@ class Answer:
             lines.append(f"  ... {len(ranked) - 10:,} more pairs (--full, or --json for everything)")
         if head["declared"].get("unrefutable"):
             lines.append("  not refutable from samples: " + "; ".join(head["declared"]["unrefutable"]))
-        lines.append("  " + MEANING)
+        lines.append(f"  violated: refuted at confidence 1 - {head['alpha']}; not refuted: no proof of privacy "
+                     "(samples only refute)")
         return "\n".join(lines) + "\n"
 
 
@@ -213,5 +215,6 @@ def _count(value) -> str:
 
 
 def _parameters(parameters: dict) -> str:
-    text = ", ".join(f"{key} {value}" for key, value in parameters.items())
+    text = ", ".join(f"{key} {value if isinstance(value, str) else json.dumps(value)}"
+                     for key, value in parameters.items())
     return text if len(text) <= 120 else text[:117] + "..."

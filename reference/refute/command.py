@@ -111,6 +111,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     output.add_argument("--full", action="store_true", help="list every examined pair")
     output.add_argument("--json", action="store_true",
                         help="print JSON (the default when standard output is not a terminal)")
+    output.add_argument("--text", action="store_true",
+                        help="print the summary as text even when standard output is not a terminal")
     output.add_argument("--output", "-o", metavar="FILE", help="also write the complete answer (JSON) to FILE")
 
 

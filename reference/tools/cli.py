@@ -711,7 +711,9 @@ def run(argv=None) -> int:
         if arguments.output is not None:
             _write(arguments.output, json_text(answer.to_json(full=True)))
         status = EXIT["does not hold"] if answer.refuted else EXIT["holds"]
-        if not arguments.json and sys.stdout.isatty():
+        if arguments.json and arguments.text:
+            raise InvalidParameter("give --json or --text, not both")
+        if arguments.text or (not arguments.json and sys.stdout.isatty()):
             _write(None, answer.text() if not arguments.full else answer.text() + json_text(answer.to_json(True)))
             return status
         result = answer.to_json(full=arguments.full)

@@ -100,3 +100,19 @@ def test_the_generators_follow_the_authors_code():
     assert np.bincount(items)[0] > np.bincount(items, minlength=100)[50]  # decreasing frequencies
     levels, item_level = exact_share_levels(100, (1.0, 1.2, 2.0), (0.05, 0.05, 0.90), 1.0, np.random.default_rng(1))
     assert levels.sizes == (5, 5, 90) and np.bincount(item_level).tolist() == [5, 5, 90]
+
+
+def test_the_refute_benchmark_prints_its_tables():
+    """``benchmark.refute`` at a tiny size: the comparison with LDP-Auditor's estimator on the same draws (every
+    mechanism of LDP-Auditor's setting), the pairs beyond it, and the throughput rows."""
+    result = subprocess.run([sys.executable, "-m", "ldpspec.reference.tools.benchmark.refute", "--quick",
+                             "--samples", "3000"], capture_output=True, text=True, check=True)
+    anchor = [line.split("|") for line in result.stdout.splitlines() if line.startswith("| ")
+              and line.split("|")[1].strip() in ("grr", "sue", "oue", "olh") and "ldp" not in line.split("|")[2]]
+    assert {row[1].strip() for row in anchor} == {"grr", "sue", "oue", "olh"}
+    for row in anchor:  # the exact epsilon bounds both estimates: neither method may exceed it here
+        assert float(row[4]) <= float(row[3]) and float(row[5]) <= float(row[3])
+    assert "cells; strictly above in" in result.stdout
+    beyond = {line.split("|")[2].strip() for line in result.stdout.splitlines() if line.startswith("| ")}
+    assert {"minid-ldp", "uldp", "ipldp"} <= beyond
+    assert "the tool's cost per call beyond the call itself" in result.stdout

@@ -9,7 +9,8 @@ truncated document is closed; other text
 line by line, where a line ``...`` stands for any lines. A command the page shows without output must succeed.
 
 The benchmark's page shows measured figures (machine-dependent: ``tests/audit/test_experiments.py`` runs the
-script) and the walkthrough of a port with its own generator has its own test (``tests/porting/test_own_generator.py``).
+script), and the walkthroughs of a port with its own generator and of a refutation have their own tests
+(``tests/porting/test_own_generator.py``, ``tests/refute/test_page.py``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import pytest
 
 from tests.support import DOCS
 
-SKIPPED = {"benchmark.md", "porting/own-generator.md"}
+SKIPPED = {"benchmark.md", "porting/own-generator.md", "refute.md"}
 BLOCK = re.compile(r"^```console\n(.*?)^```", re.MULTILINE | re.DOTALL)
 ANY, MORE = "\x00any", "\x00more"
 

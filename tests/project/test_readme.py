@@ -39,3 +39,15 @@ def test_every_porter_command_of_the_readme_runs(tmp_path):
         assert run.returncode == 0, (command, run.stderr)
         assert len(run.stdout) < 10_000, (command, len(run.stdout))  # answers sized for a person
     assert (tmp_path / "deployment.json").is_file() and (tmp_path / "idue-ps.json").is_file()
+
+
+def test_the_auditors_command_of_the_readme_runs():
+    """The README's ``ldpspec refute`` example, from the repository's root: the biased client is refuted (exit 1)."""
+    block = re.search(r"## For auditors of an implementation.*?```bash\n(.*?)\n```", README, re.DOTALL).group(1)
+    command = block.split("  #")[0].replace("\\\n", " ").strip()
+    assert shlex.split(command)[:2] == ["ldpspec", "refute"]
+    environment = {**os.environ, "PATH": f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}"}
+    run = subprocess.run(["bash", "-c", command], cwd=ROOT, env=environment, capture_output=True, text=True,
+                         timeout=600)
+    assert run.returncode == 1, run.stderr
+    assert '"verdict": "violated"' in run.stdout and len(run.stdout) < 20_000
