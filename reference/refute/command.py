@@ -274,7 +274,7 @@ def run(arguments, progress=None):
     inputs = _labels(arguments.inputs, "--inputs")
     releases = None
     if implementation == "file":
-        releases = read_releases_file(arguments.releases_file)
+        releases, digest = read_releases_file(arguments.releases_file)
         if inputs is None:
             inputs = tuple(releases)
         missing = [x for x in inputs if x not in releases]
@@ -302,7 +302,7 @@ def run(arguments, progress=None):
         counts = tuple(len(releases[x]) for x in inputs)
         selection = tuple(int(n * share) for n in counts)
         implementation = FileReleases(arguments.releases_file, tuple(releases[x] for x in inputs), selection,
-                                      arguments.shard_size)
+                                      arguments.shard_size, digest)
         samples = counts
     else:
         samples, selection = arguments.samples, int(arguments.samples * share)

@@ -192,6 +192,8 @@ class Kind:
         return BitBatch(np.packbits(rows, axis=1), d)
 
     def _row(self, release):
+        if isinstance(release, (set, frozenset)):  # a set from Python: its items in any order
+            release = list(release)
         values = np.asarray(release)
         if values.ndim != 1:
             return None

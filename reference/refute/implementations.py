@@ -21,6 +21,7 @@ that is not JSON: ``ImplementationError``, naming the input and the release's nu
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import json
 import os
@@ -35,8 +36,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ldpspec.spec.channel import label_text
-from ldpspec.spec.errors import InvalidParameter, SpecError
+from ldpspec.spec.channel import label_text, normalize_label
+from ldpspec.spec.errors import InvalidChannel, InvalidParameter, SpecError
 
 
 class ImplementationError(SpecError):
@@ -160,6 +161,10 @@ class PythonCallable:
     def describe(self) -> str:
         return f"the Python callable {self.target} (with a {self.kind} generator)"
 
+    def identity(self) -> str:
+        """What decides its releases (for a checkpoint): the function and its generator, not where it was found."""
+        return f"callable {self.target} {self.kind}"
+
     def draw(self, x, count: int, seed, timeout: float | None = None) -> list:
         function = load_callable(self.target, self.path)
         rng = generator(seed, self.kind)
@@ -190,6 +195,9 @@ class Command:
 
     def describe(self) -> str:
         return "the command " + " ".join(self.argv)
+
+    def identity(self) -> str:
+        return "command " + json.dumps(list(self.argv))
 
     def draw(self, x, count: int, seed, timeout: float | None = None) -> list:
         line = (json.dumps(_json_input(x)) + "\n").encode()
@@ -356,9 +364,15 @@ class FileReleases:
     """The releases of each input, in the order of ``inputs``: a list, or an array as a twin draws them."""
     selection: tuple
     shard_size: int
+    digest: str = ""
+    """The SHA-256 of the file's bytes (``read_releases_file``), which identifies its releases in a checkpoint."""
 
     def describe(self) -> str:
         return f"the releases of {self.path}"
+
+    def identity(self) -> str:
+        counts = [len(values) for values in self.releases]
+        return f"file {self.digest or self.path} {counts} {list(self.selection)} {self.shard_size}"
 
     def releases_of(self, shard, seed: int) -> list:
         values = self.releases[shard.index]
@@ -371,14 +385,13 @@ class FileReleases:
         return [values[k] for k in chosen]
 
 
-def read_releases_file(path: str) -> dict:
-    """``{input label: list of releases}`` from a file of releases (``FileReleases``), in the file's order."""
-    from ldpspec.spec.channel import normalize_label
-    from ldpspec.spec.errors import InvalidChannel
-
+def read_releases_file(path: str) -> tuple[dict, str]:
+    """``({input label: list of releases}, SHA-256 of the file)`` from a file of releases (``FileReleases``), in the
+    file's order."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
+        with open(path, "rb") as handle:
+            data = handle.read()
+        document = json.loads(data.decode("utf-8"))
     except OSError as error:
         raise SpecError(f"--releases-file: cannot read {path!r}: {error.strerror or error}") from None
     except (ValueError, RecursionError) as error:
@@ -402,4 +415,4 @@ def read_releases_file(path: str) -> dict:
         if not entry["releases"]:
             raise InvalidParameter(f"{where}.releases is empty")
         found.setdefault(x, []).extend(entry["releases"])
-    return found
+    return found, hashlib.sha256(data).hexdigest()

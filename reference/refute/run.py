@@ -107,7 +107,8 @@ class Plan:
         """A digest of what decides the counts (the checkpoint's key): the implementation, the kind, the inputs,
         the sizes, the seed, and what chooses the events (the notion, its values, alpha, the pairs)."""
         values = {key: _value_text(value) for key, value in sorted(self.values.items())}
-        text = json.dumps([repr(self.implementation), self.kind.to_json(), sorted(map(repr, self.kind.outputs or ())),
+        implementation = getattr(self.implementation, "identity", lambda: repr(self.implementation))()
+        text = json.dumps([implementation, self.kind.to_json(), sorted(map(repr, self.kind.outputs or ())),
                            self.notion, values, [repr(x) for x in self.inputs], self.samples, self.selection,
                            str(self.alpha), self.seed, self.shard_size, self.max_pairs,
                            None if self.pairs is None else [repr(pair) for pair in self.pairs]], sort_keys=True)
@@ -241,6 +242,7 @@ def _on_dask(tasks: list, on_result, address: str) -> None:
     except ImportError:
         raise InvalidParameter("--cluster runs on Dask distributed, which is not installed: pip install "
                                "'ldpspec[cluster]'") from None
+    _reachable(address)
     try:
         client = Client(address, timeout="30s")
     except (OSError, TimeoutError) as error:
@@ -272,6 +274,28 @@ def _on_dask(tasks: list, on_result, address: str) -> None:
                 raise ImplementationError(message)
         finally:
             client.cancel(list(pending))
+
+
+def _reachable(address: str) -> None:
+    """A TCP scheduler address that refuses connections is named at once (Dask's client would retry for its whole
+    timeout)."""
+    import socket
+    from urllib.parse import urlsplit
+
+    if not address.startswith("tcp://"):
+        return
+    try:
+        parts = urlsplit(address)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host = port = None
+    if not host or not port:
+        raise InvalidParameter(f"--cluster must be a scheduler's address tcp://HOST:PORT; got {address!r}")
+    try:
+        socket.create_connection((host, port), timeout=10).close()
+    except OSError as error:
+        raise InvalidParameter(f"--cluster: no Dask scheduler answers at {address!r}: "
+                               f"{error.strerror or error}") from None
 
 
 def _run_reporting(task: Task, topic: str) -> dict:

@@ -182,3 +182,13 @@ def test_a_forbidden_release_is_a_certain_failure():
     assert ("invertible output", (0, 1, 2)) in conditions
     text = json.dumps(answer.to_json())
     assert "Cao et al. Def. 2, (3)" in text and "Cao et al. Def. 2, (2)" in text
+
+
+def test_sets_are_read_as_the_bits_of_their_items():
+    kind = Kind("sets", d=4)
+    batch = kind.batch([[0, 2], {3}, (), frozenset({1, 2})], "x")
+    assert batch.bit_counts().tolist() == [1, 1, 2, 1]
+    assert batch.ones().tolist() == [2, 1, 0, 2]
+    for bad in ([4], [1, 1], ["a"], [[0]]):
+        with pytest.raises(ReleaseError, match="a set of distinct items of 0 .. 3"):
+            kind.batch([bad], "x")
