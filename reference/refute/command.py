@@ -5,7 +5,7 @@
                    [--reference CHANNEL.json | --reference-mechanism NAME [--reference-options JSON]]
                    [--releases labels|bits|sets|numbers] [--length D] [--outputs JSON] [--interval JSON]
                    [--samples N] [--selection-share S] [--alpha A] [--seed S] [--max-pairs M]
-                   [--workers N | --cluster ADDRESS] [--checkpoint FILE] [--call-timeout SECONDS]
+                   [--workers N | --cluster ADDRESS] [--checkpoint FILE | --no-checkpoint] [--call-timeout SECONDS]
                    [--full] [--json] [--output FILE]
 
 Exit status: 0 when nothing is refuted, 1 when the declared guarantee is violated (a refutation at confidence
@@ -18,13 +18,15 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import sys
 from fractions import Fraction
 
-from ldpspec.reference.refute.events import Kind
+from ldpspec.reference.refute.events import Kind, ReleaseError
 from ldpspec.reference.refute.guarantee import declare, parse_values
 from ldpspec.reference.refute.implementations import (
     Command,
     FileReleases,
+    ImplementationError,
     PythonCallable,
     Registered,
     read_releases_file,
@@ -103,8 +105,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     run.add_argument("--cluster", metavar="ADDRESS",
                      help="a Dask scheduler's address (tcp://host:8786): its workers draw the shards")
     run.add_argument("--checkpoint", metavar="FILE",
-                     help="append each finished shard to FILE; a run started again with the same options resumes "
-                          "from it")
+                     help="append each finished shard to FILE, kept after the run; a run started again with the same "
+                          "options resumes from it (default: ldpspec-refute-ID.checkpoint in the current folder, "
+                          "removed when the run completes)")
+    run.add_argument("--no-checkpoint", action="store_true", help="keep the finished shards in memory only")
     run.add_argument("--call-timeout", type=float, default=60.0, metavar="SECONDS",
                      help="the longest one call (or one line of --command) may take (default 60)")
     output = parser.add_argument_group("the answer")
@@ -318,8 +322,27 @@ def run(arguments, progress=None):
     model = None if reference_channel is None else reference_model(reference_channel, declared, kind)
     source = None if reference is None else (f"the reference channel {arguments.reference}" if arguments.reference
                                              else f"the reference channel of {reference.title()}")
-    return refute(plan, model, model_source=source, workers=arguments.workers, cluster=arguments.cluster,
-                  checkpoint=arguments.checkpoint, progress=progress)
+    if arguments.no_checkpoint and arguments.checkpoint:
+        raise InvalidParameter("give --checkpoint FILE or --no-checkpoint, not both")
+    path = arguments.checkpoint
+    default = path is None and not arguments.no_checkpoint
+    if default:  # nothing lost by default: a failed or interrupted run resumes when run again
+        path = f"ldpspec-refute-{plan.identity()[:12]}.checkpoint"
+    resume = f"the finished shards are kept in {path}, from which the same command resumes"
+    try:
+        answer = refute(plan, model, model_source=source, workers=arguments.workers, cluster=arguments.cluster,
+                        checkpoint=path, progress=progress)
+    except (ImplementationError, ReleaseError) as error:
+        if path is None:
+            raise
+        raise type(error)(f"{error}; {resume}") from None
+    except KeyboardInterrupt:
+        if path is not None:
+            print(f"ldpspec: {resume}", file=sys.stderr)
+        raise
+    if default:
+        os.remove(path)
+    return answer
 
 
 def _claimed(reference, twin, notion: str) -> dict:

@@ -352,51 +352,74 @@ def _decode(data: dict, kind: Kind) -> dict:
 
 
 class Checkpoint:
-    """The finished shards of a run, appended to ``path`` as they finish and read back on a new start."""
+    """The finished shards of a run, appended to ``path`` as they finish and read back on a new start. The file is
+    locked while the run holds it (a second run of the same plan at the same time is refused); a last line cut
+    short by an interruption is dropped, and its shard drawn again."""
 
     def __init__(self, path: str | None, plan: Plan):
-        self.path, self.plan, self.done = path, plan, {}
+        self.path, self.plan, self.done, self.handle = path, plan, {}, None
         if path is None:
             return
         identity = plan.identity()
-        if os.path.exists(path):
-            with open(path, encoding="utf-8") as handle:
-                lines = handle.read().splitlines()
-            try:
-                head = json.loads(lines[0]) if lines else None
-            except ValueError:
-                head = None
-            if not isinstance(head, dict) or head.get("format") != CHECKPOINT_FORMAT:
-                raise InvalidParameter(f"--checkpoint: {path!r} is not a checkpoint of ldpspec refute; give a new "
-                                       "file or remove it")
-            if head.get("identity") != identity:
-                raise InvalidParameter(f"--checkpoint: {path!r} belongs to another run (another implementation, "
-                                       "guarantee, sizes or seed); give a new file, or run with the options it "
-                                       "was written with")
-            for line in lines[1:]:
-                try:
-                    entry = json.loads(line)
-                except ValueError:  # a line cut short by an interruption: that shard is drawn again
-                    continue
-                shard = Shard(*entry["shard"])
-                self.done[shard] = _decode(entry["result"], plan.kind)
-        else:
+        try:
+            self.handle = open(path, "a+", encoding="utf-8")
+        except OSError as error:
+            raise SpecError(f"--checkpoint: cannot write {path!r}: {error.strerror or error}") from None
+        try:
+            import fcntl
+            fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except ImportError:  # no fcntl (Windows): no lock
+            pass
+        except OSError:
+            self.close()
+            raise InvalidParameter(f"--checkpoint: {path!r} is in use by another run of the same plan; wait for it, "
+                                   "or give another file") from None
+        self.handle.seek(0)
+        text = self.handle.read()
+        if not text:
             self._append({"format": CHECKPOINT_FORMAT, "identity": identity})
+            return
+        lines = text.split("\n")
+        try:
+            head = json.loads(lines[0])
+        except ValueError:
+            head = None
+        if not isinstance(head, dict) or head.get("format") != CHECKPOINT_FORMAT:
+            self.close()
+            raise InvalidParameter(f"--checkpoint: {path!r} is not a checkpoint of ldpspec refute; give a new file "
+                                   "or remove it")
+        if head.get("identity") != identity:
+            self.close()
+            raise InvalidParameter(f"--checkpoint: {path!r} belongs to another run (another implementation, "
+                                   "guarantee, sizes or seed); give a new file, or run with the options it was "
+                                   "written with")
+        if not text.endswith("\n"):  # the last shard was cut short: drop it, it is drawn again
+            self.handle.truncate(len(text.encode("utf-8")) - len(lines[-1].encode("utf-8")))
+            lines = lines[:-1]
+        for line in lines[1:]:
+            if line:
+                entry = json.loads(line)
+                self.done[Shard(*entry["shard"])] = _decode(entry["result"], plan.kind)
 
     def _append(self, entry: dict) -> None:
         try:
-            with open(self.path, "a", encoding="utf-8") as handle:
-                handle.write(json.dumps(entry) + "\n")
-                handle.flush()
-                os.fsync(handle.fileno())
+            self.handle.seek(0, os.SEEK_END)
+            self.handle.write(json.dumps(entry) + "\n")
+            self.handle.flush()
+            os.fsync(self.handle.fileno())
         except OSError as error:
             raise SpecError(f"--checkpoint: cannot write {self.path!r}: {error.strerror or error}") from None
 
     def record(self, shard: Shard, result: dict) -> None:
         self.done[shard] = result
-        if self.path is not None:
+        if self.handle is not None:
             self._append({"shard": [shard.phase, shard.index, shard.number, shard.count],
                           "result": _encode(result)})
+
+    def close(self) -> None:
+        if self.handle is not None:
+            self.handle.close()  # the lock goes with it
+            self.handle = None
 
 
 # --- the run ----------------------------------------------------------------------------------------------------------
@@ -481,6 +504,13 @@ def refute(plan: Plan, model=None, *, model_source: str | None = None, workers: 
         raise InvalidParameter("a run chooses its events either on a reference channel or on a selection share of "
                                "the samples (--selection-share above 0), not both and not neither")
     store = Checkpoint(checkpoint, plan)
+    try:
+        return _refute(plan, model, model_source, declared, store, workers, cluster, progress, description)
+    finally:
+        store.close()
+
+
+def _refute(plan, model, model_source, declared, store, workers, cluster, progress, description) -> Answer:
     failures, watched = [], {}
 
     def absorb(results):

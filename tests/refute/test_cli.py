@@ -4,6 +4,7 @@ reference's claim, the checkpoint, a cluster, and one line naming what is wrong 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -13,6 +14,12 @@ from ldpspec.reference.tools.cli import EXIT, main
 from tests.support import ROOT
 
 GRR = ["--callable", "tests.refute.clients:grr_3", "--inputs", "[0, 1, 2]", "--samples", "20000"]
+
+
+@pytest.fixture(autouse=True)
+def in_a_folder_of_its_own(tmp_path, monkeypatch):
+    """Each test runs in an empty folder: a run's default checkpoint goes there."""
+    monkeypatch.chdir(tmp_path)
 
 
 def refute(capsys, *arguments) -> tuple[int, dict, str]:
@@ -102,6 +109,23 @@ def test_a_checkpoint_resumes_on_the_command_line(capsys, tmp_path):
     assert first[1]["pairs"] == second[1]["pairs"]
 
 
+def test_by_default_a_failed_run_keeps_its_shards_and_resumes(capsys, tmp_path, monkeypatch):
+    monkeypatch.setenv("LDPSPEC_TEST_MARKER", str(tmp_path / "raised"))
+    arguments = ["--callable", "tests.refute.clients:fails_once", "--inputs", "[0, 1, 2]", "--samples", "20000",
+                 "--notion", "ldp", "--epsilon", "1", "--shard-size", "4096"]
+    status, _, err = refute(capsys, *arguments)
+    assert status == EXIT["bad input"] and "raised RuntimeError: interrupted" in err
+    kept = list(tmp_path.glob("ldpspec-refute-*.checkpoint"))
+    assert len(kept) == 1 and kept[0].name in err and "the same command resumes" in err
+    finished = len(kept[0].read_text().splitlines())
+    status, answer, _ = refute(capsys, *arguments)
+    assert status == EXIT["holds"] and answer["verdict"] == "not refuted"
+    assert not list(tmp_path.glob("ldpspec-refute-*.checkpoint"))  # removed once the run completed
+    assert finished > 1
+    status, _, _ = refute(capsys, *arguments[:-2], "--no-checkpoint", "--shard-size", "4096")
+    assert status == EXIT["holds"] and not list(tmp_path.glob("*.checkpoint"))
+
+
 def test_workers_and_a_cluster_on_the_command_line(capsys):
     distributed = pytest.importorskip("distributed")
     arguments = [*GRR, "--notion", "ldp", "--epsilon", "1", "--shard-size", "5000"]
@@ -143,10 +167,12 @@ def test_bad_input_is_one_line_and_exit_2(capsys, arguments, message):
     assert message in err and err.count("\n") == 1, err
 
 
-def test_a_failing_implementation_exits_2_naming_its_input():
+def test_a_failing_implementation_exits_2_naming_its_input(tmp_path):
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.run([sys.executable, "-m", "ldpspec.reference.tools.cli", "refute", "--callable",
                               "tests.refute.clients:raises", "--inputs", "[0, 1, 2]", "--notion", "ldp",
-                              "--epsilon", "1", "--samples", "5000"], cwd=ROOT, capture_output=True, text=True)
+                              "--epsilon", "1", "--samples", "5000"], cwd=tmp_path, env=environment,
+                             capture_output=True, text=True)
     assert process.returncode == EXIT["bad input"]
     assert "raised ValueError: a bug in the client on input" in process.stderr
     assert "Traceback" not in process.stderr
