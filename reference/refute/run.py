@@ -34,12 +34,10 @@ from ldpspec.reference.refute.answer import Answer, PairResult, detectable_exces
 from ldpspec.reference.refute.events import (
     BitBatch,
     BitModel,
-    IntervalModel,
     Kind,
     LabelBatch,
     LabelModel,
     NumberBatch,
-    ReleaseError,
     choose,
     empirical_model,
 )
@@ -632,5 +630,4 @@ def reference_model(channel, declared: Declared, kind: Kind):
     return LabelModel(ordered, arrays, source="the reference channel")
 
 
-__all__ = ["CERTIFICATION", "Plan", "SELECTION", "Shard", "Task", "execute", "reference_model", "refute", "run_shard",
-           "IntervalModel", "ReleaseError"]
+__all__ = ["CERTIFICATION", "Plan", "SELECTION", "Shard", "Task", "execute", "reference_model", "refute", "run_shard"]
