@@ -184,7 +184,14 @@ def run_shard(task: Task) -> dict:
         part = _declared(task).part if isinstance(batch, LabelBatch) else None
         result["counts"] = [event.count(batch, part) for event in task.events]
         result["n"] = batch.n
+        result["events"] = events_digest(task.events)
     return result
+
+
+def events_digest(events) -> str:
+    """What a certification shard counted, as a digest: a checkpoint's counts serve only the same events."""
+    text = json.dumps([event.to_json(full=True) for event in events], sort_keys=True, default=str)
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _structural(declared: Declared, x, batch: LabelBatch) -> tuple[list, list]:
@@ -327,7 +334,7 @@ def _encode(result: dict) -> dict:
         data["bits"] = base64.b64encode(batch.packed.tobytes()).decode()
         data["rows"] = len(batch.packed)
     if "counts" in result:
-        data["counts"], data["n"] = result["counts"], result["n"]
+        data["counts"], data["n"], data["events"] = result["counts"], result["n"], result["events"]
     return data
 
 
@@ -345,7 +352,7 @@ def _decode(data: dict, kind: Kind) -> dict:
         packed = np.frombuffer(base64.b64decode(data["bits"]), dtype=np.uint8).reshape(data["rows"], -1).copy()
         result["batch"] = BitBatch(packed, kind.d)
     if "counts" in data:
-        result["counts"], result["n"] = data["counts"], data["n"]
+        result["counts"], result["n"], result["events"] = data["counts"], data["n"], data["events"]
     return result
 
 
@@ -435,8 +442,13 @@ def shards(plan: Plan, phase: int) -> list:
 def _gather(plan: Plan, phase: int, events: dict, checkpoint: Checkpoint, workers: int, cluster, progress) -> list:
     """Run one phase's shards that the checkpoint lacks; every shard's result, in order."""
     every = shards(plan, phase)
+    digests = {index: events_digest(events.get(index, ())) for index in range(len(plan.inputs))}
+
+    def done(shard) -> bool:  # a certification shard counted these events (another reference chooses others)
+        found = checkpoint.done.get(shard)
+        return found is not None and (phase == SELECTION or found.get("events") == digests[shard.index])
     todo = [Task(shard, plan.implementation, plan.kind, plan.notion, plan.values, plan.inputs, plan.seed,
-                 events.get(shard.index, ()), plan.timeout) for shard in every if shard not in checkpoint.done]
+                 events.get(shard.index, ()), plan.timeout) for shard in every if not done(shard)]
     finished = [len(every) - len(todo)]
 
     def on_result(task, result):

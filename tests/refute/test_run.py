@@ -192,3 +192,21 @@ def test_sets_are_read_as_the_bits_of_their_items():
     for bad in ([4], [1, 1], ["a"], [[0]]):
         with pytest.raises(ReleaseError, match="a set of distinct items of 0 .. 3"):
             kind.batch([bad], "x")
+
+
+def test_a_checkpoint_counts_only_the_events_it_counted(tmp_path):
+    """The same plan with another reference channel chooses other events: the checkpoint's certification counts do
+    not serve it, and its shards are drawn again."""
+    from ldpspec.spec import Channel
+    from ldpspec.spec.exact import Exact
+
+    twin = Registered("grr", {"epsilon": "1", "d": "3"})
+    declared = declare("ldp", LDP_1, (0, 1, 2))
+    third = Exact.rational(1) / 3
+    tilted = Channel(range(3), range(3), [[third, third, third], [third, third, third], [Exact.rational(1), 0, 0]])
+    checkpoint = str(tmp_path / "run")
+    run = plan(twin, selection=0)
+    first = refute(run, reference_model(twin.channel(), declared, LABELS), checkpoint=checkpoint)
+    other = refute(run, reference_model(tilted, declared, LABELS), checkpoint=checkpoint)
+    fresh = refute(run, reference_model(tilted, declared, LABELS))
+    assert counts(other) == counts(fresh) != counts(first)
