@@ -123,7 +123,7 @@ class PairResult:
     def line(self) -> str:
         x, x2 = (label_text(v, 24) for v in self.pair)
         k1, n1, k2, n2 = self.counts
-        power = ("no power" if self.excess is None else "any infinite loss" if math.isinf(self.excess)
+        power = ("no power" if self.excess is None else "catches any infinite loss" if math.isinf(self.excess)
                  else f"catches +{self.excess:.3f}")
         return (f"  {x} vs {x2}: {self.event.text()}; {k1:,}/{n1:,} vs {k2:,}/{n2:,}; bound {self.bound_text()} "
                 f"{'>' if self.violated else '<='} budget {to_decimal_string(self.budget, 6)}: "

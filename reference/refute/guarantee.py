@@ -143,14 +143,15 @@ def _input_budgets(inputs: tuple, value, where: str, *, complete: bool = True) -
 
 
 def _protected_pairs(inputs: tuple, policy) -> frozenset | None:
+    """The protected pairs of a policy graph, in both orders; ``None`` protects every pair."""
     if policy is None:
         return None
     pairs = set()
     for edge in label_list(policy, "policy", InvalidParameter):
         if len(edge) != 2:
             raise InvalidParameter(f"policy must be a list of pairs of inputs, got {edge!r}")
-        first, second = label_subset(inputs, [edge[0]], "policy"), label_subset(inputs, [edge[1]], "policy")
-        (a,), (b,) = first, second
+        a, b = (normalize_label(x, "policy label") for x in edge)
+        label_subset(inputs, (a, b), "policy")  # names an unknown input
         pairs |= {(a, b), (b, a)}
     return frozenset(pairs)
 
