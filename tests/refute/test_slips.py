@@ -17,6 +17,7 @@ from ldpspec.reference.refute.run import Plan, refute
 from ldpspec.spec import NOTIONS, Channel, IndependentBits
 from ldpspec.spec.exact import Exact
 from ldpspec.spec.numbers import budget
+from tests.refute.slip_clients import SWAPS
 
 SAMPLES = 100_000
 ALPHA = Fraction(1, 100)
@@ -49,10 +50,6 @@ def test_a_sensitive_item_released_as_itself_under_uldp(d, sensitive, slipped):
     if slipped:  # the violated pairs are those of the leaked item 0 (it never releases another sensitive item)
         assert all(0 in pair.pair for pair in answer.violations)
         assert not answer.failures
-
-
-SWAPS = {3: ([1, 4, 4], (0, 2), (0, 1, 2)), 100: ([1, 1] + [4] * 98, (0, 99), (0, 1, 50, 99)),
-         1000: ([1, 1] + [4] * 998, (0, 999), (0, 1, 500, 999))}
 
 
 @pytest.mark.parametrize("d", [3, 100, pytest.param(1000, marks=pytest.mark.slow)])
@@ -97,10 +94,11 @@ def test_the_slips_break_their_notions_exactly_at_d_3():
     assert not NOTIONS["uldp"].check(leaked, {"epsilon": Exact.rational(1), "sensitive_inputs": [0, 1],
                                               "protected_outputs": [0, 1]}).holds
 
-    a, b = clients.idue_parameters([1, 4, 4], (0, 2))
+    budgets, swap, _ = SWAPS[3]
+    a, b = clients.idue_parameters(budgets, swap)
     swapped = IndependentBits(range(3), {x: [_bit(a[k] if k == x else b[k]) for k in range(3)] for x in range(3)})
-    budgets = {0: Exact.rational(1), 1: Exact.rational(4), 2: Exact.rational(4)}
-    assert not NOTIONS["minid-ldp"].check(swapped, {"budgets": budgets}).holds
-    a, b = clients.idue_parameters([1, 4, 4], None)
+    declared = {x: budget(value) for x, value in enumerate(budgets)}
+    assert not NOTIONS["minid-ldp"].check(swapped, {"budgets": declared}).holds
+    a, b = clients.idue_parameters(budgets, None)
     correct = IndependentBits(range(3), {x: [_bit(a[k] if k == x else b[k]) for k in range(3)] for x in range(3)})
-    assert NOTIONS["minid-ldp"].check(correct, {"budgets": budgets}).holds
+    assert NOTIONS["minid-ldp"].check(correct, {"budgets": declared}).holds
