@@ -27,7 +27,7 @@ from scipy.special import betaincinv
 from scipy.stats import binom
 
 from ldpspec.spec.channel import label_text, label_to_json
-from ldpspec.spec.exact import Exact
+from ldpspec.spec.exact import Exact, rational_text
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import to_decimal_string
 
@@ -116,7 +116,7 @@ class PairResult:
             data["power"] = {"excess": round(self.excess, 4), "probability": 0.9,
                              "at": f"P[E|x'] = {self.predicted:.4g}, P[E|x] >= {self.needed:.4g}"}
         if full:
-            data["exact"] = {"lower": _fraction(self.lower), "upper": _fraction(self.upper),
+            data["exact"] = {"lower": rational_text(self.lower), "upper": rational_text(self.upper),
                              "bound": None if self.bound is None else self.bound.text(), "budget": self.budget.text()}
         return data
 
@@ -128,10 +128,6 @@ class PairResult:
         return (f"  {x} vs {x2}: {self.event.text()}; {k1:,}/{n1:,} vs {k2:,}/{n2:,}; bound {self.bound_text()} "
                 f"{'>' if self.violated else '<='} budget {to_decimal_string(self.budget, 6)}: "
                 f"{'VIOLATED' if self.violated else 'not refuted'} ({power})")
-
-
-def _fraction(value: Fraction) -> str:
-    return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 
 
 MEANING = ("'violated' is a refutation: with probability at least 1 - alpha over the samples, every bound of this run "
@@ -167,10 +163,25 @@ class Answer:
             return float(pair.bound) - float(pair.budget)
         return sorted(self.pairs, key=lambda pair: (not pair.violated, -closeness(pair)))
 
+    def power(self) -> str:
+        """What the run could have seen, in one sentence: the smallest excess over a budget its pairs catch."""
+        if not self.pairs:
+            return ("none: no pair of inputs had an event to certify (the selection share saw no output often "
+                    "enough, or the notion bounds no release these inputs share); only a release the notion forbids "
+                    "could refute it")
+        caught = [pair.excess for pair in self.pairs if pair.excess is not None]
+        if not caught:
+            return "none: no examined pair could show a loss above its budget at these sample sizes"
+        if all(math.isinf(excess) for excess in caught):
+            return "only an infinite loss (an event one input never releases)"
+        return (f"an excess of {min(caught):.3g} nats or more over the budget, on the best-placed pair's event, is "
+                f"caught with probability {POWER} ({len(caught):,} of {len(self.pairs):,} pairs have some power)")
+
     def to_json(self, full: bool = False) -> dict:
         ranked = self._ranked()
         shown = ranked if full else ranked[:SHOWN]
-        data = {"verdict": "violated" if self.refuted else "not refuted", **self.head,
+        head = self.head if full else {**self.head, "declared": _sized(self.head["declared"])}
+        data = {"verdict": "violated" if self.refuted else "not refuted", **head, "power": self.power(),
                 "violated_pairs": len(self.violations), "certain_failures": len(self.failures),
                 "pairs_examined": len(self.pairs), "pairs_not_examined": self.unexamined,
                 "failures": [failure.to_json() for failure in (self.failures if full else self.failures[:SHOWN])],
@@ -200,6 +211,7 @@ class Answer:
                    "not refuted: no bound exceeds its budget" + (" (but see the certain failures above)"
                                                                   if self.failures else ""))
         lines.append(verdict)
+        lines.append(f"  power: {self.power()}")
         lines += [pair.line() for pair in ranked[:10]]
         if len(ranked) > 10:
             lines.append(f"  ... {len(ranked) - 10:,} more pairs (--full, or --json for everything)")
@@ -208,6 +220,15 @@ class Answer:
         lines.append(f"  violated: refuted at confidence 1 - {head['alpha']}; not refuted: no proof of privacy "
                      "(samples only refute)")
         return "\n".join(lines) + "\n"
+
+
+def _sized(value):
+    """``value`` with every list of more than ``SHOWN`` entries cut to its first ones and its length."""
+    if isinstance(value, dict):
+        return {key: _sized(part) for key, part in value.items()}
+    if isinstance(value, list) and len(value) > SHOWN:
+        return [*map(_sized, value[:SHOWN]), f"... ({len(value):,} in all; --full lists them)"]
+    return value
 
 
 def _count(value) -> str:

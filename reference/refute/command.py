@@ -19,8 +19,10 @@ import argparse
 import os
 import shlex
 import sys
+from decimal import Decimal
 from fractions import Fraction
 
+from ldpspec.reference.porting.bits import bit_law
 from ldpspec.reference.refute.events import Kind, ReleaseError
 from ldpspec.reference.refute.guarantee import declare, parse_values
 from ldpspec.reference.refute.implementations import (
@@ -32,12 +34,20 @@ from ldpspec.reference.refute.implementations import (
     read_releases_file,
 )
 from ldpspec.reference.refute.run import MAX_PAIRS, SELECTION_SHARE, SHARD_SIZE, Plan, reference_model, refute
+from ldpspec.reference.registry import MECHANISMS
+from ldpspec.reference.validation import MAX_DOMAIN
+from ldpspec.spec.channelfile import read_channel_file
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.notions import NOTIONS
 from ldpspec.spec.parameters import json_with_decimals, label_from_json
 
 SAMPLES = 100_000
 """Releases per input by default."""
+MAX_SHARD_BITS = 1 << 26
+"""The most bits of a shard of bit vectors or sets (its releases are unpacked once, at a byte a bit): the shard size
+is lowered to keep below it."""
+MAX_CALL_TIMEOUT = 10 ** 6
+"""The longest time limit of one call, in seconds (about eleven days)."""
 ALPHA = "0.01"
 """The default probability that any bound of a run is wrong."""
 
@@ -99,7 +109,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      help="the ordered pairs of inputs to examine, a JSON list of [x, x'] (default: every pair, or "
                           "--max-pairs of them chosen as the answer says)")
     run.add_argument("--shard-size", type=_positive, default=SHARD_SIZE, metavar="N",
-                     help=f"releases per shard (default {SHARD_SIZE:,})")
+                     help=f"releases per shard (default {SHARD_SIZE:,}; lowered for long bit vectors, so that a "
+                          "shard holds at most 2^26 bits)")
     run.add_argument("--workers", type=_positive, default=1, metavar="N",
                      help="local processes that draw shards (default 1: this process)")
     run.add_argument("--cluster", metavar="ADDRESS",
@@ -194,7 +205,6 @@ def _implementation(arguments):
             raise InvalidParameter("--command is empty")
         return Command(argv, os.getcwd())
     if arguments.twin:
-        from ldpspec.reference.registry import MECHANISMS
         if arguments.twin not in MECHANISMS:
             raise InvalidParameter(f"--twin must be a registered mechanism ({', '.join(MECHANISMS)}); got "
                                    f"{arguments.twin!r}")
@@ -208,10 +218,8 @@ def _reference(arguments, twin):
     if arguments.reference and arguments.reference_mechanism:
         raise InvalidParameter("give --reference or --reference-mechanism, not both")
     if arguments.reference:
-        from ldpspec.spec.channelfile import read_channel_file
         return read_channel_file(arguments.reference)
     if arguments.reference_mechanism:
-        from ldpspec.reference.registry import MECHANISMS
         name = arguments.reference_mechanism
         if name not in MECHANISMS:
             raise InvalidParameter(f"--reference-mechanism must be a registered mechanism; got {name!r}")
@@ -234,20 +242,22 @@ def _kind(arguments, twin, reference) -> Kind:
                 form = "labels"
             name = {"bits": "bits", "numbers": "numbers"}.get(form, "labels")
             if name == "bits" and arguments.length is None:
-                from ldpspec.reference.porting.bits import bit_law
                 arguments.length = bit_law(twin.channel(), twin.channel().inputs[0]).bits
         else:
             name = "labels"
     if name in ("bits", "sets"):
-        if arguments.length is None or arguments.length < 1:
-            raise InvalidParameter(f"--releases {name} needs --length D, the number of bits or items (>= 1)")
+        if arguments.length is None or not 1 <= arguments.length <= MAX_DOMAIN:
+            raise InvalidParameter(f"--releases {name} needs --length D, the number of bits or items, an integer in "
+                                   f"[1, {MAX_DOMAIN:,}]" + ("" if arguments.length is None
+                                                             else f"; got {arguments.length}"))
         return Kind(name, d=arguments.length)
     if name == "numbers":
         interval = _json(arguments.interval, "--interval")
         if interval is None:
             return Kind("numbers")
-        if not (isinstance(interval, list) and len(interval) == 2):
-            raise InvalidParameter("--interval must be [low, high]")
+        if not (isinstance(interval, list) and len(interval) == 2
+                and all(isinstance(v, (int, Decimal)) and not isinstance(v, bool) for v in interval)):
+            raise InvalidParameter(f"--interval must be [low, high], two numbers; got {arguments.interval[:60]!r}")
         low, high = (float(v) for v in interval)
         if not low <= high:
             raise InvalidParameter(f"--interval must have low <= high; got [{low}, {high}]")
@@ -260,8 +270,9 @@ def run(arguments, progress=None):
     """Run ``ldpspec refute``; returns the ``Answer``."""
     if arguments.cluster and arguments.workers > 1:
         raise InvalidParameter("give --workers (local processes) or --cluster (a Dask scheduler), not both")
-    if not arguments.call_timeout > 0:
-        raise InvalidParameter(f"--call-timeout must be a number of seconds > 0; got {arguments.call_timeout}")
+    if not 0 < arguments.call_timeout <= MAX_CALL_TIMEOUT:
+        raise InvalidParameter(f"--call-timeout must be a number of seconds in (0, {MAX_CALL_TIMEOUT:,}]; got "
+                               f"{arguments.call_timeout}")
     alpha = _unit(arguments.alpha, "--alpha")
     implementation = _implementation(arguments)
     twin = implementation if isinstance(implementation, Registered) else None
@@ -296,6 +307,9 @@ def run(arguments, progress=None):
                 raise InvalidParameter("--inputs: say which inputs to sample, a JSON list such as [0, 1, 2]")
     declared = declare(notion.name, values, inputs)
     kind = _kind(arguments, twin, reference)
+    shard_size = arguments.shard_size
+    if kind.bitwise and shard_size * kind.d > MAX_SHARD_BITS:  # a shard's bits, unpacked, stay in memory
+        shard_size = max(1, MAX_SHARD_BITS // kind.d)
     if isinstance(twin, Registered) and kind.name == "labels" and twin.form() != "labels":
         implementation = Registered(twin.name, twin.options, labels=True)  # its releases as the channel's labels
     share = None if arguments.selection_share is None else _unit(arguments.selection_share, "--selection-share")
@@ -305,8 +319,7 @@ def run(arguments, progress=None):
     if implementation == "file":
         counts = tuple(len(releases[x]) for x in inputs)
         selection = tuple(int(n * share) for n in counts)
-        implementation = FileReleases(arguments.releases_file, tuple(releases[x] for x in inputs), selection,
-                                      arguments.shard_size, digest)
+        implementation = FileReleases(arguments.releases_file, tuple(releases[x] for x in inputs), selection, digest)
         samples = counts
     else:
         samples, selection = arguments.samples, int(arguments.samples * share)
@@ -317,8 +330,10 @@ def run(arguments, progress=None):
     if certify < 1:
         raise InvalidParameter("no release is left to certify: lower --selection-share")
     pairs = _labels(arguments.pairs, "--pairs")
+    if pairs is not None and not all(isinstance(pair, tuple) and len(pair) == 2 for pair in pairs):
+        raise InvalidParameter(f"--pairs must be a JSON list of pairs [x, x'] of inputs; got {arguments.pairs[:60]!r}")
     plan = Plan(implementation, kind, notion.name, values, inputs, samples, selection, alpha, arguments.seed,
-                arguments.shard_size, arguments.max_pairs, arguments.call_timeout, pairs)
+                shard_size, arguments.max_pairs, arguments.call_timeout, pairs)
     model = None if reference_channel is None else reference_model(reference_channel, declared, kind)
     source = None if reference is None else (f"the reference channel {arguments.reference}" if arguments.reference
                                              else f"the reference channel of {reference.title()}")

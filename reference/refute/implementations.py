@@ -1,9 +1,9 @@
 """The implementations a refutation samples: a Python callable, a command, a registered mechanism's own sampler.
 
-Each is a small picklable description that a worker turns into releases: ``draw(x, count, seed)`` gives ``count``
-releases of input ``x`` drawn with randomness from ``seed`` (a ``numpy.random.SeedSequence``), so that a shard gives
-the same releases on whichever machine runs it. A file of releases is not sampled: the run reads it whole
-(``refute.run``).
+Each is a small picklable description that a worker turns into releases: ``draw(x, shard, seed, timeout)`` gives
+the ``shard.count`` releases of input ``x`` in one shard of the run (``Shard``), with randomness from the shard's
+own seed (``shard_seed``), so that a shard gives the same releases on whichever machine draws it; ``describe()`` says
+what it is, and ``identity()`` what decides its releases (a checkpoint's key).
 
 * ``PythonCallable("module:function")``: ``function(x, generator)`` returns one release; the generator is a
   ``numpy.random.Generator`` (``generator="numpy"``) or a ``random.Random`` (``"random"``), made once per shard from
@@ -14,6 +14,7 @@ the same releases on whichever machine runs it. A file of releases is not sample
   one release per line (JSON) on standard output, in order.
 * ``Registered(name, options)``: a registered mechanism's NumPy twin, which draws many releases at once (the
   project's own exact samplers).
+* ``FileReleases``: releases already drawn, put in an order drawn from the run's seed and cut into the shards.
 
 A call that raises, a call that takes longer than ``timeout`` seconds, a command that exits or prints something
 that is not JSON: ``ImplementationError``, naming the input and the release's number.
@@ -21,6 +22,7 @@ that is not JSON: ``ImplementationError``, naming the input and the release's nu
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 import importlib
 import json
@@ -36,6 +38,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ldpspec.reference.porting.bits import bit_law
+from ldpspec.reference.porting.vectors import build
+from ldpspec.reference.registry import MECHANISMS
 from ldpspec.spec.channel import label_text, normalize_label
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter, SpecError
 
@@ -47,6 +52,23 @@ class ImplementationError(SpecError):
 class CallTimeout(BaseException):
     """Raised in the sampling thread when one call has taken longer than the time limit (a ``BaseException``, so
     that an implementation's own ``except Exception`` does not swallow it)."""
+
+
+@dataclass(frozen=True)
+class Shard:
+    """One unit of work: ``count`` releases of input number ``index`` in ``phase`` (0: the selection share, 1: the
+    certification), shard number ``number``, whose first release is the ``start``-th of that input in that phase."""
+
+    phase: int
+    index: int
+    number: int
+    count: int
+    start: int = 0
+
+
+def shard_seed(seed: int, shard: Shard) -> np.random.SeedSequence:
+    """The shard's own seed, from the run's: ``SeedSequence(seed, spawn_key=(phase, index, number))``."""
+    return np.random.SeedSequence(seed, spawn_key=(shard.phase, shard.index, shard.number))
 
 
 def generator(seed: np.random.SeedSequence, kind: str = "numpy"):
@@ -136,7 +158,6 @@ class _Watchdog:
                 if self.main:
                     signal.pthread_kill(self.target, signal.SIGALRM)
                 else:
-                    import ctypes
                     ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(self.target),
                                                                ctypes.py_object(CallTimeout))
                     if not self.done.wait(self.timeout) and self.report is not None:
@@ -165,14 +186,15 @@ class PythonCallable:
         """What decides its releases (for a checkpoint): the function and its generator, not where it was found."""
         return f"callable {self.target} {self.kind}"
 
-    def draw(self, x, count: int, seed, timeout: float | None = None) -> list:
+    def draw(self, x, shard: Shard, seed: int, timeout: float | None = None) -> list:
         function = load_callable(self.target, self.path)
-        rng = generator(seed, self.kind)
+        rng, count = generator(shard_seed(seed, shard), self.kind), shard.count
         releases = []
         append = releases.append
-        stuck = (f"{self.target} did not return within {timeout} s (--call-timeout) on input {label_text(x, 60)}, "
-                 "release {calls:,} of its shard; it is blocked in code that cannot be interrupted, and its worker "
-                 "is restarted")
+        stuck = "" if timeout is None else (
+            f"{self.target} did not return within {timeout:g} s (--call-timeout) on input {label_text(x, 60)}, "
+            "release {calls:,} of its shard; it is blocked in code that cannot be interrupted, and its worker is "
+            "restarted")
         try:
             with _Watchdog(timeout, releases.__len__, stuck):
                 for _ in range(count):
@@ -199,9 +221,10 @@ class Command:
     def identity(self) -> str:
         return "command " + json.dumps(list(self.argv))
 
-    def draw(self, x, count: int, seed, timeout: float | None = None) -> list:
+    def draw(self, x, shard: Shard, seed: int, timeout: float | None = None) -> list:
         line = (json.dumps(_json_input(x)) + "\n").encode()
-        environment = {**os.environ, "LDPSPEC_SEED": str(seed_integer(seed))}
+        count = shard.count
+        environment = {**os.environ, "LDPSPEC_SEED": str(seed_integer(shard_seed(seed, shard)))}
         try:
             process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        stderr=subprocess.PIPE, env=environment, cwd=self.cwd)
@@ -283,13 +306,15 @@ class Registered:
     def describe(self) -> str:
         return f"the NumPy twin of {self.title()}"
 
+    def identity(self) -> str:
+        return f"twin {self.name} {json.dumps(self.options, sort_keys=True)} {self.labels}"
+
     def _key(self) -> tuple:
         return self.name, tuple(sorted(self.options.items()))
 
     def built(self):
         """The plain reference (built once per process)."""
         if self._key() not in _BUILT:
-            from ldpspec.reference.porting.vectors import build
             _BUILT[self._key()] = build(self.name, dict(self.options))
         return _BUILT[self._key()]
 
@@ -309,8 +334,6 @@ class Registered:
         return _BUILT[key]
 
     def _form(self) -> str:
-        from ldpspec.reference.porting.bits import bit_law
-        from ldpspec.reference.registry import MECHANISMS
 
         declaration = MECHANISMS[self.name]
         if declaration.reports == "bit-vector" and bit_law(self.channel(), self.channel().inputs[0]) is not None:
@@ -329,9 +352,9 @@ class Registered:
     def _inputs(x, count: int):
         return np.full(count, x) if isinstance(x, int) else [x] * count
 
-    def draw(self, x, count: int, seed, timeout: float | None = None):
+    def draw(self, x, shard: Shard, seed: int, timeout: float | None = None):
         mechanism = self.built()
-        reports = mechanism.twin.reports(self._inputs(x, count), generator(seed))
+        reports = mechanism.twin.reports(self._inputs(x, shard.count), generator(shard_seed(seed, shard)))
         form = self.form()
         if form == "bits":
             return reports
@@ -363,7 +386,6 @@ class FileReleases:
     releases: tuple
     """The releases of each input, in the order of ``inputs``: a list, or an array as a twin draws them."""
     selection: tuple
-    shard_size: int
     digest: str = ""
     """The SHA-256 of the file's bytes (``read_releases_file``), which identifies its releases in a checkpoint."""
 
@@ -372,13 +394,13 @@ class FileReleases:
 
     def identity(self) -> str:
         counts = [len(values) for values in self.releases]
-        return f"file {self.digest or self.path} {counts} {list(self.selection)} {self.shard_size}"
+        return f"file {self.digest or self.path} {counts} {list(self.selection)}"
 
-    def releases_of(self, shard, seed: int) -> list:
+    def draw(self, x, shard: Shard, seed: int, timeout: float | None = None) -> list:
         values = self.releases[shard.index]
         order = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(2, shard.index))).permutation(
             len(values))
-        start = (0 if shard.phase == 0 else self.selection[shard.index]) + shard.number * self.shard_size
+        start = (0 if shard.phase == 0 else self.selection[shard.index]) + shard.start
         chosen = order[start:start + shard.count]
         if isinstance(values, np.ndarray):  # items, numbers or packed bits drawn in bulk
             return values[chosen]

@@ -22,13 +22,23 @@ import base64
 import hashlib
 import json
 import math
+import multiprocessing
 import os
+import socket
 from collections import Counter
+from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from fractions import Fraction
+from urllib.parse import urlsplit
 
 import numpy as np
 
+try:
+    import fcntl
+except ImportError:  # Windows
+    fcntl = None
+
+from ldpspec.reference.porting.bits import bit_law
 from ldpspec.reference.refute import binomial
 from ldpspec.reference.refute.answer import Answer, PairResult, detectable_excess
 from ldpspec.reference.refute.events import (
@@ -42,9 +52,11 @@ from ldpspec.reference.refute.events import (
     empirical_model,
 )
 from ldpspec.reference.refute.guarantee import Declared, Failure, declare
-from ldpspec.reference.refute.implementations import STUCK, ImplementationError
-from ldpspec.spec.channel import label_text, label_to_json
+from ldpspec.reference.refute.implementations import STUCK, ImplementationError, Shard
+from ldpspec.spec.channel import label_text, label_to_json, normalize_label
+from ldpspec.spec.continuous import output_distribution
 from ldpspec.spec.errors import InvalidParameter, SpecError
+from ldpspec.spec.exact import rational_text
 
 SHARD_SIZE = 1 << 16
 """Releases per shard by default: large enough that a shard's overhead is small, small enough that a checkpoint
@@ -63,7 +75,7 @@ class Plan:
     """Everything that decides a run's counts and bounds.
 
     Attributes:
-        implementation: what is sampled (``refute.implementations``), or ``None`` for a file of releases.
+        implementation: what is sampled, or the releases already drawn (``refute.implementations``).
         kind: how releases are read (``events.Kind``).
         notion, values, inputs: the declared guarantee (``guarantee.declare``).
         samples: releases per input in all (selection and certification), or one count per input (a file).
@@ -105,11 +117,11 @@ class Plan:
         """A digest of what decides the counts (the checkpoint's key): the implementation, the kind, the inputs,
         the sizes, the seed, and what chooses the events (the notion, its values, alpha, the pairs)."""
         values = {key: _value_text(value) for key, value in sorted(self.values.items())}
-        implementation = getattr(self.implementation, "identity", lambda: repr(self.implementation))()
-        text = json.dumps([implementation, self.kind.to_json(), sorted(map(repr, self.kind.outputs or ())),
-                           self.notion, values, [repr(x) for x in self.inputs], self.samples, self.selection,
-                           str(self.alpha), self.seed, self.shard_size, self.max_pairs,
-                           None if self.pairs is None else [repr(pair) for pair in self.pairs]], sort_keys=True)
+        parts = [self.implementation.identity(), self.kind.to_json(), sorted(map(repr, self.kind.outputs or ())),
+                 self.notion, values, [repr(x) for x in self.inputs], self.samples, self.selection, str(self.alpha),
+                 self.seed, self.shard_size, self.max_pairs,
+                 None if self.pairs is None else [repr(pair) for pair in self.pairs]]
+        text = json.dumps(parts, sort_keys=True)
         return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -126,16 +138,6 @@ def _value_text(value) -> str:
 # --- shards ----------------------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
-class Shard:
-    """One unit of work: ``count`` releases of input number ``index`` in ``phase``, shard number ``number``."""
-
-    phase: int
-    index: int
-    number: int
-    count: int
-
-
-@dataclass(frozen=True)
 class Task:
     """A shard with what a worker needs to draw and read it (everything picklable)."""
 
@@ -148,10 +150,6 @@ class Task:
     seed: int
     events: tuple = ()
     timeout: float | None = None
-
-
-def shard_seed(seed: int, shard: Shard) -> np.random.SeedSequence:
-    return np.random.SeedSequence(seed, spawn_key=(shard.phase, shard.index, shard.number))
 
 
 _DECLARED: dict = {}
@@ -169,10 +167,7 @@ def run_shard(task: Task) -> dict:
     its events (certification), with the releases the notion forbids that it saw."""
     shard = task.shard
     x = task.inputs[shard.index]
-    if hasattr(task.implementation, "releases_of"):  # a file: its releases, split by a seeded permutation
-        releases = task.implementation.releases_of(shard, task.seed)
-    else:
-        releases = task.implementation.draw(x, shard.count, shard_seed(task.seed, shard), task.timeout)
+    releases = task.implementation.draw(x, shard, task.seed, task.timeout)
     batch = task.kind.batch(releases, x)
     result = {"failures": [], "watched": []}
     if isinstance(batch, LabelBatch):
@@ -223,9 +218,6 @@ def execute(tasks: list, on_result, workers: int = 1, cluster: str | None = None
 
 
 def _on_processes(tasks: list, on_result, workers: int) -> None:
-    import multiprocessing
-    from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
-
     with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         pending = {pool.submit(run_shard, task): task for task in tasks}
         try:
@@ -243,7 +235,8 @@ def _on_dask(tasks: list, on_result, address: str) -> None:
     """The tasks on a Dask cluster. A call stuck where the worker cannot interrupt it (``implementations.STUCK``) is
     reported on a topic of the run; the run then stops at once and restarts that worker."""
     try:
-        from distributed import Client, wait
+        from distributed import Client
+        from distributed import wait as dask_wait
     except ImportError:
         raise InvalidParameter("--cluster runs on Dask distributed, which is not installed: pip install "
                                "'ldpspec[cluster]'") from None
@@ -262,7 +255,7 @@ def _on_dask(tasks: list, on_result, address: str) -> None:
         try:
             while pending:
                 try:
-                    done = wait(pending, timeout=0.25, return_when="FIRST_COMPLETED").done
+                    done = dask_wait(pending, timeout=0.25, return_when="FIRST_COMPLETED").done
                 except TimeoutError:
                     done = set()
                 for future in done:
@@ -284,9 +277,6 @@ def _on_dask(tasks: list, on_result, address: str) -> None:
 def _reachable(address: str) -> None:
     """A TCP scheduler address that refuses connections is named at once (Dask's client would retry for its whole
     timeout)."""
-    import socket
-    from urllib.parse import urlsplit
-
     if not address.startswith("tcp://"):
         return
     try:
@@ -339,8 +329,6 @@ def _encode(result: dict) -> dict:
 
 
 def _decode(data: dict, kind: Kind) -> dict:
-    from ldpspec.spec.channel import normalize_label
-
     result = {"failures": [Failure(c, tuple(normalize_label(x) for x in inputs), normalize_label(y), detail)
                            for c, inputs, y, detail in data["failures"]],
               "watched": [normalize_label(y) for y in data["watched"]]}
@@ -371,10 +359,8 @@ class Checkpoint:
         except OSError as error:
             raise SpecError(f"--checkpoint: cannot write {path!r}: {error.strerror or error}") from None
         try:
-            import fcntl
-            fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except ImportError:  # no fcntl (Windows): no lock
-            pass
+            if fcntl is not None:  # Windows has no fcntl: no lock there
+                fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             self.close()
             raise InvalidParameter(f"--checkpoint: {path!r} is in use by another run of the same plan; wait for it, "
@@ -401,10 +387,16 @@ class Checkpoint:
         if not text.endswith("\n"):  # the last shard was cut short: drop it, it is drawn again
             self.handle.truncate(len(text.encode("utf-8")) - len(lines[-1].encode("utf-8")))
             lines = lines[:-1]
-        for line in lines[1:]:
-            if line:
+        for number, line in enumerate(lines[1:], start=2):
+            if not line:
+                continue
+            try:
                 entry = json.loads(line)
                 self.done[Shard(*entry["shard"])] = _decode(entry["result"], plan.kind)
+            except (ValueError, KeyError, TypeError, IndexError, RecursionError):  # edited by hand, or not ours
+                self.close()
+                raise InvalidParameter(f"--checkpoint: line {number} of {path!r} is not a finished shard of ldpspec "
+                                       "refute; give a new file or remove it") from None
 
     def _append(self, entry: dict) -> None:
         try:
@@ -418,7 +410,7 @@ class Checkpoint:
     def record(self, shard: Shard, result: dict) -> None:
         self.done[shard] = result
         if self.handle is not None:
-            self._append({"shard": [shard.phase, shard.index, shard.number, shard.count],
+            self._append({"shard": [shard.phase, shard.index, shard.number, shard.count, shard.start],
                           "result": _encode(result)})
 
     def close(self) -> None:
@@ -435,7 +427,7 @@ def shards(plan: Plan, phase: int) -> list:
     found = []
     for i in range(len(plan.inputs)):
         count = plan.count(phase, i)
-        found += [Shard(phase, i, j, min(size, count - j * size)) for j in range(math.ceil(count / size))]
+        found += [Shard(phase, i, j, min(size, count - j * size), j * size) for j in range(math.ceil(count / size))]
     return found
 
 
@@ -506,7 +498,7 @@ def examined_pairs(model, declared: Declared, plan: Plan) -> tuple[dict, int, Fr
 
 
 def refute(plan: Plan, model=None, *, model_source: str | None = None, workers: int = 1, cluster: str | None = None,
-           checkpoint: str | None = None, progress=None, description: str | None = None) -> Answer:
+           checkpoint: str | None = None, progress=None) -> Answer:
     """Run ``plan``: the events come from ``model`` (the exact reference channel, ``reference_model``) or, without
     one, from the selection share; returns the ``Answer``."""
     declared = declare(plan.notion, plan.values, plan.inputs)
@@ -515,12 +507,12 @@ def refute(plan: Plan, model=None, *, model_source: str | None = None, workers: 
                                "the samples (--selection-share above 0), not both and not neither")
     store = Checkpoint(checkpoint, plan)
     try:
-        return _refute(plan, model, model_source, declared, store, workers, cluster, progress, description)
+        return _refute(plan, model, model_source, declared, store, workers, cluster, progress)
     finally:
         store.close()
 
 
-def _refute(plan, model, model_source, declared, store, workers, cluster, progress, description) -> Answer:
+def _refute(plan, model, model_source, declared, store, workers, cluster, progress) -> Answer:
     failures, watched = [], {}
 
     def absorb(results):
@@ -571,9 +563,9 @@ def _refute(plan, model, model_source, declared, store, workers, cluster, progre
     unique = {}
     for failure in failures:
         unique.setdefault((failure.condition, failure.inputs, failure.release), failure)
-    head = {"implementation": description or _describe(plan.implementation),
+    head = {"implementation": plan.implementation.describe(),
             "declared": declared.to_json(), "releases": plan.kind.to_json(),
-            "alpha": _fraction_text(plan.alpha), "level_per_bound": _fraction_text(level),
+            "alpha": rational_text(plan.alpha), "level_per_bound": rational_text(level),
             "samples": _sizes(plan),
             "events": model_source or getattr(model, "source", "the reference channel"),
             "seed": plan.seed, "shard_size": plan.shard_size}
@@ -588,30 +580,11 @@ def _sizes(plan: Plan) -> dict:
     return {"selection": selection, "certification": certification}
 
 
-def _describe(implementation) -> str:
-    return implementation.describe() if hasattr(implementation, "describe") else repr(implementation)
-
-
-def _fraction_text(value: Fraction) -> str:
-    """A rational as a decimal when it has a short one (``0.01``), else as ``p/q``."""
-    digits = 0
-    while (value * 10 ** digits).denominator != 1 and digits <= 30:
-        digits += 1
-    if digits <= 30:
-        scaled = str(abs(value.numerator * 10 ** digits // value.denominator)).rjust(digits + 1, "0")
-        text = scaled if digits == 0 else f"{scaled[:-digits]}.{scaled[-digits:]}"
-        return ("-" if value < 0 else "") + text
-    return f"{value.numerator}/{value.denominator}"
-
-
 # --- reference channels -----------------------------------------------------------------------------------------------
 
 def reference_model(channel, declared: Declared, kind: Kind):
     """The events' probabilities under each examined input from an exact channel (doubles: they choose events, they
     decide nothing): bit events from a structure of bits for bit releases, else the labels of its outputs."""
-    from ldpspec.reference.porting.bits import bit_law
-    from ldpspec.spec.continuous import output_distribution
-
     missing = [x for x in declared.inputs if x not in set(channel.inputs)]
     if missing:
         raise InvalidParameter(f"--inputs names inputs the reference channel does not have: "

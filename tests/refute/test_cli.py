@@ -126,6 +126,24 @@ def test_by_default_a_failed_run_keeps_its_shards_and_resumes(capsys, tmp_path, 
     assert status == EXIT["holds"] and not list(tmp_path.glob("*.checkpoint"))
 
 
+def test_a_checkpoint_that_is_not_ours_is_refused(capsys, tmp_path):
+    arguments = [*GRR, "--notion", "ldp", "--epsilon", "1", "--checkpoint", str(tmp_path / "run")]
+    assert refute(capsys, *arguments)[0] == EXIT["holds"]
+    lines = (tmp_path / "run").read_text().splitlines()
+    (tmp_path / "run").write_text("\n".join([lines[0], '{"shard": [1, 0]}', *lines[1:]]) + "\n")
+    status, _, err = refute(capsys, *arguments)
+    assert status == EXIT["bad input"] and "line 2 of" in err and "is not a finished shard" in err
+
+
+def test_a_run_that_could_see_nothing_says_so(capsys):
+    """Eight releases per input, four to choose with: no output is seen the five times that put it in an event, so
+    no pair is examined, the run had no power, and the answer says so."""
+    status, answer, _ = refute(capsys, *GRR[:-2], "--samples", "8", "--selection-share", "0.5", "--notion", "ldp",
+                               "--epsilon", "1")
+    assert status == EXIT["holds"] and answer["pairs_examined"] == 0
+    assert answer["power"].startswith("none: no pair of inputs had an event to certify")
+
+
 def test_workers_and_a_cluster_on_the_command_line(capsys):
     distributed = pytest.importorskip("distributed")
     arguments = [*GRR, "--notion", "ldp", "--epsilon", "1", "--shard-size", "5000"]
@@ -158,6 +176,13 @@ def test_workers_and_a_cluster_on_the_command_line(capsys):
     ([*GRR, "--notion", "ldp", "--epsilon", "1", "--twin-options", "{1: 2}"], "give that too"),
     (["--twin", "grr", "--twin-options", '{"epsilon": 1}', "--notion", "ldp"], "JSON object of texts"),
     (["--releases-file", "/nonexistent/file.json", "--notion", "ldp", "--epsilon", "1"], "cannot read"),
+    ([*GRR, "--notion", "ldp", "--epsilon", "1", "--releases", "bits", "--length", "0"], "in [1, 10,000,000]"),
+    ([*GRR, "--notion", "ldp", "--epsilon", "1", "--releases", "sets", "--length", "100000000"], "got 100000000"),
+    ([*GRR, "--notion", "ldp", "--epsilon", "1", "--releases", "numbers", "--interval", '["a", 1]'], "two numbers"),
+    ([*GRR, "--notion", "ldp", "--epsilon", "1", "--pairs", "[0, 1]"], "--pairs must be a JSON list of pairs"),
+    ([*GRR, "--notion", "ldp", "--epsilon", "1", "--pairs", "[[0, 0]]"], "two different inputs"),
+    ([*GRR, "--notion", "ldp", "--epsilon", "1", "--call-timeout", "inf"], "--call-timeout must be"),
+    ([*GRR, "--notion", "ldp", "--epsilon", "1", "--call-timeout", "nan"], "--call-timeout must be"),
     ([*GRR, "--notion", "uldp", "--epsilon", "1", "--sensitive", "[5]", "--protected", "[0]"],
      "unknown label 5"),
 ])

@@ -108,13 +108,13 @@ def test_a_client_that_raises_is_named_with_its_input_and_release():
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_a_client_that_hangs_is_stopped_by_the_time_limit(workers):
-    with pytest.raises(ImplementationError, match=r"did not return within 0.5 s \(--call-timeout\) on input 1"):
-        refute(plan(callable_("hangs"), timeout=0.5), workers=workers)
+    with pytest.raises(ImplementationError, match=r"did not return within 2 s \(--call-timeout\) on input 1"):
+        refute(plan(callable_("hangs"), timeout=2.0), workers=workers)
 
 
 def test_a_client_that_hangs_on_a_cluster_is_stopped_too(cluster):
-    with pytest.raises(ImplementationError, match=r"did not return within 0.5 s"):
-        refute(plan(callable_("hangs"), timeout=0.5), cluster=cluster)
+    with pytest.raises(ImplementationError, match=r"did not return within 2 s"):
+        refute(plan(callable_("hangs"), timeout=2.0), cluster=cluster)
 
 
 def test_a_release_outside_the_declared_outputs_stops_the_run():
@@ -154,7 +154,7 @@ def test_a_file_of_releases_is_split_by_the_seed():
     for release, refuted in ((grr_3, False), (grr(2.0, 3), True)):
         releases = tuple([release(x, rng) for _ in range(30_000)] for x in range(3))
         selection = (6000, 6000, 6000)
-        source = FileReleases("releases.json", releases, selection, 4096)
+        source = FileReleases("releases.json", releases, selection)
         answer = refute(plan(source, samples=(30_000,) * 3, selection=selection))
         assert answer.refuted == refuted
         assert all(pair.counts[1] == 24_000 for pair in answer.pairs)
@@ -210,3 +210,7 @@ def test_a_checkpoint_counts_only_the_events_it_counted(tmp_path):
     other = refute(run, reference_model(tilted, declared, LABELS), checkpoint=checkpoint)
     fresh = refute(run, reference_model(tilted, declared, LABELS))
     assert counts(other) == counts(fresh) != counts(first)
+
+
+def test_a_run_without_a_time_limit():
+    assert not refute(plan(callable_("grr_3"), samples=3000, selection=600, timeout=None)).refuted

@@ -38,8 +38,8 @@ from scipy.special import betaincinv
 
 from ldpspec.reference.refute.events import Kind, Labels, TwoBits, predicted_bound
 from ldpspec.reference.refute.guarantee import declare, parse_values
-from ldpspec.reference.refute.implementations import FileReleases, PythonCallable, Registered
-from ldpspec.reference.refute.run import Plan, Shard, Task, reference_model, refute, run_shard
+from ldpspec.reference.refute.implementations import FileReleases, PythonCallable, Registered, Shard
+from ldpspec.reference.refute.run import Plan, Task, reference_model, refute, run_shard
 from ldpspec.reference.shared.olh import hash_value
 from ldpspec.spec import Channel
 from ldpspec.spec.channel import MAX_ENTRIES
@@ -128,7 +128,7 @@ def anchor_cell(name: str, epsilon: str, k: int, samples: int, seed: int) -> dic
     rng = np.random.default_rng(seed)
     drawn = {}
     for x in inputs:
-        drawn[x] = twin.draw(x, samples, np.random.SeedSequence(seed, spawn_key=(x,)))
+        drawn[x] = twin.draw(x, Shard(0, x, 0, samples), seed)
     form = twin.form()
     kind = Kind("bits", d=k) if form == "bits" else Kind("labels")
     values = parse_values("ldp", {"epsilon": epsilon})
@@ -136,7 +136,7 @@ def anchor_cell(name: str, epsilon: str, k: int, samples: int, seed: int) -> dic
     model = reference_model(_reference(twin, inputs), declared, kind)
     if form == "labels":
         drawn = {x: np.asarray(drawn[x]) for x in inputs} if name != "olh" else drawn
-    source = FileReleases("the same draws", tuple(drawn[x] for x in inputs), (0, 0), 1 << 20)
+    source = FileReleases("the same draws", tuple(drawn[x] for x in inputs), (0, 0))
     plan = Plan(source, kind, "ldp", values, inputs, (samples, samples), (0, 0), ALPHA, seed=seed,
                 shard_size=1 << 20, pairs=((v1, v2),))
     answer = refute(plan, model)
