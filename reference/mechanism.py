@@ -29,9 +29,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.notions import NOTIONS
-from ldpspec.spec.parameters import Parameter
+from ldpspec.spec import NOTIONS, InvalidParameter, Parameter
 
 INPUTS = {
     "item": "one item of 0 .. d-1",

@@ -31,8 +31,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from ldpspec.reference.porting.stream import Stream
-from ldpspec.spec.continuous import Density
-from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec import Density, InvalidParameter
 
 
 def coin(rng, p, approximation: float | None = None) -> bool:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from ldpspec.reference import cao2022, gu2020, hiera2023, ipldp2023, shared
 from ldpspec.reference.mechanism import Mechanism
-from ldpspec.spec.notions import NOTIONS, Notion
+from ldpspec.spec import NOTIONS, Notion
 
 
 @dataclass(frozen=True)

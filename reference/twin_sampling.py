@@ -28,7 +28,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec import InvalidParameter
 
 CHUNK_BITS = 1 << 20
 """Bits generated per chunk: bounds the working memory to a few megabytes."""

@@ -13,8 +13,12 @@ from numbers import Integral
 
 import numpy as np
 
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.numbers import budget, exact, integer  # the kernel's exact readings of numbers and budgets
+from ldpspec.spec import (  # the kernel's exact readings of numbers and budgets
+    InvalidParameter,
+    budget,
+    exact_number,
+    integer,
+)
 
 MAX_DOMAIN = 10_000_000
 """The largest domain a mechanism is built over: the mechanisms hold per-item parameters and counts."""
@@ -145,7 +149,7 @@ def value(x, name: str = "x", low=-1, high=1):
     """One user's number of ``[low, high]``, exactly (a number, or its text such as ``"0.5"`` or ``"-1/3"``)."""
     if isinstance(x, bool):
         raise InvalidParameter(f"{name} must be a number in [{low}, {high}], got {x!r}")
-    number = exact(x, name)
+    number = exact_number(x, name)
     if number < low or number > high:
         raise InvalidParameter(f"{name} must be a number in [{low}, {high}], got {number.text()}")
     return number

@@ -116,7 +116,7 @@ def normalize_label(label, name: str = "label", _depth: int = 0):
         f"{name} must be a string, integer, float, null or a list of those; got {type(label).__name__} {label!r}")
 
 
-def _unique_labels(labels: Iterable, side: str) -> tuple:
+def unique_labels(labels: Iterable, side: str) -> tuple:
     normalized = tuple(normalize_label(label, f"{side} label") for label in labels)
     if not normalized:
         raise InvalidChannel(f"a channel needs at least one {side}; got none")
@@ -203,7 +203,7 @@ class Channel(ChannelProtocol):
         inputs: the input labels, unique.
         outputs: the output labels, unique.
         probabilities: one row (a list, tuple or NumPy array) per input, one entry per output; each entry is
-            anything ``spec.numbers.exact`` reads (decimal or fraction text, an expression with ``exp()``, int,
+            anything ``spec.numbers.exact_number`` reads (decimal or fraction text, an expression with ``exp()``, int,
             Fraction, Decimal, float read as its shortest decimal, ``Exact``).
         reading: how numbers and rows that do not sum to exactly 1 are read (``spec.rows.RowReading``, or a mapping
             ``{"rows": ..., "numbers": ..., "remainder_to": ...}``); by default decimals as written and rows that sum
@@ -220,8 +220,8 @@ class Channel(ChannelProtocol):
     def __init__(self, inputs: Iterable, outputs: Iterable, probabilities: Sequence[Sequence], *,
                  reading: RowReading | Mapping | None = None):
         reading = RowReading.of(reading)
-        self.inputs = _unique_labels(label_list(inputs, "inputs"), "input")
-        self.outputs = _unique_labels(label_list(outputs, "outputs"), "output")
+        self.inputs = unique_labels(label_list(inputs, "inputs"), "input")
+        self.outputs = unique_labels(label_list(outputs, "outputs"), "output")
         if reading.remainder_to is not None:
             reading = RowReading(reading.rows, reading.numbers, normalize_label(reading.remainder_to, "remainder_to"))
         rows_given = sequence(probabilities, "probabilities", InvalidChannel)

@@ -38,11 +38,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from functools import cmp_to_key
 
-from ldpspec.spec.channel import Channel, _unique_labels, check_entries, normalize_label
+from ldpspec.spec.channel import Channel, check_entries, normalize_label, unique_labels
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact
 from ldpspec.spec.nats import Nats
-from ldpspec.spec.numbers import exact
+from ldpspec.spec.numbers import exact_number
 from ldpspec.spec.protocol import checked_channel
 from ldpspec.spec.structured import StructuredChannel
 
@@ -95,7 +95,7 @@ def point(value, name: str):
                                                                                                       "+inf"):
         negative = value < 0 if isinstance(value, float) else value.strip() == "-inf"
         return NEGATIVE_INFINITY if negative else POSITIVE_INFINITY
-    return exact(value, name)
+    return exact_number(value, name)
 
 
 def sorted_unique(points: list) -> list:
@@ -154,7 +154,7 @@ class Density:
 
     def __init__(self, breakpoints: Sequence, values: Sequence, name: str = "density", rates: Sequence | None = None):
         self.breakpoints = tuple(point(b, f"{name} breakpoint") for b in breakpoints)
-        self.values = tuple(exact(v, f"{name} value") for v in values)
+        self.values = tuple(exact_number(v, f"{name} value") for v in values)
         if len(self.breakpoints) < 2 or len(self.values) != len(self.breakpoints) - 1:
             raise InvalidChannel(f"{name} needs n + 1 >= 2 breakpoints and n values, got {len(self.breakpoints)} "
                                  f"breakpoints and {len(self.values)} values")
@@ -187,8 +187,8 @@ class Density:
     @classmethod
     def uniform(cls, low, high, mass=1) -> Density:
         """Mass ``mass`` spread uniformly over ``[low, high)``."""
-        low, high = exact(low, "low"), exact(high, "high")
-        return cls((low, high), (exact(mass, "mass") / (high - low),))
+        low, high = exact_number(low, "low"), exact_number(high, "high")
+        return cls((low, high), (exact_number(mass, "mass") / (high - low),))
 
     @property
     def is_constant(self) -> bool:
@@ -273,9 +273,9 @@ class Density:
 
 
 def _rational_rate(value, name: str) -> Fraction:
-    rate = exact(value, name).as_rational()
+    rate = exact_number(value, name).as_rational()
     if rate is None:
-        raise InvalidChannel(f"{name} must be a rational number, got {exact(value, name).text()}")
+        raise InvalidChannel(f"{name} must be a rational number, got {exact_number(value, name).text()}")
     return rate
 
 
@@ -327,7 +327,7 @@ class PiecewiseChannel(StructuredChannel):
 
     def __init__(self, inputs, components: Mapping, output_label: Callable = default_output_label, *,
                  order: Sequence | None = None):
-        self.inputs = _unique_labels(inputs, "input")
+        self.inputs = unique_labels(inputs, "input")
         if set(components) != set(self.inputs):
             raise InvalidChannel("components must give the components of every input, and only of the inputs")
         self.components = {}
@@ -342,7 +342,7 @@ class PiecewiseChannel(StructuredChannel):
                     raise InvalidChannel(f"component {label!r} must be an atom for every input or a density for "
                                          f"every input; input {x!r} disagrees")
                 if kind == "atom":
-                    part = exact(part, f"P[{label!r}|{x!r}]")
+                    part = exact_number(part, f"P[{label!r}|{x!r}]")
                     if part < 0:
                         raise InvalidChannel(f"P[{label!r}|{x!r}] must be >= 0, got {part.text()}")
                 total = total + (part.mass if kind == "density" else part)
@@ -379,7 +379,7 @@ class PiecewiseChannel(StructuredChannel):
         if not weighted:
             raise InvalidChannel("a mixture needs at least one channel")
         inputs = weighted[0][2].inputs
-        weights = [exact(w, f"weight of {h!r}") for h, w, _ in weighted]
+        weights = [exact_number(w, f"weight of {h!r}") for h, w, _ in weighted]
         if any(w < 0 for w in weights) or sum(weights, ZERO) != ONE:
             raise InvalidChannel("the weights of a mixture must be >= 0 and sum to exactly 1")
         components = {x: {} for x in inputs}
@@ -555,7 +555,7 @@ class PiecewiseChannel(StructuredChannel):
             if 0 <= k < len(cells):
                 return self.output_label(label, cell_text(*cells[k]))
         else:
-            point = exact(point, "point")
+            point = exact_number(point, "point")
             for low, high in cells:
                 if compare_points(low, point) <= 0 < compare_points(high, point):
                     return self.output_label(label, cell_text(low, high))

@@ -30,6 +30,7 @@ from mpmath.ctx_iv import MPIntervalContext
 from mpmath.ctx_mp import MPContext
 
 from ldpspec.spec.errors import InvalidParameter, SpecError
+from ldpspec.spec.parse import MAX_TEXT, check_decimal_size, parse_number
 
 START_BITS = 256
 """Interval precision of the first attempt to decide a sign (about 77 decimal digits)."""
@@ -39,12 +40,6 @@ MAX_BITS = 1 << 16
 
 APPROXIMATION_DIGITS = 60
 """Significant digits of the approximations shown to users (log-ratios, margins)."""
-
-MAX_TEXT = 2000
-"""The most characters a number written as text may have."""
-
-MAX_DECIMAL_EXPONENT = 2000
-"""The largest magnitude of a decimal exponent (``1e2000``) a number written as text may have."""
 
 MAX_POWER = 10_000
 """The largest exponent of an exact power (``Exact.__pow__``): a budget ``log(x)/r`` is compared through ``x^r``, and
@@ -58,9 +53,10 @@ MAX_TERMS = 20_000
 different denominators multiply the denominators, so a few dozen such entries could otherwise make a number of
 astronomically many terms; past this size a computation stops with ``InvalidParameter``."""
 
-_IV = MPIntervalContext()  # private: a caller changing mpmath's global precision cannot change a decision
-_MP = MPContext()
-_MP.dps = APPROXIMATION_DIGITS
+# the kernel's own mpmath contexts: a caller changing mpmath's global precision cannot change a decision
+IV = MPIntervalContext()
+MP = MPContext()
+MP.dps = APPROXIMATION_DIGITS
 
 
 class Undecided(SpecError):
@@ -128,11 +124,11 @@ def _interval(poly: tuple, bits: int):
     total = None
     for q, c in poly:
         term = _exp_interval(q, bits) if q != 0 else None
-        _IV.prec = bits
-        term = _IV.mpf(c) if term is None else c * term
+        IV.prec = bits
+        term = IV.mpf(c) if term is None else c * term
         total = term if total is None else total + term
-    _IV.prec = bits
-    return _IV.mpf(0) if total is None else total
+    IV.prec = bits
+    return IV.mpf(0) if total is None else total
 
 
 REDUCED_EXPONENT = 64
@@ -148,15 +144,15 @@ def _exp_interval(q, bits: int):
     600 bits of precision as a power of ``e``, and the first precision at which ``e^(1e600)`` is tight is 4096 bits: a
     budget of ``1e1999`` took minutes."""
     if abs(q) <= REDUCED_EXPONENT:
-        _IV.prec = bits
-        return _IV.exp(_IV.mpf(q.numerator) / q.denominator)
+        IV.prec = bits
+        return IV.exp(IV.mpf(q.numerator) / q.denominator)
     magnitude = abs(q.numerator).bit_length() - q.denominator.bit_length() + 2
-    _IV.prec = bits + magnitude + 20
-    x = _IV.mpf(q.numerator) / q.denominator
-    n = int((x / _IV.ln2).mid)
-    r = x - n * _IV.ln2
-    _IV.prec = bits + 20
-    return _IV.ldexp(_IV.exp(r), n)
+    IV.prec = bits + magnitude + 20
+    x = IV.mpf(q.numerator) / q.denominator
+    n = int((x / IV.ln2).mid)
+    r = x - n * IV.ln2
+    IV.prec = bits + 20
+    return IV.ldexp(IV.exp(r), n)
 
 
 ENCLOSURE_BITS = 200
@@ -168,7 +164,7 @@ def _tight(interval) -> bool:
     if not (interval.a > 0 or interval.b < 0):
         return False
     low, high = abs(interval.a), abs(interval.b)
-    return bool((interval.b - interval.a) < min(low, high) * _IV.ldexp(1, -ENCLOSURE_BITS))
+    return bool((interval.b - interval.a) < min(low, high) * IV.ldexp(1, -ENCLOSURE_BITS))
 
 
 def _poly_sign(poly: tuple) -> int:
@@ -196,7 +192,7 @@ def _mpf_fraction(raw: tuple) -> Fraction:
     return -fraction if sign else fraction
 
 
-def _rational(value) -> Fraction | None:
+def rational_value(value) -> Fraction | None:
     """``value`` as a Fraction when it is a rational number the kernel reads exactly; ``None`` otherwise."""
     if isinstance(value, bool):
         return None
@@ -209,7 +205,7 @@ def _rational(value) -> Fraction | None:
     return None
 
 
-class _Ordered:
+class Ordered:
     """``< <= > >=`` from a ``compare(other)`` method returning -1, 0 or 1 (exact numbers and budgets alike)."""
 
     __slots__ = ()
@@ -227,7 +223,7 @@ class _Ordered:
         return self.compare(other) >= 0
 
 
-class Exact(_Ordered):
+class Exact(Ordered):
     """An exact real number: a fraction of two exponential polynomials ``sum_i c_i e^{q_i}``.
 
     Build one with ``Exact.of`` (rationals, decimal text, fractions ``"1/3"``, expressions ``"exp(1)/(exp(1)+2)"``,
@@ -294,7 +290,7 @@ class Exact(_Ordered):
             return value
         if isinstance(value, bool) or value is None:
             raise InvalidParameter(f"{name} must be a real number, got {value!r}")
-        rational = _rational(value)
+        rational = rational_value(value)
         if rational is not None:
             return cls.rational(rational)
         if isinstance(value, float) or type(value).__name__ in ("float64", "float32", "float16"):
@@ -311,7 +307,7 @@ class Exact(_Ordered):
                 raise InvalidParameter(f"{name} must be a real number, got NaN")
             if value.is_infinite():
                 raise InvalidParameter(f"{name} must be finite, got {value}")
-            _check_decimal_size(value, name)
+            check_decimal_size(value, name)
             return cls.rational(Fraction(value))
         if hasattr(value, "_mpf_"):  # an mpmath number of any context: a binary rational, read exactly
             try:
@@ -319,9 +315,7 @@ class Exact(_Ordered):
             except InvalidParameter:  # nan and infinities have a zero mantissa and a special exponent
                 raise InvalidParameter(f"{name} must be a finite real number, got {value}") from None
         if isinstance(value, str):
-            from ldpspec.spec.parse import parse  # the parser builds on this module
-
-            return parse(value, name)
+            return parse_number(value, name, Exact)
         raise InvalidParameter(f"{name} must be a real number, got {type(value).__name__} {value!r}")
 
     # --- what it is ---
@@ -377,8 +371,8 @@ class Exact(_Ordered):
         """The value to ``APPROXIMATION_DIGITS`` digits, as an mpmath number (for display, never for decisions)."""
         rational = self.as_rational()
         if rational is not None:
-            return _MP.mpf(rational.numerator) / rational.denominator
-        return _MP.mpf(self.enclosure().mid)
+            return MP.mpf(rational.numerator) / rational.denominator
+        return MP.mpf(self.enclosure().mid)
 
     def __float__(self) -> float:
         """The nearest double (an infinity beyond the doubles, as ``float()`` of an mpmath number gives)."""
@@ -527,8 +521,8 @@ class Exact(_Ordered):
         if (left is None) != (right is None):  # a rational beside the other number's (cached) enclosure
             enclosure = (self if left is None else other).enclosure()
             rational = left if right is None else right
-            _IV.prec = 2 * ENCLOSURE_BITS
-            point = _IV.mpf(rational.numerator) / rational.denominator
+            IV.prec = 2 * ENCLOSURE_BITS
+            point = IV.mpf(rational.numerator) / rational.denominator
             if point.b < enclosure.a or point.a > enclosure.b:
                 side = -1 if point.b < enclosure.a else 1  # the rational's side of the other number
                 return side if left is not None else -side
@@ -637,7 +631,7 @@ def _coerce(value):
         return value
     if isinstance(value, bool):
         return Exact.rational(int(value))
-    rational = _rational(value)
+    rational = rational_value(value)
     if rational is not None:
         return Exact.rational(rational)
     if isinstance(value, float) or type(value).__name__ in ("float64", "float32", "float16"):
@@ -723,13 +717,6 @@ def _poly_text(poly: tuple) -> str:
         term = _term_text(q, c)
         text += term if not text else (f" - {term[1:]}" if term.startswith("-") else f" + {term}")
     return text
-
-
-def _check_decimal_size(value: Decimal, name: str) -> None:
-    sign, digits, exponent = value.as_tuple()
-    if len(digits) > MAX_TEXT or abs(exponent + len(digits)) > MAX_DECIMAL_EXPONENT:
-        raise InvalidParameter(f"{name} must have at most {MAX_TEXT} digits and a decimal exponent within "
-                               f"±{MAX_DECIMAL_EXPONENT}, got {value:.6e}")
 
 
 ZERO = Exact.rational(0)

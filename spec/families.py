@@ -31,10 +31,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ldpspec.spec.channel import Channel, _unique_labels, label_list
+from ldpspec.spec.channel import Channel, label_list, unique_labels
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact
-from ldpspec.spec.numbers import exact
+from ldpspec.spec.numbers import exact_number
 from ldpspec.spec.protocol import ChannelProtocol, level_of
 
 
@@ -75,7 +75,7 @@ class AffineFamily(ChannelProtocol):
     """
 
     def __init__(self, outputs, segments: Sequence):
-        self.outputs = _unique_labels(label_list(outputs, "outputs"), "output")
+        self.outputs = unique_labels(label_list(outputs, "outputs"), "output")
         if isinstance(segments, (str, bytes)) or not isinstance(segments, Sequence):
             raise InvalidChannel(f"segments must be a list of (low, high, low_closed, high_closed, low_row, high_row), "
                                  f"got {segments!r}"[:300])
@@ -84,7 +84,7 @@ class AffineFamily(ChannelProtocol):
             if not isinstance(segment, (tuple, list)) or len(segment) != 6:
                 raise InvalidChannel(f"segments[{i}] must be (low, high, low_closed, high_closed, low_row, high_row)")
             low, high, low_closed, high_closed, low_row, high_row = segment
-            low, high = exact(low, f"segments[{i}] low"), exact(high, f"segments[{i}] high")
+            low, high = exact_number(low, f"segments[{i}] low"), exact_number(high, f"segments[{i}] high")
             rows = tuple(self._row(row, f"segments[{i}] {end} row") for row, end in ((low_row, "low"),
                                                                                          (high_row, "high")))
             part = Segment(low, high, bool(low_closed), bool(high_closed), *rows)
@@ -106,7 +106,7 @@ class AffineFamily(ChannelProtocol):
     def _row(self, row, name: str) -> tuple:
         if isinstance(row, (str, bytes)) or len(row) != len(self.outputs):
             raise InvalidChannel(f"{name} must give a probability for each of the {len(self.outputs)} outputs")
-        values = tuple(exact(p, f"{name}[{k}]") for k, p in enumerate(row))
+        values = tuple(exact_number(p, f"{name}[{k}]") for k, p in enumerate(row))
         if any(p < 0 or p > 1 for p in values):
             raise InvalidChannel(f"{name} has a probability outside [0, 1]")
         total = sum(values, start=ZERO)
@@ -128,7 +128,7 @@ class AffineFamily(ChannelProtocol):
                 f"{']' if last.high_closed else ')'}")
 
     def segment_of(self, x) -> Segment:
-        x = exact(x, "x")
+        x = exact_number(x, "x")
         for segment in self.segments:
             if segment.contains(x):
                 return segment
@@ -136,7 +136,7 @@ class AffineFamily(ChannelProtocol):
 
     def row(self, x) -> tuple:
         """The probabilities of the outputs at the number ``x``: the interpolation of its segment's end rows."""
-        x = exact(x, "x")
+        x = exact_number(x, "x")
         segment = self.segment_of(x)
         if segment.low == segment.high:
             return segment.low_row

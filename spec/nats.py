@@ -12,10 +12,10 @@ import math
 from fractions import Fraction
 
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import _IV, _MP, ONE_POLY, START_BITS, Exact, _Ordered, _rational, cut_text, rational_text
+from ldpspec.spec.exact import IV, MP, ONE_POLY, START_BITS, Exact, Ordered, cut_text, rational_text, rational_value
 
 
-class Nats(_Ordered):
+class Nats(Ordered):
     """A quantity in nats, ``(power / root) * ln(base)``, held exactly: a budget, or the log of an exact ratio.
 
     ``base`` is an exact positive number; ``None`` stands for +infinity (the loss of an output one input produces
@@ -120,12 +120,12 @@ class Nats(_Ordered):
     def _enclosure(self):
         """An interval holding the value (``spec.exact``'s interval context, ``START_BITS`` of precision)."""
         rational = self.as_rational()
-        _IV.prec = START_BITS
+        IV.prec = START_BITS
         if rational is not None:
-            return _IV.mpf(rational.numerator) / rational.denominator
+            return IV.mpf(rational.numerator) / rational.denominator
         enclosure = self.base.enclosure()  # tight: excludes 0, relative width below 2^-ENCLOSURE_BITS
-        _IV.prec = START_BITS
-        return _IV.log(enclosure) * self.power / self.root
+        IV.prec = START_BITS
+        return IV.log(enclosure) * self.power / self.root
 
     def _order_of_enclosures(self, other: Nats) -> int | None:
         """-1 or 1 when the enclosures of the two values do not overlap, else ``None``: most comparisons are decided
@@ -184,7 +184,7 @@ class Nats(_Ordered):
         return Nats(self.base, -self.power, self.root)
 
     def __mul__(self, factor) -> Nats:
-        factor = _rational(factor)
+        factor = rational_value(factor)
         if factor is None:
             return NotImplemented
         if self.base is None:
@@ -204,7 +204,7 @@ class Nats(_Ordered):
     __rmul__ = __mul__
 
     def __truediv__(self, divisor) -> Nats:
-        divisor = _rational(divisor)
+        divisor = rational_value(divisor)
         if divisor is None or divisor == 0:
             return NotImplemented
         return self * (1 / divisor)
@@ -222,12 +222,12 @@ class Nats(_Ordered):
     def approximation(self):
         """The value in nats, to ``APPROXIMATION_DIGITS`` digits (``+inf`` or ``-inf`` when infinite)."""
         if self.base is None:
-            return _MP.inf
+            return MP.inf
         if not self.base:
-            return -_MP.inf
+            return -MP.inf
         rational = self.as_rational()
         if rational is not None:
-            return _MP.mpf(rational.numerator) / rational.denominator
+            return MP.mpf(rational.numerator) / rational.denominator
         return _approximate_log(self.base) * self.power / self.root
 
     def text(self) -> str:
@@ -279,15 +279,15 @@ def _approximate_log(value: Exact):
     enclosure = value.enclosure()  # tight: excludes 0, relative width below 2^-ENCLOSURE_BITS
     if enclosure.a > 0.5 and enclosure.b < 2:
         excess = value - 1
-        return _MP.log1p(excess.approximation()) if excess else _MP.mpf(0)
-    _IV.prec = START_BITS
-    return _MP.mpf(_IV.log(enclosure).mid)
+        return MP.log1p(excess.approximation()) if excess else MP.mpf(0)
+    IV.prec = START_BITS
+    return MP.mpf(IV.log(enclosure).mid)
 
 
 def _nats(value, strict: bool = True):
     if isinstance(value, Nats):
         return value
-    rational = _rational(value)
+    rational = rational_value(value)
     if rational is not None:
         return Nats.rational(rational)
     if strict:

@@ -37,7 +37,7 @@ from ldpspec.spec.channel import (
     sequence,
 )
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.numbers import budget, exact
+from ldpspec.spec.numbers import budget, exact_number
 from ldpspec.spec.parameters import Parameter, input_budgets
 from ldpspec.spec.protocol import checked_channel, column_loss, filtered_pairs
 from ldpspec.spec.verdict import Verdict, WorstCase
@@ -462,7 +462,7 @@ def ipldp(channel, budgets: Mapping) -> Verdict:
 # --- graded LDP --------------------------------------------------------------------------------
 
 def _interval_bounds(boundaries: Sequence, budgets: Sequence) -> tuple[list, list]:
-    bounds = [exact(b, f"boundaries[{j}]") for j, b in enumerate(sequence(boundaries, "boundaries"))]
+    bounds = [exact_number(b, f"boundaries[{j}]") for j, b in enumerate(sequence(boundaries, "boundaries"))]
     if len(bounds) < 2 or any(a >= b for a, b in zip(bounds, bounds[1:])):
         raise InvalidParameter("boundaries must be at least two strictly increasing numbers, got "
                                f"[{', '.join(b.text() for b in bounds)}]")

@@ -28,7 +28,7 @@ from mpmath.ctx_mp import MPContext
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import APPROXIMATION_DIGITS, MAX_POWER, MAX_POWER_BITS, Exact, Undecided, cut_text
 from ldpspec.spec.nats import Nats
-from ldpspec.spec.parse import parse
+from ldpspec.spec.parse import parse_number
 
 DISPLAY_DIGITS = 50
 """Significant digits used when the kernel shows an approximation as a decimal string."""
@@ -42,11 +42,11 @@ ctx = MPContext()
 ctx.dps = APPROXIMATION_DIGITS
 """A private mpmath context for approximations shown to users (never for decisions)."""
 
-__all__ = ["DISPLAY_DIGITS", "Exact", "Nats", "Undecided", "budget", "ctx", "exact", "integer", "probability",
+__all__ = ["DISPLAY_DIGITS", "Exact", "Nats", "Undecided", "budget", "ctx", "exact_number", "integer", "probability",
            "to_decimal_string"]
 
 
-def exact(value, name: str) -> Exact:
+def exact_number(value, name: str) -> Exact:
     """``value`` as an exact number, or ``InvalidParameter`` naming ``name``.
 
     Accepts int, Fraction, Decimal, text (decimals, fractions ``"a/b"``, expressions with ``exp()``), float (its
@@ -88,11 +88,11 @@ def budget(value, name: str = "epsilon") -> Nats:
     if isinstance(value, Nats):
         nats = value
     elif isinstance(value, str) and "log" in value:  # "log(3)", or as Nats.text writes it: "2*log(3)", "log(3)/2"
-        nats = parse(value, name, allow_log=True)
+        nats = parse_number(value, name, Exact, log=Nats.log)
         if not isinstance(nats, Nats):
             raise InvalidParameter(f"{name} must be a budget: a number >= 0 or log(x) for x >= 1, got {value!r}")
     else:
-        number = exact(value, name)
+        number = exact_number(value, name)
         rational = number.as_rational()
         if rational is None:
             raise InvalidParameter(f"{name} must be a rational number of nats or log(x), got {number.text()}; "
@@ -115,7 +115,7 @@ def budget(value, name: str = "epsilon") -> Nats:
 
 def probability(value, name: str) -> Exact:
     """A probability: an exact number in [0, 1]."""
-    number = exact(value, name)
+    number = exact_number(value, name)
     if number.sign() < 0 or (1 - number).sign() < 0:
         raise InvalidParameter(f"{name} must be a probability in [0, 1], got {_shown(number)}")
     return number

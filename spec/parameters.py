@@ -17,8 +17,9 @@ from decimal import Decimal
 
 from ldpspec.spec.channel import normalize_label
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
-from ldpspec.spec.exact import MAX_DECIMAL_EXPONENT, MAX_TEXT, cut_text
-from ldpspec.spec.numbers import budget, exact, integer, integer_range
+from ldpspec.spec.exact import cut_text
+from ldpspec.spec.numbers import budget, exact_number, integer, integer_range
+from ldpspec.spec.parse import MAX_DECIMAL_EXPONENT, MAX_TEXT
 
 KINDS = {
     "budget": "a privacy budget >= 0, a decimal or a fraction such as 1/3 (read exactly)",
@@ -107,7 +108,7 @@ class Parameter:
         if self.kind == "budget":
             return budget(_number(value, where), where)
         if self.kind == "number":
-            return exact(_number(value, where), where)
+            return exact_number(_number(value, where), where)
         if self.kind == "integer":
             return _integer(value, where, self.minimum, self.maximum)
         if self.kind == "choice":
@@ -145,7 +146,7 @@ class Parameter:
                     raise InvalidParameter(f"{where}[{k}] must be a pair of labels; got {pair!r}")
                 pairs.append(tuple(label_from_json(v, f"{where}[{k}]") for v in pair))
             return tuple(pairs)
-        return tuple(exact(_number(v, f"{where}[{k}]"), f"{where}[{k}]") for k, v in enumerate(items))  # numbers
+        return tuple(exact_number(_number(v, f"{where}[{k}]"), f"{where}[{k}]") for k, v in enumerate(items))  # numbers
 
 
 def label_from_json(value, where: str):

@@ -2,7 +2,11 @@
 as ``log(x)``.
 
 The forms are the ones ``Exact.text`` and ``Nats.text`` write, so every number the kernel prints reads back as itself.
-Texts are limited to ``spec.exact.MAX_TEXT`` characters and decimal exponents to ``spec.exact.MAX_DECIMAL_EXPONENT``.
+Texts are limited to ``MAX_TEXT`` characters and decimal exponents to ``MAX_DECIMAL_EXPONENT``.
+
+This module reads the grammar only: the numbers it builds are of the type its caller gives (``Exact``, which reads
+its text here, and ``Nats.log`` for a budget's ``log(x)``), so the reader sits below the numbers it reads and
+depends on none of them.
 """
 
 from __future__ import annotations
@@ -12,8 +16,6 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import MAX_DECIMAL_EXPONENT, MAX_TEXT, Exact, _check_decimal_size
-from ldpspec.spec.nats import Nats
 
 _TOKEN = re.compile(r"\s*(?:(?P<number>\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|(?P<name>[a-z]+)|"
                     r"(?P<symbol>[-+*/()]))")
@@ -58,18 +60,35 @@ def simple_rational(text: str) -> Fraction | None:
     return -value if sign == "-" else value
 
 
-def parse(text: str, name: str = "number", *, allow_log: bool = False):
+MAX_TEXT = 2000
+"""The most characters a number written as text may have."""
+
+MAX_DECIMAL_EXPONENT = 2000
+"""The largest magnitude of a decimal exponent (``1e2000``) a number written as text may have."""
+
+
+def check_decimal_size(value: Decimal, name: str) -> None:
+    """``InvalidParameter`` naming ``name`` when ``value`` has more digits or a larger exponent than a text may."""
+    sign, digits, exponent = value.as_tuple()
+    if len(digits) > MAX_TEXT or abs(exponent + len(digits)) > MAX_DECIMAL_EXPONENT:
+        raise InvalidParameter(f"{name} must have at most {MAX_TEXT} digits and a decimal exponent within "
+                               f"±{MAX_DECIMAL_EXPONENT}, got {value:.6e}")
+
+
+def parse_number(text: str, name: str, number, *, log=None):
     """Read a number written as text: a decimal (``"0.25"``, ``"1e-3"``), a fraction (``"1/3"``), or an
     expression of those with ``+ - * /``, parentheses and ``exp(q)`` for rational ``q``
-    (``"exp(1)/(exp(1)+2)"``). With ``allow_log`` (budgets), the whole text may be ``log(expression)`` of a positive
-    expression; the result is then a ``Nats``. The common short forms are read from their digits
-    (``simple_rational``).
+    (``"exp(1)/(exp(1)+2)"``). The common short forms are read from their digits (``simple_rational``).
+
+    ``number`` is the exact number type built (``spec.exact.Exact``): ``number.rational(q)`` and ``number.exp(q)``
+    make its leaves, its arithmetic the rest. With ``log`` (budgets: ``Nats.log``), the whole text may be
+    ``[-][p*]log(expression)[/r]`` of a positive expression, and the result is ``log(expression, name) * (+-p) / r``.
     """
     if not isinstance(text, str):
         raise InvalidParameter(f"{name} must be a number written as text, got {type(text).__name__}")
     simple = simple_rational(text)
     if simple is not None:
-        return Exact.rational(simple)
+        return number.rational(simple)
     if len(text) > MAX_TEXT:
         raise InvalidParameter(f"{name} must be at most {MAX_TEXT} characters, got {len(text)}")
     tokens, position, stripped = [], 0, text.strip()
@@ -87,9 +106,9 @@ def parse(text: str, name: str = "number", *, allow_log: bool = False):
         kind = match.lastgroup
         tokens.append((kind, match.group(kind)))
         position = match.end()
-    parser = _Parser(tokens, text, name)
-    if allow_log and ("name", "log") in tokens:
-        return parser.nats()
+    parser = _Parser(tokens, text, name, number)
+    if log is not None and ("name", "log") in tokens:
+        return parser.nats(log)
     value = parser.expression()
     parser.finish()
     return value
@@ -101,8 +120,8 @@ a call of the reader, and Python's stack ends near a thousand."""
 
 
 class _Parser:
-    def __init__(self, tokens, text, name):
-        self.tokens, self.text, self.name, self.position = tokens, text, name, 0
+    def __init__(self, tokens, text, name, number):
+        self.tokens, self.text, self.name, self.position, self.number = tokens, text, name, 0, number
         self.depth = 0
 
     def _integer(self) -> int:
@@ -112,7 +131,7 @@ class _Parser:
         self.position += 1
         return int(token)
 
-    def nats(self) -> Nats:
+    def nats(self, log):
         """``[-][p*]log(expression)[/r]``: the forms in which ``Nats.text`` writes a quantity in nats."""
         sign = -1 if self.peek() == ("symbol", "-") else 1
         self.position += sign == -1
@@ -131,7 +150,7 @@ class _Parser:
             self.position += 1
             root = self._integer()
         self.finish()
-        return Nats.log(inner, self.name) * (sign * power) / root
+        return log(inner, self.name) * (sign * power) / root
 
     def error(self, what: str):
         return InvalidParameter(f"{self.name} must be a decimal number, a fraction a/b or an expression of them with "
@@ -149,7 +168,7 @@ class _Parser:
         if self.position != len(self.tokens):
             raise self.error(f"unexpected {self.peek()[1]!r}")
 
-    def expression(self) -> Exact:
+    def expression(self):
         value = self.term()
         while self.peek() in (("symbol", "+"), ("symbol", "-")):
             operator = self.peek()[1]
@@ -158,7 +177,7 @@ class _Parser:
             value = value + right if operator == "+" else value - right
         return value
 
-    def term(self) -> Exact:
+    def term(self):
         value = self.factor()
         while self.peek() in (("symbol", "*"), ("symbol", "/")):
             operator = self.peek()[1]
@@ -172,7 +191,7 @@ class _Parser:
                 value = value * right
         return value
 
-    def factor(self) -> Exact:
+    def factor(self):
         self.depth += 1
         try:
             if self.depth > MAX_NESTING:
@@ -181,7 +200,7 @@ class _Parser:
         finally:
             self.depth -= 1
 
-    def _factor(self) -> Exact:
+    def _factor(self):
         kind, token = self.peek()
         if (kind, token) in (("symbol", "-"), ("symbol", "+")):
             self.position += 1
@@ -193,8 +212,8 @@ class _Parser:
                 decimal = Decimal(token)
             except InvalidOperation:  # the token pattern admits only numbers, so this is not expected
                 raise self.error(f"cannot read the number {token!r}") from None
-            _check_decimal_size(decimal, self.name)
-            return Exact.rational(Fraction(decimal))
+            check_decimal_size(decimal, self.name)
+            return self.number.rational(Fraction(decimal))
         if kind == "name":
             if token != "exp":
                 raise self.error(f"unknown function {token!r} (only exp() is allowed here)")
@@ -207,7 +226,7 @@ class _Parser:
                 raise self.error("exp() takes a rational number")
             if abs(exponent) > 10 ** MAX_DECIMAL_EXPONENT:
                 raise self.error("exp() of a number this large")
-            return Exact.exp(exponent)
+            return self.number.exp(exponent)
         if (kind, token) == ("symbol", "("):
             self.position += 1
             value = self.expression()

@@ -26,7 +26,7 @@ here, and never which kind a channel is:
 * ``check_pair_work(max_work)``: refuses a pairwise computation of more than ``max_work`` steps before it starts;
 * ``discrete_outcomes()``: the discrete channel a sampled release is counted on (goodness of fit, never privacy);
 * ``preprocessed(pre)``: a randomised preprocessing of the input followed by this channel;
-* ``file_structures``: how a channel file can hold it (``spec.channelfile``);
+* ``file_structures``: how a channel file can hold it (``reference.channelfile``);
 * ``reading()``: how a matrix whose rows did not sum to exactly 1 was made exact (``spec.rows``), which every
   verdict on it names (``parameters["reading"]``); ``None`` when nothing was read but exact rows.
 
@@ -45,7 +45,7 @@ from ldpspec.spec import progress
 from ldpspec.spec.errors import InvalidParameter, TooLarge
 from ldpspec.spec.exact import ONE_POLY, Exact
 from ldpspec.spec.nats import Nats
-from ldpspec.spec.numbers import exact, integer
+from ldpspec.spec.numbers import exact_number, integer
 
 MAX_PAIR_WORK = 4_000_000
 """Default largest ``pairs^2 x steps per pair`` of a pairwise computation (``inputs^2 x outputs`` on a matrix)."""
@@ -55,7 +55,7 @@ def check_pair_work(pairs: int, per_pair: int, max_work: int | None, what: str =
                     unit: str = "output") -> None:
     """Refuse ``pairs^2 x per_pair`` steps when that is more than ``max_work`` (``MAX_PAIR_WORK`` by default),
     naming the limit and how to raise it: before the work starts, and for a channel file before its numbers are
-    read (``spec.channelfile``)."""
+    read (``reference.channelfile``)."""
     limit = MAX_PAIR_WORK if max_work is None else integer(max_work, "max_work", 1)
     work = pairs ** 2 * per_pair
     if work > limit:
@@ -215,7 +215,7 @@ class ChannelProtocol(ABC):
         for x in self.inputs:
             if isinstance(x, (tuple, type(None))):
                 raise InvalidParameter(f"graded LDP needs numerical inputs, got input label {x!r}")
-            values[x] = exact(x, f"input {x!r}")
+            values[x] = exact_number(x, f"input {x!r}")
         levels = {x: level_of(v, bounds) for x, v in values.items()}
         present = set(values.values())
         missing = [b for b in bounds if b not in present]

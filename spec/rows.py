@@ -37,7 +37,7 @@ from fractions import Fraction
 
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact, cut_text
-from ldpspec.spec.numbers import exact, to_decimal_string
+from ldpspec.spec.numbers import exact_number, to_decimal_string
 
 ROW_RULES = ("exact", "renormalise", "remainder")
 """What a row that does not sum to exactly 1 stands for."""
@@ -103,7 +103,7 @@ class RowReading:
                 raise InvalidParameter(f"{where} must be a finite double under numbers = 'binary', got "
                                        f"{str(value)[:60]}")
             return Exact.rational(Fraction(double))
-        return exact(value, where)
+        return exact_number(value, where)
 
 
 def _is_decimal(value) -> bool:
@@ -193,10 +193,10 @@ def sum_text(total: Exact) -> str:
     size = abs_exact(deviation)
     if size < Fraction(1, 10 ** 6):  # exactly: a float of a sum of 1e400 would overflow
         shown = _short_decimal(size.as_rational()) if size.bits() < 8000 else None
-        exact = shown is not None
+        written = shown is not None
         sign = "-" if deviation.sign() < 0 else "+"
-        value = f"1 {sign} {shown if exact else to_decimal_string(size, DEVIATION_DIGITS)}"
-        approximately = not exact
+        value = f"1 {sign} {shown if written else to_decimal_string(size, DEVIATION_DIGITS)}"
+        approximately = not written
     else:
         value, approximately = to_decimal_string(total, 17), True
     if total.as_rational() is not None:

@@ -18,7 +18,7 @@ from abc import abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cmp_to_key
 
-from ldpspec.spec.channel import Channel, _unique_labels, check_entries, count_text, once_per_object
+from ldpspec.spec.channel import Channel, check_entries, count_text, once_per_object, unique_labels
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact
 from ldpspec.spec.nats import Nats
@@ -108,7 +108,7 @@ class IndependentBits(StructuredChannel):
     """
 
     def __init__(self, inputs, bit_distributions: Mapping):
-        self.inputs = _unique_labels(inputs, "input")
+        self.inputs = unique_labels(inputs, "input")
         if set(bit_distributions) != set(self.inputs):
             raise InvalidChannel("bit_distributions must give one list of bits per input, and only for the inputs")
         lengths = {len(bit_distributions[x]) for x in self.inputs}
@@ -343,7 +343,7 @@ class SampledOneHot(StructuredChannel):
     """
 
     def __init__(self, inputs, baseline: Sequence, hot: Sequence, weights: Mapping):
-        self.inputs = _unique_labels(inputs, "input")
+        self.inputs = unique_labels(inputs, "input")
         if len(baseline) != len(hot) or not baseline:
             raise InvalidChannel(f"baseline and hot must give one distribution per bit; got {len(baseline)} and "
                                  f"{len(hot)}")

@@ -7,9 +7,7 @@ import itertools
 import z3
 from hypothesis import strategies as st
 
-from ldpspec.spec.continuous import output_distribution
-from ldpspec.spec.loss import pairwise_loss
-from ldpspec.spec.nats import Nats
+from ldpspec.spec import Nats, output_distribution, pairwise_loss
 from ldpspec.verify.claims import AuditSettings
 from ldpspec.verify.search import budget_increments, random_channels
 from ldpspec.verify.symbolic import Condition, prove

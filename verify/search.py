@@ -16,7 +16,7 @@ import hypothesis
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from ldpspec.spec.channel import Channel
+from ldpspec.spec import Channel
 from ldpspec.verify.claims import AuditSettings
 
 

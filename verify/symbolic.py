@@ -23,9 +23,7 @@ from fractions import Fraction
 
 import z3
 
-from ldpspec.spec.exact import Exact
-from ldpspec.spec.nats import Nats
-from ldpspec.spec.numbers import exact, to_decimal_string
+from ldpspec.spec import Exact, Nats, exact_number, to_decimal_string
 
 
 @dataclass(frozen=True)
@@ -52,7 +50,7 @@ class SymbolicBudget:
 
     def constraints(self) -> list:
         t = self.variable
-        low = exact(self.low, f"{self.name} low").as_rational()
+        low = exact_number(self.low, f"{self.name} low").as_rational()
         constraints = []
         if low == 0:
             constraints.append(t >= 1 if self.include_low else t > 1)
@@ -60,7 +58,7 @@ class SymbolicBudget:
             bound, _ = Exact.exp(low / self.divisor).bounds()  # a rational at most e^{low/divisor}
             constraints.append(t >= z3.RealVal(str(bound)))
         if self.high is not None:
-            high = exact(self.high, f"{self.name} high").as_rational()
+            high = exact_number(self.high, f"{self.name} high").as_rational()
             _, bound = Exact.exp(high / self.divisor).bounds()  # a rational at least e^{high/divisor}
             constraints.append(t <= z3.RealVal(str(bound)))
         return constraints
@@ -70,9 +68,9 @@ class SymbolicBudget:
         return Nats.log(t_value) * self.divisor
 
     def contains(self, epsilon: Nats) -> bool:
-        low = exact(self.low, "low").as_rational()
+        low = exact_number(self.low, "low").as_rational()
         above = epsilon >= low if self.include_low else epsilon > low
-        return above and (self.high is None or epsilon <= exact(self.high, "high").as_rational())
+        return above and (self.high is None or epsilon <= exact_number(self.high, "high").as_rational())
 
 
 def model_value(value) -> Fraction:

@@ -24,8 +24,7 @@ import pytest
 
 from ldpspec import spec
 from ldpspec.reference.registry import MECHANISMS
-from ldpspec.spec.exact import Exact
-from ldpspec.spec.nats import Nats
+from ldpspec.spec import Exact, Nats
 
 TINY = Fraction(1, 10**40)
 """A relative excess no tolerance may absorb."""

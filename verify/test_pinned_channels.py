@@ -22,8 +22,7 @@ from fractions import Fraction
 import pytest
 
 from ldpspec.reference.registry import MECHANISMS
-from ldpspec.spec.continuous import Infinity, compare_points
-from ldpspec.spec.exact import Exact
+from ldpspec.spec import Exact, Infinity, compare_points
 
 # --- budgets: the text the mechanism takes, and e^(eps / k) derived here -----------------------------------------
 

@@ -43,10 +43,7 @@ from ldpspec.reference.cao2022.wheel import SuWheel
 from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
 from ldpspec.reference.validation import MAX_DOMAIN, choice, domain_size, item_set, positive_integer
-from ldpspec.spec.channel import Channel, check_entries, count_text
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import ZERO, Exact
-from ldpspec.spec.parameters import Parameter
+from ldpspec.spec import ZERO, Channel, Exact, InvalidParameter, Parameter, check_entries, count_text
 
 INNER = {"sugrr": SuGRR, "sugrr-sample": SuGRRSample, "surap": SuRAP, "surap-sample": SuRAPSample,
          "suwheel": SuWheel}

@@ -22,8 +22,7 @@ import numpy as np
 
 from ldpspec.reference.mechanism import Guarantee
 from ldpspec.reference.validation import MAX_DOMAIN, domain_size, item_set, positive_integer, user_count
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.parameters import Parameter
+from ldpspec.spec import InvalidParameter, Parameter
 
 Y0_READINGS = ("multiset", "set")
 """How suGRR's sensitive outputs form ``y0`` (the audit's reading ``sugrr_y0``)."""

@@ -49,10 +49,7 @@ from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarant
 from ldpspec.reference.shared.estimators import count_estimate
 from ldpspec.reference.shared.urr import SENSITIVE, URR
 from ldpspec.reference.validation import choice, domain_size, number_of_users
-from ldpspec.spec.channel import Channel, check_entries, count_text
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import ONE, ZERO
-from ldpspec.spec.numbers import budget
+from ldpspec.spec import ONE, ZERO, Channel, InvalidParameter, budget, check_entries, count_text
 
 NOTION = "suldp-joint"
 """The notion the mechanisms claim with their parameters: SULDP on the whole release (reading B of (11), page

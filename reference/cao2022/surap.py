@@ -49,12 +49,17 @@ from ldpspec.reference.shared.urap import urap_bits
 from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
 from ldpspec.reference.twin_sampling import packed_bit_counts, unpacked_rows
 from ldpspec.reference.validation import choice, domain_size, number_of_users
-from ldpspec.spec.channel import Channel, check_entries, count_text, map_outputs
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import ZERO
-from ldpspec.spec.numbers import budget
-from ldpspec.spec.parameters import Parameter
-from ldpspec.spec.structured import IndependentBits
+from ldpspec.spec import (
+    ZERO,
+    Channel,
+    IndependentBits,
+    InvalidParameter,
+    Parameter,
+    budget,
+    check_entries,
+    count_text,
+    map_outputs,
+)
 
 Y0_READINGS = ("vector", "sensitive-bits")
 """What suRAP's protected part is (the audit's reading ``surap_y0``)."""

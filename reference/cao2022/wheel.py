@@ -54,13 +54,22 @@ from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarant
 from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
 from ldpspec.reference.twin_sampling import packed_bit_counts
 from ldpspec.reference.validation import domain_size, number_of_users
-from ldpspec.spec.channel import check_entries, count_text, label_list
-from ldpspec.spec.continuous import Density, PiecewiseChannel, cell_text, sorted_unique
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import ONE, ZERO, Exact
-from ldpspec.spec.numbers import budget, exact
-from ldpspec.spec.parameters import Parameter
-from ldpspec.spec.parse import parse
+from ldpspec.spec import (
+    ONE,
+    ZERO,
+    Density,
+    Exact,
+    InvalidParameter,
+    Parameter,
+    PiecewiseChannel,
+    budget,
+    cell_text,
+    check_entries,
+    count_text,
+    exact_number,
+    label_list,
+    sorted_unique,
+)
 
 SUWHEEL_NOTION = "suldp-marginal"
 """The notion suWheel holds with its parameters: SULDP under reading A of (11)."""
@@ -133,7 +142,7 @@ class _WheelBase:
         values = label_list(hash_values, "hash_values", InvalidParameter)
         if len(values) != self.d:
             raise InvalidParameter(f"hash_values must give one point of [0, 1) per item ({self.d}), got {len(values)}")
-        points = [exact(v, f"hash_values[{x}]") for x, v in enumerate(values)]
+        points = [exact_number(v, f"hash_values[{x}]") for x, v in enumerate(values)]
         for x, v in enumerate(points):
             if not 0 <= v < 1:
                 raise InvalidParameter(f"hash_values[{x}] must be in [0, 1), got {v.text()}")
@@ -235,7 +244,7 @@ class _WheelBase:
         """Whether ``y`` lies in the arc of item ``x``: a float point, or a cell of the exact channel (its label
         ``"[low, high)"``; the channel's cells lie inside or outside every arc)."""
         if isinstance(y, str):
-            low, high = (parse(end.strip()) for end in y[1:-1].split(","))  # "[low, high)"
+            low, high = (exact_number(end.strip(), "y") for end in y[1:-1].split(","))  # "[low, high)"
             return _inside((low, high), self.arcs[x])
         if isinstance(y, Fraction):  # drawn over the porting kit's stream: compared exactly
             y = Exact.rational(y)

@@ -26,10 +26,7 @@ from ldpspec.reference.gu2020.solvers import solve
 from ldpspec.reference.mechanism import Benchmark, Mechanism
 from ldpspec.reference.shared.unary import UnaryEncoding
 from ldpspec.reference.validation import choice
-from ldpspec.spec.channel import sequence
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.numbers import exact
-from ldpspec.spec.parameters import Parameter
+from ldpspec.spec import InvalidParameter, Parameter, exact_number, sequence
 
 MAX_STARTS = 100
 """The most random starts of opt0 (each one is a run of the local solver)."""
@@ -80,8 +77,8 @@ def recorded_levels(levels: PrivacyLevels, solution: Mapping) -> tuple[list, lis
     for item, level in enumerate(levels.item_levels):
         if per_level.setdefault(level, (a[item], b[item])) != (a[item], b[item]):
             raise InvalidParameter(f"the recorded solution gives item {item} other parameters than its level's")
-    return ([exact(per_level[t][0], f"solution.a (level {t})") for t in range(levels.count)],
-            [exact(per_level[t][1], f"solution.b (level {t})") for t in range(levels.count)])
+    return ([exact_number(per_level[t][0], f"solution.a (level {t})") for t in range(levels.count)],
+            [exact_number(per_level[t][1], f"solution.b (level {t})") for t in range(levels.count)])
 
 
 def level_parameters(levels: PrivacyLevels, solution: Mapping | None, *solver_options,

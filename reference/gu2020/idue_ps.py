@@ -46,13 +46,18 @@ from ldpspec.reference.shared.ps import padding_and_sampling, padding_and_sampli
 from ldpspec.reference.shared.unary import UnaryEncoding, oue_probabilities, sue_probabilities
 from ldpspec.reference.twin_sampling import packed_bit_counts, unpacked_rows
 from ldpspec.reference.validation import MAX_DOMAIN, choice, item_set, number_of_users, positive_integer, user_count
-from ldpspec.spec.channel import check_entries, count_text, sequence
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import Exact
-from ldpspec.spec.nats import Nats
-from ldpspec.spec.numbers import budget, exact
-from ldpspec.spec.parameters import Parameter
-from ldpspec.spec.structured import SampledOneHot
+from ldpspec.spec import (
+    Exact,
+    InvalidParameter,
+    Nats,
+    Parameter,
+    SampledOneHot,
+    budget,
+    check_entries,
+    count_text,
+    exact_number,
+    sequence,
+)
 
 RELEASES = ("all", "real")
 """Which bits an IDUE-PS user releases: all ``m + l``, or only the ``m`` real ones."""
@@ -173,7 +178,7 @@ class IduePs:
         means, variances = [], []
         for i, bit in enumerate(self.encoding.bits[: self.m]):
             a, b = bit.p, bit.q
-            probabilities = [b + exact(sampling.get(i, 0), "share") * (a - b) for sampling in samplings]
+            probabilities = [b + exact_number(sampling.get(i, 0), "share") * (a - b) for sampling in samplings]
             means.append(self.padding * (sum(probabilities) - n * b) / (a - b))
             variances.append(self.padding ** 2 * sum(s * (1 - s) for s in probabilities) / (a - b) ** 2)
         return means, variances

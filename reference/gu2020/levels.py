@@ -32,11 +32,7 @@ from ldpspec.reference.shared.estimators import variance_terms
 from ldpspec.reference.shared.ps import padding_length
 from ldpspec.reference.shared.unary import UnaryEncoding, general_unary_probabilities
 from ldpspec.reference.validation import choice, positive_integer
-from ldpspec.spec.channel import sequence
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.notions import PAIR_FUNCTIONS, id_ldp
-from ldpspec.spec.numbers import budget, ctx, exact, integer
-from ldpspec.spec.verdict import Verdict
+from ldpspec.spec import PAIR_FUNCTIONS, InvalidParameter, Verdict, budget, ctx, exact_number, id_ldp, integer, sequence
 
 MAX_ITEMS = 1_000_000
 """The most items the privacy levels hold (each item gets its own pair of parameters)."""
@@ -150,7 +146,8 @@ def idue(levels: PrivacyLevels, a: Sequence, b: Sequence, r: str = "min") -> Una
         raise InvalidParameter(f"give one a and one b per level ({levels.count}), got {len(a)} and {len(b)}")
     if r not in NOTIONS_BY_PAIR_FUNCTION:
         raise InvalidParameter(f"notion must be 'min' (MinID-LDP) or 'avg' (AvgID-LDP), got {r!r}")
-    bits = [general_unary_probabilities(exact(a[t], f"a[{t}]"), exact(b[t], f"b[{t}]")) for t in range(levels.count)]
+    bits = [general_unary_probabilities(exact_number(a[t], f"a[{t}]"), exact_number(b[t], f"b[{t}]"))
+            for t in range(levels.count)]
     guarantee = Guarantee(NOTIONS_BY_PAIR_FUNCTION[r], {"budgets": dict(enumerate(levels.item_budgets()))})
     return UnaryEncoding([bits[t] for t in levels.item_levels], guarantee)
 

@@ -50,9 +50,7 @@ from ldpspec.reference.gu2020.levels import (
     worst_case_mse,
 )
 from ldpspec.reference.validation import choice
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import Exact, rational_text
-from ldpspec.spec.numbers import ctx, to_decimal_string
+from ldpspec.spec import Exact, InvalidParameter, ctx, rational_text, to_decimal_string
 
 SAFETY = 1e-9
 """Nats by which the solvers keep every privacy constraint strict."""

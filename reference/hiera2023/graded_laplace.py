@@ -26,8 +26,7 @@ from ldpspec.reference.mechanism import Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import MeanOfReleases, MeanOfReleasesTwin
 from ldpspec.reference.shared.laplace import laplace_density, rational_budget, rational_grid
 from ldpspec.reference.validation import count_array, value, value_array
-from ldpspec.spec.continuous import Density
-from ldpspec.spec.exact import Exact
+from ldpspec.spec import Density, Exact
 
 
 class GradedLaplace(MeanOfReleases):

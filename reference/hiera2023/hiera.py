@@ -41,8 +41,7 @@ import numpy as np
 from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.hiera2023.lhp import LHP
 from ldpspec.reference.validation import choice, flag, number_of_users, positive_integer
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import Exact
+from ldpspec.spec import Exact, InvalidParameter
 
 COMPENSATIONS = ("A", "B", "C", "D")
 """The readings of step 5: replace, add, the literal control flow, blocks."""

@@ -14,10 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ldpspec.reference.validation import value
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.numbers import budget, exact
-from ldpspec.spec.parameters import Parameter
-from ldpspec.spec.protocol import level_of
+from ldpspec.spec import InvalidParameter, Parameter, budget, exact_number, level_of
 
 PAPER_BOUNDARIES = ("-1", "-0.6", "-0.2", "0.2", "0.6", "1")
 """The five equal intervals of the paper's experiments (Sec. 6)."""
@@ -40,7 +37,7 @@ class Levels:
         if isinstance(boundaries, (str, bytes)) or not isinstance(boundaries, Sequence):
             raise InvalidParameter(f"boundaries must be a list of numbers -1 = b_0 < ... < b_k = 1, got "
                                    f"{boundaries!r}"[:300])
-        self.boundaries = tuple(exact(b, f"boundaries[{j}]") for j, b in enumerate(boundaries))
+        self.boundaries = tuple(exact_number(b, f"boundaries[{j}]") for j, b in enumerate(boundaries))
         if len(self.boundaries) < 2 or self.boundaries[0] != -1 or self.boundaries[-1] != 1 or any(
                 a >= b for a, b in zip(self.boundaries, self.boundaries[1:])):
             raise InvalidParameter("boundaries must be at least two strictly increasing numbers from -1 to 1, got "

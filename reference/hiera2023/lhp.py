@@ -47,12 +47,7 @@ from ldpspec.reference.validation import (
     value,
     value_array,
 )
-from ldpspec.spec.channel import Channel, check_entries
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import Exact
-from ldpspec.spec.families import AffineFamily
-from ldpspec.spec.numbers import integer
-from ldpspec.spec.parameters import Parameter
+from ldpspec.spec import AffineFamily, Channel, Exact, InvalidParameter, Parameter, check_entries, integer
 
 LEVEL_BUDGET_SOURCES = ("perturbed", "true")
 """Whose budget step 3 uses: the perturbed level ``t*`` (as printed) or the true level ``t``."""

@@ -39,7 +39,7 @@ from ldpspec.reference.hiera2023.lhp import LHP
 from ldpspec.reference.shared.harmony import Harmony
 from ldpspec.reference.shared.pm import PiecewiseMechanism
 from ldpspec.reference.validation import choice, flag, positive_integer
-from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec import InvalidParameter
 
 ORACLES = ("hiera", "graded-laplace", "harmony", "pm")
 COMPONENT_LEVELS = ("attribute", "value")

@@ -44,8 +44,7 @@ from ldpspec.reference.validation import (
     item_budgets,
     item_index,
 )
-from ldpspec.spec.channel import Channel, check_entries
-from ldpspec.spec.exact import ZERO, Exact
+from ldpspec.spec import ZERO, Channel, Exact, check_entries
 
 
 def shared(values: Sequence, function) -> list:

@@ -50,7 +50,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ldpspec.spec.structured import IndependentBits, SampledOneHot
+from ldpspec.spec import IndependentBits, SampledOneHot
 
 UNIT_ROUNDOFF = 2.0 ** -53
 BLOCK = 1 << 21

@@ -62,11 +62,18 @@ from pathlib import Path
 from ldpspec.reference.porting.bits import bit_law, bit_test
 from ldpspec.reference.porting.vectors import MECHANISM_KINDS, VECTORS, build
 from ldpspec.reference.registry import MECHANISMS
-from ldpspec.spec.channel import MAX_LABEL_DEPTH, label_to_json, normalize_label
-from ldpspec.spec.continuous import output_distribution
-from ldpspec.spec.errors import InvalidChannel, InvalidParameter
-from ldpspec.spec.exact import Exact, _check_decimal_size
-from ldpspec.spec.numbers import budget, to_decimal_string
+from ldpspec.spec import (
+    MAX_LABEL_DEPTH,
+    Exact,
+    InvalidChannel,
+    InvalidParameter,
+    budget,
+    check_decimal_size,
+    label_to_json,
+    normalize_label,
+    output_distribution,
+    to_decimal_string,
+)
 
 ANSWERS_FORMAT = "ldpspec-answers/2"
 """Version 2 names a test by its string id, and a mechanism's test by its mechanism too (version 1, for the vectors
@@ -119,7 +126,7 @@ def _number(value, where: str) -> Fraction:
     if decimal is not None:
         if not decimal.is_finite():
             raise InvalidParameter(f"{where} must be a finite number, got {json.dumps(value)[:80]}")
-        _check_decimal_size(decimal, where)  # 1e999999999 would be an integer of a billion digits
+        check_decimal_size(decimal, where)  # 1e999999999 would be an integer of a billion digits
     try:
         number = Fraction(decimal if decimal is not None else value)
     except (ValueError, ArithmeticError, OverflowError):

@@ -26,9 +26,7 @@ from __future__ import annotations
 
 import hashlib
 
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import Exact
-from ldpspec.spec.numbers import integer
+from ldpspec.spec import Exact, InvalidParameter, integer
 
 BLOCK_BYTES = 32
 """The bytes of one SHA-256 block."""

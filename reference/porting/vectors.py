@@ -28,16 +28,13 @@ from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from pathlib import Path
 
+from ldpspec.reference.channelfile import channel_file_text, has_densities
 from ldpspec.reference.gu2020.idue_ps import PADDING
 from ldpspec.reference.plain_draws import RELEASE_BITS
 from ldpspec.reference.porting.stream import VECTOR_DIGITS, Stream, expansion
 from ldpspec.reference.registry import MECHANISMS, PAPERS
 from ldpspec.reference.shared.direct import empirical, mle, norm_sub
-from ldpspec.spec.channel import label_to_json
-from ldpspec.spec.channelfile import channel_file_text, has_densities
-from ldpspec.spec.errors import InvalidParameter, TooLarge
-from ldpspec.spec.exact import Exact
-from ldpspec.spec.numbers import to_decimal_string
+from ldpspec.spec import Exact, InvalidParameter, TooLarge, label_to_json, to_decimal_string
 
 HERE = Path(__file__).resolve().parent
 VECTORS, SCHEMAS = HERE / "vectors", HERE / "schemas"

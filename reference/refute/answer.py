@@ -26,10 +26,7 @@ from fractions import Fraction
 from scipy.special import betaincinv
 from scipy.stats import binom
 
-from ldpspec.spec.channel import label_text, label_to_json
-from ldpspec.spec.exact import Exact, rational_text
-from ldpspec.spec.nats import Nats
-from ldpspec.spec.numbers import to_decimal_string
+from ldpspec.spec import Exact, Nats, label_text, label_to_json, rational_text, to_decimal_string
 
 POWER = 0.9
 """The probability with which the stated excess is caught."""

@@ -22,6 +22,7 @@ import sys
 from decimal import Decimal
 from fractions import Fraction
 
+from ldpspec.reference.channelfile import read_channel_file
 from ldpspec.reference.porting.bits import bit_law
 from ldpspec.reference.refute.events import Kind, ReleaseError
 from ldpspec.reference.refute.guarantee import declare, parse_values
@@ -36,10 +37,7 @@ from ldpspec.reference.refute.implementations import (
 from ldpspec.reference.refute.run import MAX_PAIRS, SELECTION_SHARE, SHARD_SIZE, Plan, reference_model, refute
 from ldpspec.reference.registry import MECHANISMS
 from ldpspec.reference.validation import MAX_DOMAIN
-from ldpspec.spec.channelfile import read_channel_file
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.notions import NOTIONS
-from ldpspec.spec.parameters import json_with_decimals, label_from_json
+from ldpspec.spec import NOTIONS, InvalidParameter, json_with_decimals, label_from_json
 
 SAMPLES = 100_000
 """Releases per input by default."""

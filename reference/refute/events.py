@@ -33,8 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import betaincinv
 
-from ldpspec.spec.channel import label_text, label_to_json, normalize_label
-from ldpspec.spec.errors import InvalidChannel, InvalidParameter
+from ldpspec.spec import InvalidChannel, InvalidParameter, label_text, label_to_json, normalize_label
 
 # --- the kinds of release ------------------------------------------------------------------------------------------
 

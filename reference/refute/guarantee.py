@@ -24,13 +24,21 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from ldpspec.spec.channel import label_list, label_map, label_subset, label_to_json, normalize_label
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.nats import Nats
-from ldpspec.spec.notions import NOTIONS, PAIR_FUNCTIONS
-from ldpspec.spec.numbers import budget, exact
-from ldpspec.spec.parameters import input_budgets
-from ldpspec.spec.protocol import level_of
+from ldpspec.spec import (
+    NOTIONS,
+    PAIR_FUNCTIONS,
+    InvalidParameter,
+    Nats,
+    budget,
+    exact_number,
+    input_budgets,
+    label_list,
+    label_map,
+    label_subset,
+    label_to_json,
+    level_of,
+    normalize_label,
+)
 
 
 @dataclass(frozen=True)
@@ -313,7 +321,7 @@ def _ipldp(inputs, values):
 
 
 def _graded(inputs, values):
-    bounds = [exact(b, f"--boundaries[{j}]") for j, b in enumerate(values["boundaries"])]
+    bounds = [exact_number(b, f"--boundaries[{j}]") for j, b in enumerate(values["boundaries"])]
     if len(bounds) < 2 or any(a >= b for a, b in zip(bounds, bounds[1:])):
         raise InvalidParameter("--boundaries must be at least two strictly increasing numbers")
     level_budgets = list(values["budgets"])
@@ -324,7 +332,7 @@ def _graded(inputs, values):
     for x in inputs:
         if isinstance(x, (tuple, type(None))):
             raise InvalidParameter(f"inputs: graded LDP needs numerical inputs, got {x!r}")
-        budgets[x] = level_budgets[level_of(exact(x, f"input {x!r}"), bounds)]
+        budgets[x] = level_budgets[level_of(exact_number(x, f"input {x!r}"), bounds)]
     r = values["r"]
     parameters = {"boundaries": [b.text() for b in bounds], "budgets": [_text(b) for b in level_budgets],
                   "pair_function": r}

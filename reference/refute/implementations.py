@@ -41,8 +41,7 @@ import numpy as np
 from ldpspec.reference.porting.bits import bit_law
 from ldpspec.reference.porting.vectors import build
 from ldpspec.reference.registry import MECHANISMS
-from ldpspec.spec.channel import label_text, normalize_label
-from ldpspec.spec.errors import InvalidChannel, InvalidParameter, SpecError
+from ldpspec.spec import InvalidChannel, InvalidParameter, SpecError, label_text, normalize_label
 
 
 class ImplementationError(SpecError):

@@ -53,10 +53,15 @@ from ldpspec.reference.refute.events import (
 )
 from ldpspec.reference.refute.guarantee import Declared, Failure, declare
 from ldpspec.reference.refute.implementations import STUCK, ImplementationError, Shard
-from ldpspec.spec.channel import label_text, label_to_json, normalize_label
-from ldpspec.spec.continuous import output_distribution
-from ldpspec.spec.errors import InvalidParameter, SpecError
-from ldpspec.spec.exact import rational_text
+from ldpspec.spec import (
+    InvalidParameter,
+    SpecError,
+    label_text,
+    label_to_json,
+    normalize_label,
+    output_distribution,
+    rational_text,
+)
 
 SHARD_SIZE = 1 << 16
 """Releases per shard by default: large enough that a shard's overhead is small, small enough that a checkpoint

@@ -38,8 +38,7 @@ import numpy as np
 from ldpspec.reference.shared.estimators import CountEstimator, CountEstimatorTwin, item_counts
 from ldpspec.reference.twin_sampling import count_items
 from ldpspec.reference.validation import number_of_users, positive_integer, user_count
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import ZERO, Exact
+from ldpspec.spec import ZERO, Exact, InvalidParameter
 
 
 @dataclass(frozen=True)

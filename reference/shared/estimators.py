@@ -26,8 +26,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 
 from ldpspec.reference.validation import item_index, number_of_users
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import Exact
+from ldpspec.spec import Exact, InvalidParameter
 
 
 def _any_equal(p, q) -> bool:
@@ -188,7 +187,7 @@ class MeanOfReleases(ABC):
 
     def channel(self, max_entries: int | None = None):
         """The exact channel: inputs the grid's numbers (labelled by their text), one density each."""
-        from ldpspec.spec.continuous import PiecewiseChannel
+        from ldpspec.spec import PiecewiseChannel
 
         return PiecewiseChannel(tuple(v.text() for v in self.grid),
                                 {v.text(): {None: self.density(v)} for v in self.grid})
@@ -205,12 +204,12 @@ class MeanOfReleases(ABC):
 
     def estimate(self, counts: Sequence[float], n: int) -> list:
         """``[m*] = [sum / n]``, exactly for the given sum."""
-        from ldpspec.spec.numbers import exact
+        from ldpspec.spec import exact_number
 
         n = number_of_users(n)
         if len(counts) != 1:
             raise InvalidParameter(f"counts must be [sum of the releases], got {list(counts)!r}")
-        return [exact(counts[0], "the sum of the releases") / n]
+        return [exact_number(counts[0], "the sum of the releases") / n]
 
     def estimate_moments(self, inputs: Sequence) -> tuple[list, list]:
         """Exact mean and variance of ``m*``: ``(1/n) sum E[y | v]`` and ``(1/n^2) sum Var[y | v]`` (independent

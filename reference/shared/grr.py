@@ -31,8 +31,7 @@ from ldpspec.reference.validation import (
     item_index,
     smallest_budget,
 )
-from ldpspec.spec.channel import Channel, check_entries
-from ldpspec.spec.numbers import budget
+from ldpspec.spec import Channel, budget, check_entries
 
 
 def grr_probabilities(E, d: int) -> tuple:

@@ -49,8 +49,7 @@ from ldpspec.reference.twin_sampling import (
     put_items,
 )
 from ldpspec.reference.validation import count_array, domain_size, item_array, item_index
-from ldpspec.spec.channel import Channel, check_entries
-from ldpspec.spec.numbers import budget
+from ldpspec.spec import Channel, budget, check_entries
 
 
 def output_size(d: int) -> int:

@@ -38,10 +38,7 @@ from ldpspec.reference.validation import (
     value_array,
     value_grid,
 )
-from ldpspec.spec.channel import Channel, check_entries
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import Exact
-from ldpspec.spec.families import AffineFamily
+from ldpspec.spec import AffineFamily, Channel, Exact, InvalidParameter, check_entries
 
 
 def harmony_scale(E):

@@ -27,10 +27,7 @@ from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.mechanism import EPSILON, NUMERIC_GRID, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import MeanOfReleases, MeanOfReleasesTwin
 from ldpspec.reference.validation import count_array, value, value_array, value_grid
-from ldpspec.spec.continuous import Density
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import Exact
-from ldpspec.spec.numbers import budget
+from ldpspec.spec import Density, Exact, InvalidParameter, budget
 
 
 def rational_budget(epsilon, name: str = "epsilon") -> Fraction:

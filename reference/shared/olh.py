@@ -46,10 +46,7 @@ from ldpspec.reference.shared.estimators import CountEstimator, CountEstimatorTw
 from ldpspec.reference.shared.grr import Grr
 from ldpspec.reference.twin_sampling import ITEMS_PER_CHUNK
 from ldpspec.reference.validation import count_array, domain_size, item_array, item_index
-from ldpspec.spec.channel import Channel, check_entries
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.numbers import budget, integer
-from ldpspec.spec.parameters import Parameter
+from ldpspec.spec import Channel, InvalidParameter, Parameter, budget, check_entries, integer
 
 MAX_HASH_RANGE = 65521
 """The largest ``g``: the largest prime below ``2^16``. A hash value then fits 16 bits, and a report's pair ``(j, y)``

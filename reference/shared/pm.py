@@ -31,8 +31,7 @@ from ldpspec.reference import plain_draws as draws
 from ldpspec.reference.mechanism import EPSILON, NUMERIC_GRID, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import MeanOfReleases, MeanOfReleasesTwin
 from ldpspec.reference.validation import count_array, positive_budget, value, value_array, value_grid
-from ldpspec.spec.continuous import Density
-from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec import Density, InvalidParameter
 
 
 def pm_constants(s) -> tuple:

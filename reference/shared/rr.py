@@ -23,10 +23,7 @@ from ldpspec.reference.mechanism import EPSILON, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import item_counts
 from ldpspec.reference.twin_sampling import ITEMS_PER_CHUNK, ExactBernoulli, count_items, item_reports, put_items
 from ldpspec.reference.validation import count_array, item_index, number_of_users
-from ldpspec.spec.channel import Channel, check_entries
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import Exact
-from ldpspec.spec.numbers import budget
+from ldpspec.spec import Channel, Exact, InvalidParameter, budget, check_entries
 
 
 def rr_keep_probability(E):

@@ -40,12 +40,7 @@ from ldpspec.reference.validation import (
     item_array,
     item_index,
 )
-from ldpspec.spec.channel import sequence
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.nats import Nats
-from ldpspec.spec.numbers import budget, probability
-from ldpspec.spec.parameters import Parameter
-from ldpspec.spec.structured import ClassedUnary, group_equal
+from ldpspec.spec import ClassedUnary, InvalidParameter, Nats, Parameter, budget, group_equal, probability, sequence
 
 
 class UnaryBits(NamedTuple):

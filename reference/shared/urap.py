@@ -26,8 +26,7 @@ from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarant
 from ldpspec.reference.shared.unary import UnaryBits, UnaryEncoding, sue_probabilities
 from ldpspec.reference.shared.urr import SENSITIVE, sensitive_items
 from ldpspec.reference.validation import domain_size
-from ldpspec.spec.channel import check_entries
-from ldpspec.spec.numbers import budget
+from ldpspec.spec import budget, check_entries
 
 
 def urap_non_sensitive_probabilities(s) -> UnaryBits:

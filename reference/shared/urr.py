@@ -40,11 +40,7 @@ from ldpspec.reference.validation import (
     item_index,
     smallest_budget,
 )
-from ldpspec.spec.channel import Channel, check_entries, label_list
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import ZERO
-from ldpspec.spec.numbers import budget
-from ldpspec.spec.parameters import Parameter
+from ldpspec.spec import ZERO, Channel, InvalidParameter, Parameter, budget, check_entries, label_list
 
 
 def urr_probabilities(E, k: int) -> tuple:

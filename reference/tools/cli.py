@@ -54,6 +54,7 @@ import sys
 
 import numpy as np
 
+from ldpspec.reference.channelfile import channel_file_text, read_channel_file
 from ldpspec.reference.gu2020.idue import BOX, SOLVER_PARAMETERS, solve_levels
 from ldpspec.reference.gu2020.levels import levels_of
 from ldpspec.reference.porting.conform import ALPHA, RELATIVE_ERROR, conform
@@ -70,16 +71,29 @@ from ldpspec.reference.shared.direct import (
     norm_sub,
     norm_sub_np,
 )
-from ldpspec.spec import progress
-from ldpspec.spec.channel import MAX_ENTRIES, json_ready, label_text, label_to_json
-from ldpspec.spec.channelfile import channel_file_text, read_channel_file
-from ldpspec.spec.errors import InvalidParameter, SpecError
-from ldpspec.spec.exact import Undecided
-from ldpspec.spec.loss import MAX_PAIR_WORK, loss_profile, loss_profile_summary, summary_profile
-from ldpspec.spec.numbers import integer, to_decimal_string
-from ldpspec.spec.parameters import Parameter, json_with_decimals, label_from_json
-from ldpspec.spec.rows import NUMBER_READINGS, ROW_RULES, RowReading
-from ldpspec.spec.structured import ColumnClasses
+from ldpspec.spec import (
+    MAX_ENTRIES,
+    MAX_PAIR_WORK,
+    NUMBER_READINGS,
+    ROW_RULES,
+    ColumnClasses,
+    InvalidParameter,
+    Parameter,
+    RowReading,
+    SpecError,
+    Undecided,
+    integer,
+    json_ready,
+    json_with_decimals,
+    label_from_json,
+    label_text,
+    label_to_json,
+    loss_profile,
+    loss_profile_summary,
+    progress,
+    summary_profile,
+    to_decimal_string,
+)
 
 EXIT = {"holds": 0, "does not hold": 1, "bad input": 2, "bug": 3, "undecided": 4}
 """The exit status of each outcome."""

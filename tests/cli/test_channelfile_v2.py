@@ -13,9 +13,9 @@ import pytest
 
 from ldpspec import spec
 from ldpspec.reference.cao2022.wheel import SuWheel, Wheel
+from ldpspec.reference.channelfile import FORMAT, FORMAT_CONTINUOUS, has_densities
 from ldpspec.reference.registry import MECHANISMS, NOTIONS
 from ldpspec.reference.tools.cli import main
-from ldpspec.spec.channelfile import FORMAT, FORMAT_CONTINUOUS, has_densities
 from ldpspec.spec.continuous import Density, PiecewiseChannel
 from ldpspec.spec.loss import loss_profile
 from ldpspec.spec.nats import Nats

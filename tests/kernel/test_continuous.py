@@ -13,7 +13,7 @@ from ldpspec import spec
 from ldpspec.spec.continuous import Density, PiecewiseChannel
 from ldpspec.spec.exact import Exact
 from ldpspec.spec.nats import Nats
-from ldpspec.spec.numbers import exact
+from ldpspec.spec.numbers import exact_number
 from tests.support import brute, examples
 
 
@@ -137,7 +137,7 @@ def test_a_preprocessed_channel_mixes_the_rows_it_is_fed():
                                                     "t3": {"r": Density.uniform(0, 1, "1/2"), "atom": "1/2"}})
     pre = spec.Channel(["s1", "s2"], ["t1", "t2", "t3"], [["1/3", "2/3", "0"], ["0", "1/2", "1/2"]])
     mixed = channel.preprocessed(pre)
-    cells = [(exact(a, "low"), exact(b, "high")) for a, b in zip([0, "1/4", "3/4"], ["1/4", "3/4", 1])]
+    cells = [(exact_number(a, "low"), exact_number(b, "high")) for a, b in zip([0, "1/4", "3/4"], ["1/4", "3/4", 1])]
     for s, weights in zip(pre.inputs, pre.rows):
         expected = [sum((w * v for w, t in zip(weights, pre.outputs)
                          for v in [channel.density(t, "r").on_cells([cell])[0]]), Exact.rational(0)) for cell in cells]

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ldpspec import spec
-from ldpspec.spec.channelfile import channel_file_text, parse_channel_file
+from ldpspec.reference.channelfile import channel_file_text, parse_channel_file
 from ldpspec.spec.continuous import NEGATIVE_INFINITY, POSITIVE_INFINITY, Density, PiecewiseChannel
 from ldpspec.spec.exact import Exact
 from ldpspec.spec.loss import pairwise_loss

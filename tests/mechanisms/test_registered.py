@@ -18,6 +18,7 @@ from scipy.stats import ks_2samp
 
 import tests.support
 from ldpspec.reference import plain_draws as draws
+from ldpspec.reference.channelfile import has_densities
 from ldpspec.reference.mechanism import (
     ContinuousReleases,
     DirectEncoding,
@@ -30,7 +31,6 @@ from ldpspec.reference.mechanism import (
 from ldpspec.reference.porting.stream import Stream
 from ldpspec.reference.registry import MECHANISMS, NOTIONS, PAPERS
 from ldpspec.reference.shared.estimators import MeanOfReleases
-from ldpspec.spec.channelfile import has_densities
 from ldpspec.spec.continuous import Density
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact

@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from ldpspec.reference.channelfile import channel_file_text, has_densities
 from ldpspec.reference.porting.conform import (
     ALPHA,
     ANSWERS_FORMAT,
@@ -23,7 +24,6 @@ from ldpspec.reference.porting.stream import Stream
 from ldpspec.reference.porting.vectors import release_json
 from ldpspec.reference.registry import MECHANISMS
 from ldpspec.reference.tools.cli import main
-from ldpspec.spec.channelfile import channel_file_text, has_densities
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
 

@@ -19,11 +19,11 @@ from fractions import Fraction
 import jsonschema
 import pytest
 
+from ldpspec.reference.channelfile import parse_channel_file
 from ldpspec.reference.gu2020.idue_ps import PADDING
 from ldpspec.reference.porting import vectors
 from ldpspec.reference.porting.vectors import KINDS, MECHANISM_KINDS, PAPER_DEFECTS, SCHEMAS, VECTORS
 from ldpspec.reference.registry import MECHANISMS
-from ldpspec.spec.channelfile import parse_channel_file
 from ldpspec.spec.exact import Exact
 from ldpspec.verify.claims import load_claims
 

@@ -27,7 +27,7 @@ from fractions import Fraction
 from functools import cache
 
 from ldpspec.reference.cao2022.surap import SuRAP
-from ldpspec.spec.exact import ZERO, Exact
+from ldpspec.spec import ZERO, Exact
 from ldpspec.verify.cao2022.communication import release_bits
 from ldpspec.verify.cao2022.orders import BASELINE, SU_MECHANISMS, _splits, mse_parts
 from ldpspec.verify.cao2022.privacy import exhaustive_step

@@ -22,7 +22,7 @@ from fractions import Fraction
 from ldpspec.reference.cao2022.sets import all_sets
 from ldpspec.reference.cao2022.sugrr import SetGRR, SetGRRSample, SuGRR, SuGRRSample
 from ldpspec.reference.cao2022.surap import SetRAPPOR, SetRAPPORSample, SuRAP, SuRAPSample
-from ldpspec.spec.exact import ZERO, Exact
+from ldpspec.spec import ZERO, Exact
 from ldpspec.verify.cao2022 import suwheel
 from ldpspec.verify.cao2022.privacy import exhaustive_step
 from ldpspec.verify.cao2022.readings import EPS_BUDGETS, EPS_RANGE, HASH_VALUES, SUGRR_Y0, VARIANCE_MODEL

@@ -18,9 +18,7 @@ from ldpspec.reference.cao2022.surap import SuRAP, SuRAPSample
 from ldpspec.reference.cao2022.wheel import SuWheel
 from ldpspec.reference.shared.urap import urap_bits
 from ldpspec.reference.shared.urr import urr_rows
-from ldpspec.spec.channel import Channel, map_outputs
-from ldpspec.spec.continuous import PiecewiseChannel
-from ldpspec.spec.notions import SULDP_READINGS, min_id_ldp, uldp
+from ldpspec.spec import SULDP_READINGS, Channel, PiecewiseChannel, map_outputs, min_id_ldp, uldp
 from ldpspec.verify.cao2022.readings import CONDITION_11, EMPTY, HASH, SUGRR_Y0, SURAP_Y0
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.common import tex_set

@@ -18,9 +18,7 @@ from __future__ import annotations
 
 from ldpspec.reference.cao2022.sets import all_sets
 from ldpspec.reference.cao2022.wheel import SuWheel, arc
-from ldpspec.spec.continuous import sorted_unique
-from ldpspec.spec.exact import ONE, ZERO, Exact
-from ldpspec.spec.numbers import budget
+from ldpspec.spec import ONE, ZERO, Exact, budget, sorted_unique
 from ldpspec.verify.cao2022.privacy import BUDGETS, _set_cases, exhaustive_step, hash_family
 from ldpspec.verify.cao2022.readings import HASH_VALUES
 from ldpspec.verify.claims import AuditSettings, claim, decide

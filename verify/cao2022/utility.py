@@ -12,7 +12,7 @@ from __future__ import annotations
 from ldpspec.reference.cao2022.sets import all_sets
 from ldpspec.reference.cao2022.sugrr import SuGRR, SuGRRSample
 from ldpspec.reference.cao2022.surap import SuRAP, SuRAPSample
-from ldpspec.spec.exact import Exact
+from ldpspec.spec import Exact
 from ldpspec.verify.cao2022.privacy import BUDGETS, _set_cases, exhaustive_step, surap_release
 from ldpspec.verify.cao2022.readings import EMPTY, SUGRR_Y0, SURAP_Y0, VARIANCE_MODEL
 from ldpspec.verify.claims import AuditSettings, claim, decide, reading_value

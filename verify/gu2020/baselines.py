@@ -19,11 +19,7 @@ from ldpspec.reference.shared.unary import (
     sue_probabilities,
     ue,
 )
-from ldpspec.spec.loss import ldp_epsilon
-from ldpspec.spec.nats import Nats
-from ldpspec.spec.notions import ldp
-from ldpspec.spec.numbers import budget, ctx, to_decimal_string
-from ldpspec.spec.structured import bit_vector_probability
+from ldpspec.spec import Nats, bit_vector_probability, budget, ctx, ldp, ldp_epsilon, to_decimal_string
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.gu2020.readings import CLOSED_FORM, SMALL_PORTION, UTILITY
 from ldpspec.verify.search import find_counterexample, search_step
@@ -447,7 +443,7 @@ def naive_size(settings: AuditSettings):
                       r"some item is reported truthfully with probability at most \(e^{\varepsilon}/(e^{\varepsilon} + "
                       r"m - 1)\), which tends to 0 as \(m\) grows.")
 def naive_small_probabilities(settings: AuditSettings):
-    from ldpspec.spec.loss import ldp_epsilon as tightest
+    from ldpspec.spec import ldp_epsilon as tightest
     from ldpspec.verify.search import random_channels
 
     steps = []

@@ -11,10 +11,7 @@ from hypothesis import strategies as st
 
 from ldpspec.reference.gu2020.levels import PrivacyLevels, idue, level_pairs, total_mse, verify_idue, worst_case_mse
 from ldpspec.reference.shared.unary import UnaryBits, one_hot_bit_distributions, oue, sue
-from ldpspec.spec.exact import Exact
-from ldpspec.spec.notions import min_id_ldp
-from ldpspec.spec.numbers import ctx, to_decimal_string
-from ldpspec.spec.structured import bit_vector_probability
+from ldpspec.spec import Exact, bit_vector_probability, ctx, min_id_ldp, to_decimal_string
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.common import channel_row, count_estimator_proofs, exact_moments, z3_min
 from ldpspec.verify.gu2020.experiments import solve_read

@@ -15,10 +15,7 @@ from hypothesis import strategies as st
 from ldpspec.reference.gu2020.idue_ps import IduePs, itemset_budget
 from ldpspec.reference.gu2020.levels import PrivacyLevels, level_pairs, with_dummies
 from ldpspec.reference.shared.unary import UnaryBits, UnaryEncoding
-from ldpspec.spec.loss import pairwise_loss
-from ldpspec.spec.nats import Nats
-from ldpspec.spec.notions import id_ldp
-from ldpspec.spec.numbers import to_decimal_string
+from ldpspec.spec import Nats, id_ldp, pairwise_loss, to_decimal_string
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide, reading_value
 from ldpspec.verify.common import channel_row, exact_moments
 from ldpspec.verify.gu2020.experiments import solve_read

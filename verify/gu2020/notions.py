@@ -15,12 +15,18 @@ from fractions import Fraction
 import z3
 from hypothesis import strategies as st
 
-from ldpspec.spec.channel import Channel, compose
-from ldpspec.spec.exact import Exact
-from ldpspec.spec.loss import ldp_epsilon, pairwise_loss, posterior_leakage_range
-from ldpspec.spec.nats import Nats
-from ldpspec.spec.notions import ldp, min_id_ldp
-from ldpspec.spec.numbers import to_decimal_string
+from ldpspec.spec import (
+    Channel,
+    Exact,
+    Nats,
+    compose,
+    ldp,
+    ldp_epsilon,
+    min_id_ldp,
+    pairwise_loss,
+    posterior_leakage_range,
+    to_decimal_string,
+)
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.common import (
     ALL_ENTRIES,
@@ -366,7 +372,7 @@ def _urr_channel() -> tuple[Channel, list, list]:
        interpretation=r"Part of gu2020.uldp-relation. Checked: a channel that is ULDP but not \(\varepsilon\)-LDP for "
                       r"any \(\varepsilon\).")
 def uldp_not_ldp(settings: AuditSettings):
-    from ldpspec.spec.notions import uldp
+    from ldpspec.spec import uldp
 
     channel, sensitive, protected = _urr_channel()
     holds, tight = bool(uldp(channel, sensitive, protected, "log(3)")), ldp_epsilon(channel)
@@ -415,7 +421,7 @@ def minid_guarantees_ldp(settings: AuditSettings):
 def uldp_special_case(settings: AuditSettings, *, special_case: str):
     import random
 
-    from ldpspec.spec.notions import uldp
+    from ldpspec.spec import uldp
 
     channel, sensitive, protected = _urr_channel()
     items = list(channel.inputs)
@@ -508,7 +514,7 @@ def policy_graph(settings: AuditSettings):
                       r"\(\varepsilon_x = \sum_k \varepsilon_x^{(k)}\). The AvgID condition is used squared, \(P^2 \le "
                       r"e^{\varepsilon_x} e^{\varepsilon_{x'}} P'^2\), which is equivalent for \(P \ge 0\).")
 def avgid_composition(settings: AuditSettings):
-    from ldpspec.spec.notions import avg_id_ldp
+    from ldpspec.spec import avg_id_ldp
 
     steps = []
     for K in (2, 3):

@@ -58,7 +58,7 @@ import scipy.fft
 
 from ldpspec.reference.gu2020.idue import solve_levels
 from ldpspec.reference.gu2020.levels import PrivacyLevels, verify_idue, worst_case_mse
-from ldpspec.spec.numbers import exact
+from ldpspec.spec import exact_number
 from ldpspec.verify.data import summary
 from ldpspec.verify.gu2020.experiments import EPSILON_GRID, LEVEL_FACTORS, LEVEL_SHARES
 
@@ -206,7 +206,7 @@ def opt0_parameters(eps: float, sizes: tuple, box: str) -> tuple[tuple, tuple, f
 
     texts = SOLUTIONS[solution_key(eps, sizes, box)]
     count = len(sizes)
-    a, b = [exact(v, "a") for v in texts[:count]], [exact(v, "b") for v in texts[count:]]
+    a, b = [exact_number(v, "a") for v in texts[:count]], [exact_number(v, "b") for v in texts[count:]]
     # the constraints are the same for every level size of two or more items: check them on two items per level
     if not verify_idue(PrivacyLevels.from_sizes(_budgets(eps), [2] * count), a, b).holds:
         raise AssertionError(f"the recorded opt0 point {solution_key(eps, sizes, box)} is not MinID-LDP")

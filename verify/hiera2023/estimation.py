@@ -16,8 +16,7 @@ import z3
 from ldpspec.reference.hiera2023.hiera import HierA, merge_plan, plc_keep_probability
 from ldpspec.reference.hiera2023.lhp import LHP
 from ldpspec.reference.shared.grr import grr_probabilities
-from ldpspec.spec.exact import Exact
-from ldpspec.spec.numbers import to_decimal_string
+from ldpspec.spec import Exact, to_decimal_string
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide, reading_value
 from ldpspec.verify.common import pointwise, prove_identity
 from ldpspec.verify.hiera2023.readings import CLIPPING, COMPENSATION, LEVEL_BUDGET, SIZE

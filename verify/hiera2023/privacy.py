@@ -21,12 +21,19 @@ from ldpspec.reference.shared.grr import grr_probabilities
 from ldpspec.reference.shared.harmony import Harmony, harmony_probability, harmony_scale
 from ldpspec.reference.shared.laplace import laplace_density
 from ldpspec.reference.shared.pm import pm_variance
-from ldpspec.spec.channel import Channel, compose
-from ldpspec.spec.continuous import Infinity
-from ldpspec.spec.exact import Exact
-from ldpspec.spec.loss import ldp_epsilon, pairwise_loss
-from ldpspec.spec.notions import graded_ldp, id_ldp, ldp
-from ldpspec.spec.numbers import budget, to_decimal_string
+from ldpspec.spec import (
+    Channel,
+    Exact,
+    Infinity,
+    budget,
+    compose,
+    graded_ldp,
+    id_ldp,
+    ldp,
+    ldp_epsilon,
+    pairwise_loss,
+    to_decimal_string,
+)
 from ldpspec.verify.audit import outcome
 from ldpspec.verify.claims import AuditSettings, Evidence, Outcome, Step, claim, decide
 from ldpspec.verify.common import ALL_ENTRIES, pointwise, prove_identity, two_channels_with_increments, z3_max

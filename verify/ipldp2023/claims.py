@@ -12,11 +12,7 @@ from fractions import Fraction
 import z3
 from hypothesis import strategies as st
 
-from ldpspec.spec.channel import Channel
-from ldpspec.spec.exact import Exact
-from ldpspec.spec.loss import ldp_epsilon, output_loss
-from ldpspec.spec.notions import ipldp, ldp
-from ldpspec.spec.numbers import budget, to_decimal_string
+from ldpspec.spec import Channel, Exact, budget, ipldp, ldp, ldp_epsilon, output_loss, to_decimal_string
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.common import ALL_ENTRIES, pointwise
 from ldpspec.verify.ipldp2023.readings import NOT_WEAKER

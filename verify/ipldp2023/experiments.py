@@ -55,9 +55,7 @@ from ldpspec.reference.ipldp2023.iprr import IPRR
 from ldpspec.reference.shared.direct import ColumnStructure, mle_np, norm_sub_np
 from ldpspec.reference.shared.grr import Grr
 from ldpspec.reference.shared.urr import URR
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.loss import column_loss, ldp_epsilon
-from ldpspec.spec.numbers import budget, to_decimal_string
+from ldpspec.spec import InvalidParameter, budget, column_loss, ldp_epsilon, to_decimal_string
 from ldpspec.verify.audit import outcome
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide, reading_value
 from ldpspec.verify.gu2020.experiments import solved

@@ -25,10 +25,7 @@ from ldpspec.reference.ipldp2023.iprr import IPRR
 from ldpspec.reference.shared.direct import empirical, empirical_moments, inverse
 from ldpspec.reference.shared.grr import Grr
 from ldpspec.reference.shared.urr import URR
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import ZERO, Exact
-from ldpspec.spec.nats import Nats
-from ldpspec.spec.numbers import budget, to_decimal_string
+from ldpspec.spec import ZERO, Exact, InvalidParameter, Nats, budget, to_decimal_string
 from ldpspec.verify.audit import outcome
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.common import prove_identity

@@ -19,13 +19,21 @@ from ldpspec.reference.ipldp2023.iprr import IPRR, iprr_rows
 from ldpspec.reference.shared.direct import empirical_moments
 from ldpspec.reference.shared.grr import Grr, grr_rows
 from ldpspec.reference.shared.urr import URR, urr_rows
-from ldpspec.spec.channel import Channel
-from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.exact import Exact
-from ldpspec.spec.loss import ldp_epsilon, pairwise_loss
-from ldpspec.spec.notions import avg_id_ldp, id_ldp, ipldp, ldp, min_id_ldp
-from ldpspec.spec.numbers import budget, to_decimal_string
-from ldpspec.spec.structured import ColumnClasses
+from ldpspec.spec import (
+    Channel,
+    ColumnClasses,
+    Exact,
+    InvalidParameter,
+    avg_id_ldp,
+    budget,
+    id_ldp,
+    ipldp,
+    ldp,
+    ldp_epsilon,
+    min_id_ldp,
+    pairwise_loss,
+    to_decimal_string,
+)
 from ldpspec.verify.audit import outcome
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.common import z3_reals

@@ -223,9 +223,8 @@ def _kernel(notion: str, d: int) -> Operation:
 def _explicit_profile(d: int) -> Operation:
     """``ldpspec profile`` of an explicit d x d channel file, in memory: the file is read (every entry exact) and
     profiled. Its rows are random rationals (weights 1 .. 49 over their sum), so no structure helps."""
-    from ldpspec.spec.channel import Channel
-    from ldpspec.spec.channelfile import channel_file_text, parse_channel_file
-    from ldpspec.spec.loss import loss_profile
+    from ldpspec.reference.channelfile import channel_file_text, parse_channel_file
+    from ldpspec.spec import Channel, loss_profile
 
     weights = np.random.default_rng(1).integers(1, 50, size=(d, d))
     rows = [[Fraction(int(w), int(row.sum())) for w in row] for row in weights]
@@ -254,9 +253,8 @@ def explicit_file_text(d: int, seed: int = 1) -> str:
 def _explicit_check(mode: str, d: int) -> Operation:
     """A d x d channel file (``explicit_file_text``, made first) read exactly and then checked for LDP or MinID-LDP,
     or profiled as ``ldpspec profile`` prints it by default (the summary): the whole command, reading included."""
-    from ldpspec.spec.channelfile import parse_channel_file
-    from ldpspec.spec.loss import summary_profile
-    from ldpspec.spec.notions import NOTIONS
+    from ldpspec.reference.channelfile import parse_channel_file
+    from ldpspec.spec import NOTIONS, summary_profile
 
     text = explicit_file_text(d)
     work = d ** 3  # the pairwise limit raised as --max-work would

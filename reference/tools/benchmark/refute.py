@@ -41,8 +41,7 @@ from ldpspec.reference.refute.guarantee import declare, parse_values
 from ldpspec.reference.refute.implementations import FileReleases, PythonCallable, Registered, Shard
 from ldpspec.reference.refute.run import Plan, Task, reference_model, refute, run_shard
 from ldpspec.reference.shared.olh import hash_value
-from ldpspec.spec import Channel
-from ldpspec.spec.channel import MAX_ENTRIES
+from ldpspec.spec import MAX_ENTRIES, Channel
 
 ALPHA = Fraction(1, 100)
 MECHANISM_NAMES = ("grr", "sue", "oue", "olh")

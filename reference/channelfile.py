@@ -112,25 +112,41 @@ import json
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from ldpspec.spec.channel import Channel, _unique_labels, check_entries, label_to_json, once_per_object
-from ldpspec.spec.continuous import (
+from ldpspec.spec import (
+    MAX_TEXT,
+    ONE,
+    PRIVACY_KEYS,
+    ZERO,
+    Channel,
+    ClassedUnary,
+    ColumnClasses,
     Density,
+    Exact,
     Infinity,
+    InvalidChannel,
+    InvalidParameter,
     PiecewiseChannel,
+    RowReading,
+    SpecError,
+    budget,
     cell_first_output_label,
     cell_text,
+    check_entries,
+    check_pair_work,
+    checked_channel,
     compare_points,
     default_output_label,
+    exact_number,
+    input_budgets,
+    json_with_decimals,
+    label_from_json,
+    label_to_json,
+    once_per_object,
     point,
+    rational_text,
+    sum_text,
+    unique_labels,
 )
-from ldpspec.spec.errors import InvalidChannel, InvalidParameter, SpecError
-from ldpspec.spec.exact import MAX_TEXT, ONE, ZERO, Exact, rational_text
-from ldpspec.spec.notions import PRIVACY_KEYS
-from ldpspec.spec.numbers import budget, exact
-from ldpspec.spec.parameters import input_budgets, json_with_decimals, label_from_json
-from ldpspec.spec.protocol import check_pair_work, checked_channel
-from ldpspec.spec.rows import RowReading, sum_text
-from ldpspec.spec.structured import ClassedUnary, ColumnClasses
 
 FORMAT = "ldpspec-channel/1"
 """The format of a channel without densities."""
@@ -234,7 +250,7 @@ class _Numbers:
         key = (type(value), value)
         if key not in self._read:
             try:
-                self._read[key] = exact(value, where)
+                self._read[key] = exact_number(value, where)
             except InvalidParameter as error:
                 raise InvalidChannel(str(error)) from None
         return self._read[key]
@@ -312,7 +328,7 @@ def _mass_text(total: Exact) -> str:
 def _continuous(document: dict, max_entries: int | None) -> PiecewiseChannel:
     """The channel of a version 2 document: every shape and size checked before a number is read."""
     try:
-        inputs = _unique_labels(_labels(document, "inputs"), "input")
+        inputs = unique_labels(_labels(document, "inputs"), "input")
     except InvalidChannel as error:
         raise InvalidChannel(f"channel file: {error}") from None
     if ("outputs" in document) != ("probabilities" in document):
