@@ -3,7 +3,7 @@
 A plain reference's ``perturb(x, rng)`` draws only through these functions. ``rng`` is either
 
 * a ``random.Random`` (the usual generator): a coin compares ``rng.random()`` with the probability as a double; or
-* the porting kit's ``Stream`` (``reference.porting.stream``): every draw is the exact, language-neutral procedure a
+* the porting kit's ``Stream`` (``reference.stream``): every draw is the exact, language-neutral procedure a
   port reproduces bit for bit from the same seed, and a coin is true with the exact probability.
 
 So the procedure a porter implements is the reference's own code, read with ``rng`` a stream: the order of the draws
@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from ldpspec.reference.porting.stream import Stream
+from ldpspec.reference.stream import Stream
 from ldpspec.spec import Density, InvalidParameter
 
 

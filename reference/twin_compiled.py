@@ -26,13 +26,10 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 from numba.np.random.generator_core import next_uint64
 
-from ldpspec.reference import twin_sampling
-
 PLANES = 8
 """``twin_sampling.PLANES``, written here so that the compiled loop knows it (Numba keeps a module's numbers as
-constants of the code it caches); the import refuses a mismatch."""
-if PLANES != twin_sampling.PLANES:
-    raise ImportError(f"twin_compiled.PLANES is {PLANES}, twin_sampling.PLANES {twin_sampling.PLANES}: make them equal")
+constants of the code it caches); ``twin_sampling.compiled_path`` refuses a mismatch. This module imports nothing of
+the project: the NumPy path loads it, never the other way."""
 
 TAPE, GENERATOR, INLINE_PCG64 = 0, 1, 2
 """Where the words come from: a tape of given words, the bit generator's ``next_uint64``, or PCG64 computed here."""

@@ -395,9 +395,12 @@ def compiled_path():
     tiny draw; ``None`` when Numba does not import, or with a warning when its code does not compile here (then the
     NumPy path draws, with the same bits)."""
     try:
-        from ldpspec.reference import twin_compiled
+        from ldpspec.reference import twin_compiled  # Numba is optional: imported on first use
     except ImportError:
         return None
+    if twin_compiled.PLANES != PLANES:
+        raise ImportError(f"twin_compiled.PLANES is {twin_compiled.PLANES}, twin_sampling.PLANES {PLANES}: make them "
+                          "equal")
     try:
         sampler = PackedBernoulli([0.5] * 64)
         twin_compiled.draw_packed(np.empty(1, dtype=np.uint64), None, np.zeros(1, dtype=np.uint64), sampler.planes,

@@ -8,26 +8,7 @@ never from its modules (a contract of ``tests/project/test_imports.py``). Where 
 work with the accelerator (``ldpspec.accelerator``), whose answers are the exact path's.
 """
 
-from ldpspec.spec.channel import (
-    MAX_ENTRIES,
-    MAX_LABEL_DEPTH,
-    Channel,
-    check_entries,
-    compose,
-    count_text,
-    json_ready,
-    label_list,
-    label_map,
-    label_subset,
-    label_text,
-    label_to_json,
-    map_outputs,
-    normalize_label,
-    once_per_object,
-    postprocess,
-    sequence,
-    unique_labels,
-)
+from ldpspec.spec.channel import MAX_ENTRIES, Channel, check_entries, compose, map_outputs, once_per_object, postprocess
 from ldpspec.spec.continuous import (
     Density,
     Infinity,
@@ -41,8 +22,20 @@ from ldpspec.spec.continuous import (
     sorted_unique,
 )
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter, SpecError, TooLarge
-from ldpspec.spec.exact import ONE, ZERO, Exact, Undecided, rational_text
+from ldpspec.spec.exact import ONE, ZERO, Exact, Undecided, count_text, rational_text
 from ldpspec.spec.families import AffineFamily
+from ldpspec.spec.labels import (
+    MAX_LABEL_DEPTH,
+    json_ready,
+    label_list,
+    label_map,
+    label_subset,
+    label_text,
+    label_to_json,
+    normalize_label,
+    sequence,
+    unique_labels,
+)
 from ldpspec.spec.loss import (
     invertible_outputs,
     ldp_epsilon,
@@ -83,6 +76,7 @@ from ldpspec.spec.numbers import (
 )
 from ldpspec.spec.parameters import Parameter, input_budgets, json_with_decimals, label_from_json
 from ldpspec.spec.parse import MAX_TEXT, check_decimal_size
+from ldpspec.spec.progress import reporting, terminal_reporter
 from ldpspec.spec.protocol import MAX_PAIR_WORK, check_pair_work, checked_channel, column_loss, level_of
 from ldpspec.spec.rows import NUMBER_READINGS, ROW_RULES, RowReading, sum_text
 from ldpspec.spec.structured import (
@@ -122,6 +116,6 @@ __all__ = [
     "exact_number", "integer", "probability", "rational_text", "to_decimal_string",
     # row readings of float matrices
     "NUMBER_READINGS", "ROW_RULES", "RowReading", "sum_text",
-    # verdicts
-    "Verdict", "Witness",
+    # verdicts, and the progress of long checks
+    "Verdict", "Witness", "reporting", "terminal_reporter",
 ]

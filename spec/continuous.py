@@ -38,9 +38,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from functools import cmp_to_key
 
-from ldpspec.spec.channel import Channel, check_entries, normalize_label, unique_labels
+from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact
+from ldpspec.spec.labels import normalize_label, unique_labels
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import exact_number
 from ldpspec.spec.protocol import checked_channel

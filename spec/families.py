@@ -31,9 +31,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ldpspec.spec.channel import Channel, label_list, unique_labels
+from ldpspec.spec.channel import Channel
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact
+from ldpspec.spec.labels import label_list, unique_labels
 from ldpspec.spec.numbers import exact_number
 from ldpspec.spec.protocol import ChannelProtocol, level_of
 

@@ -30,21 +30,14 @@ import json
 from decimal import MAX_EMAX, MIN_EMIN, ROUND_FLOOR, Context, Decimal, localcontext
 from fractions import Fraction
 
-from ldpspec.spec.channel import count_text, label_to_json, output_to_json
-from ldpspec.spec.exact import ZERO
+from ldpspec.spec import protocol
+from ldpspec.spec.exact import ZERO, count_text
+from ldpspec.spec.labels import label_to_json, output_to_json
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import to_decimal_string
-from ldpspec.spec.protocol import (
-    MAX_PAIR_WORK,
-    PAIR_SLACK,
-    checked_channel,
-    column_loss,
-    extremes,
-    largest_ratios,
-    ratio,
-)
+from ldpspec.spec.protocol import checked_channel, extremes, ratio
 
-__all__ = ["MAX_PAIR_WORK", "column_loss", "invertible_outputs", "ldp_epsilon", "loss_profile", "output_loss",
+__all__ = ["invertible_outputs", "ldp_epsilon", "loss_profile", "output_loss",
            "pair_loss", "pair_losses", "pairwise_loss", "posterior_leakage_range", "summary_profile"]
 
 
@@ -168,9 +161,9 @@ def _decimal(key: tuple) -> Decimal:
 def summary_profile(channel, max_work: int | None = None, max_entries: int | None = None) -> dict:
     """``loss_profile_summary(loss_profile(channel, ...))``, the same JSON, without the exact loss of every pair
     where the channel is a matrix of rationals with doubles (``Channel.doubles``): the pairs' worst ratios are
-    computed in doubles (``spec.protocol.largest_ratios``), within a proven slack (``PAIR_SLACK``), and only the pairs
-    that may be among the largest losses, may be an input's worst partner or the largest finite loss, or whose bin of
-    the histogram the slack leaves open, are computed exactly. Every loss the summary shows is the exact pair loss, and
+    computed in doubles (``accelerator.PairLossBounds``), within a proven slack (``accelerator.PAIR_SLACK``), and
+    only the pairs that may be among the largest losses, may be an input's worst partner or the largest finite loss,
+    or whose bin of the histogram the slack leaves open, are computed exactly. Every loss the summary shows is the exact pair loss, and
     every count is the one the complete list gives. The complete list stays exact (``loss_profile``, ``--full``)."""
     checked = checked_channel(channel)
     matrix = checked.matrix(max_entries)
@@ -185,16 +178,9 @@ def summary_profile(channel, max_work: int | None = None, max_entries: int | Non
 
 def _pairs_summary(channel, doubles) -> dict:
     """The summary of the pair losses of a matrix (``loss_profile_summary``'s ``pairwise_loss``), decided exactly
-    where the doubles leave it open (see ``summary_profile``)."""
-    import numpy as np
-
+    where the doubles leave it open (``accelerator.PairLossBounds``; see ``summary_profile``)."""
     count, inputs = len(channel.inputs), channel.inputs
-    ratios, infinite = largest_ratios(doubles)
-    losses = np.log(np.where(ratios > 0, ratios, 1.0))  # no output produced: a loss of 0
-    slack = PAIR_SLACK * (1 + np.abs(losses))
-    low, high = losses - slack, losses + slack
-    finite = ~infinite
-    np.fill_diagonal(finite, False)
+    bounds = protocol.ACCELERATOR.PairLossBounds(doubles)
     exact = {}
 
     def entry(i: int, j: int) -> dict:
@@ -204,63 +190,41 @@ def _pairs_summary(channel, doubles) -> dict:
                              "loss": to_decimal_string(loss), "exact": loss.text(), "output": output_to_json(y)}
         return exact[(i, j)]
 
-    def gap(value: float) -> float:  # beyond the slack and any rounding of a loss's 50-digit decimal
-        return PAIR_SLACK * (1 + abs(value))
-
-    def order(pairs) -> list:  # the scan's order: by input, then by the other input
-        return sorted((int(i), int(j)) for i, j in pairs)
-
-    infinite_pairs = order(zip(*np.nonzero(infinite)))
+    infinite_pairs = bounds.infinite_pairs()
     # the SHOWN largest: every infinite pair first (in order), then the finite pairs that may follow them
     wanted = SHOWN - len(infinite_pairs)
     chosen = [entry(i, j) for i, j in infinite_pairs[:SHOWN]]
-    if wanted > 0 and finite.any():
-        lows = low[finite]
-        threshold = float(np.partition(lows, len(lows) - wanted)[len(lows) - wanted]) if wanted < len(lows) else \
-            float(lows.min())
-        candidates = order(zip(*np.nonzero(finite & (high >= threshold - gap(threshold)))))
-        chosen = [entry(i, j) for i, j in infinite_pairs] + [entry(i, j) for i, j in candidates]
+    if wanted > 0 and bounds.finite_count():
+        chosen = [entry(i, j) for i, j in infinite_pairs] + [entry(i, j) for i, j in bounds.largest(wanted)]
     total = count * (count - 1)
     ordered = sorted(chosen, key=lambda item: _sort_value(item["loss"]), reverse=True)  # stable, as _largest
     largest = {"pairs": total, "largest": ordered[:SHOWN], "complete": "with --full"}
     # each input's worst partner: its first infinite pair, else the first largest of its candidates
     worst = []
     for i in range(count):
-        row_infinite = np.flatnonzero(infinite[i])
-        if len(row_infinite):
-            worst.append(entry(i, int(row_infinite[0])))
+        partner = bounds.first_infinite_partner(i)
+        if partner is not None:
+            worst.append(entry(i, partner))
             continue
-        row_low = np.where(finite[i], low[i], -np.inf)
-        best = float(row_low.max())
         best_entry = None
-        for j in np.flatnonzero(finite[i] & (high[i] >= best - gap(best))):
-            candidate = entry(i, int(j))
+        for j in bounds.worst_partners(i):
+            candidate = entry(i, j)
             if best_entry is None or _sort_value(candidate["loss"]) > _sort_value(best_entry["loss"]):
                 best_entry = candidate
         worst.append(best_entry)
     # the histogram: the largest finite loss exactly, then each loss's bin where its bounds give one
-    histogram = {"bins": None, "infinite": len(infinite_pairs)}
-    if finite.any():
-        best = float(low[finite].max())
-        top_entries = [entry(i, j) for i, j in order(zip(*np.nonzero(finite & (high >= best - gap(best)))))]
-        top = float(max(_decimal(_sort_value(item["loss"])) for item in top_entries))
-    else:
-        top = 0.0
-    counts = np.zeros(BINS, dtype=np.int64)
+    finite = bounds.finite_count()
+    top = float(max(_decimal(_sort_value(entry(i, j)["loss"])) for i, j in bounds.largest(1))) if finite else 0.0
     if top > 0:
-        def bins(values):  # as _histogram: min(BINS - 1, int(BINS * value / top)), a monotone function of value
-            return np.minimum(BINS - 1, np.trunc(BINS * values / top)).astype(np.int64)
-        low_bins, high_bins = bins(low), bins(high)
-        settled = finite & (low_bins == high_bins)
-        counts += np.bincount(low_bins[settled], minlength=BINS)
-        for i, j in order(zip(*np.nonzero(finite & ~settled))):
+        counts, open_pairs = bounds.histogram(top, BINS)
+        for i, j in open_pairs:
             value = float(_decimal(_sort_value(entry(i, j)["loss"])))
             counts[min(BINS - 1, int(BINS * value / top))] += 1
     else:
-        counts[0] = int(finite.sum())
+        counts = [finite] + [0] * (BINS - 1)
     edges = [f"{top * k / BINS:.6g}" for k in range(BINS + 1)]
-    histogram["bins"] = [{"from": edges[k], "to": edges[k + 1], "pairs": int(counts[k])} for k in range(BINS)]
-    return {**largest, "histogram": {"bins": histogram["bins"], "infinite": histogram["infinite"]},
+    bins = [{"from": edges[k], "to": edges[k + 1], "pairs": counts[k]} for k in range(BINS)]
+    return {**largest, "histogram": {"bins": bins, "infinite": len(infinite_pairs)},
             "worst_partner": _largest(worst, "inputs")}
 
 

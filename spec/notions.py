@@ -25,21 +25,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ldpspec.spec.channel import (
-    Channel,
-    label_list,
-    label_map,
-    label_subset,
-    label_to_json,
-    map_outputs,
-    normalize_label,
-    once_per_object,
-    sequence,
-)
+from ldpspec.spec import protocol
+from ldpspec.spec.channel import Channel, map_outputs, once_per_object
 from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec.labels import label_list, label_map, label_subset, label_to_json, normalize_label, sequence
 from ldpspec.spec.numbers import budget, exact_number
 from ldpspec.spec.parameters import Parameter, input_budgets
-from ldpspec.spec.protocol import checked_channel, column_loss, filtered_pairs
+from ldpspec.spec.protocol import checked_channel, column_loss
 from ldpspec.spec.verdict import Verdict, WorstCase
 
 PAIR_FUNCTIONS: dict[str, Callable] = {
@@ -138,7 +130,7 @@ def _pairwise_budget_check(channel, notion: str, input_budgets: dict, r, paramet
 
 def _filtered_pairs(channel, input_budgets: dict, name: str, function, max_work: int | None) -> list[tuple] | None:
     """The pairs of inputs a pairwise notion on an explicit matrix decides exactly, in the scan's order, when the
-    float filter applies (``spec.protocol.filtered_pairs``: every entry a rational with a double, a pair function of
+    float filter applies (``accelerator.filtered_pairs``: every entry a rational with a double, a pair function of
     ``PAIR_FUNCTIONS``, every input's budget a finite double); ``None`` when it does not, and every judged pair is
     then decided exactly. The verdict is the one the scan over every pair gives: the pairs left out have a larger
     margin than one kept. The work beyond ``max_work`` is refused first, as the scan refuses it."""
@@ -152,7 +144,7 @@ def _filtered_pairs(channel, input_budgets: dict, name: str, function, max_work:
     channel.check_pair_work(max_work)
     double = once_per_object(float)  # the inputs share a few budget objects
     budgets = [double(input_budgets[x]) for x in channel.inputs]
-    pairs = filtered_pairs(doubles, budgets, name)
+    pairs = protocol.ACCELERATOR.filtered_pairs(doubles, budgets, name)
     if pairs is None:
         return None
     inputs = channel.inputs
@@ -194,7 +186,7 @@ def id_ldp(channel, budgets: Mapping, r: str | Callable, policy: Iterable | None
         policy: optional privacy policy graph (Gu et al. Sec. VIII, after
             Blowfish privacy): the pairs of inputs that must be indistinguishable.
             By default every pair is protected (the complete graph of the definition).
-        max_work: the most ``inputs^2 x outputs`` steps to take (``spec.loss.MAX_PAIR_WORK`` by default).
+        max_work: the most ``inputs^2 x outputs`` steps to take (``spec.protocol.MAX_PAIR_WORK`` by default).
     """
     return _id_ldp(channel, budgets, r, "id-ldp", policy, max_work)
 
@@ -534,7 +526,7 @@ class Notion:
         """Decide the notion with ``values`` keyed by parameter keyword, as ``Parameter.parse`` returns them.
 
         A list of input budgets is mapped onto the channel's inputs; an optional parameter without a value
-        gets the predicate's default. ``max_work`` bounds a pairwise check (``spec.loss.MAX_PAIR_WORK``).
+        gets the predicate's default. ``max_work`` bounds a pairwise check (``spec.protocol.MAX_PAIR_WORK``).
         """
         arguments = {}
         for parameter in self.parameters:

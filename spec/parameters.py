@@ -15,9 +15,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
 
-from ldpspec.spec.channel import normalize_label
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import cut_text
+from ldpspec.spec.labels import normalize_label
 from ldpspec.spec.numbers import budget, exact_number, integer, integer_range
 from ldpspec.spec.parse import MAX_DECIMAL_EXPONENT, MAX_TEXT
 

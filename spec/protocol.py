@@ -38,6 +38,7 @@ answer: within a row or a column, and over the pairs of inputs of a matrix (``fi
 
 from __future__ import annotations
 
+import os
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Sequence
 
@@ -125,9 +126,7 @@ class ChannelProtocol(ABC):
     def preprocessed(self, pre):
         """``pre`` (a ``Channel`` whose outputs are this channel's inputs) followed by this channel:
         ``P[y|s] = sum_t Pre[t|s] P[y|t]``."""
-        from ldpspec.spec.channel import postprocess  # the matrix builds on this module
-
-        return postprocess(pre, self.explicit())
+        return self.explicit().preprocessed(pre)
 
     # --- losses -------------------------------------------------------------------------------------------------
 
@@ -322,34 +321,22 @@ def row_pair_loss(row: Sequence, other_row: Sequence, outputs: Sequence, doubles
 def column_candidates(doubles) -> Iterator:
     """For each column of a matrix of doubles (``matrix_doubles``; ``None`` when it has none), ``(highs, lows)``:
     the positions whose double is the column's largest and smallest, in order, as ``_candidates_high`` and
-    ``_candidates_low`` find them one column at a time; ``None`` for every column when there are no doubles."""
+    ``_candidates_low`` find them one column at a time (``accelerator.column_extremes``); ``None`` for every column
+    when there are no doubles."""
     if doubles is None:
         while True:
             yield None
-    import numpy as np
-
-    columns = doubles.T
-    sides = []
-    for extreme in (columns.max(axis=1), columns.min(axis=1)):
-        where, positions = np.nonzero(columns == extreme[:, None])  # by column, then position: in order
-        sides.append(np.split(positions, np.cumsum(np.bincount(where, minlength=len(extreme)))[:-1]))
-    for highs, lows in zip(*sides):
-        yield highs.tolist(), lows.tolist()
+    yield from ACCELERATOR.column_extremes(doubles)
 
 
 def _row_pair_loss_by_doubles(row: Sequence, other_row: Sequence, outputs: Sequence, mine, theirs) -> tuple:
-    """``row_pair_loss`` with the rows' doubles given: the same quotients of doubles, slack and candidates."""
-    import numpy as np
-
-    produced = np.flatnonzero(mine > 0)
-    if not len(produced):
+    """``row_pair_loss`` with the rows' doubles given: the same candidates (``accelerator.row_pair_candidates``),
+    decided exactly."""
+    cannot, candidates = ACCELERATOR.row_pair_candidates(mine, theirs)
+    if cannot is not None:
+        return Nats.infinity(), outputs[cannot]
+    if not candidates:
         return Nats.rational(0), None
-    cannot = produced[theirs[produced] == 0]
-    if len(cannot):
-        return Nats.infinity(), outputs[int(cannot[0])]
-    quotients = mine[produced] / theirs[produced]  # relative error at most 3u, as in row_pair_loss
-    top = float(quotients.max())
-    candidates = produced[quotients >= top * (1 - 8 * UNIT)].tolist()
     best = candidates[0]
     for j in candidates[1:]:
         if (row[j] * other_row[best]).compare(row[best] * other_row[j]) > 0:
@@ -407,37 +394,39 @@ def level_of(value: Exact, boundaries: Sequence[Exact]) -> int:
 
 
 
-# --- the float filter of pairwise notions on a matrix -----------------------------------------------------------
+# --- the accelerator ---------------------------------------------------------------------------------------------
 # A pairwise notion on a d x d matrix compares every ordered pair of inputs over every output: d^3 exact comparisons
-# (8 * 10^9 at d = 2000). The pairs' worst ratios are first computed in doubles, which bound each pair's margin
-# (budget minus loss) within a proven slack; only the pairs whose margin may be the smallest are decided exactly,
-# by the same exact ``pair_loss`` as the scan over every pair, in the scan's order. The verdict keeps the pair of
-# smallest margin (the first of equal ones), and fails exactly when that margin is negative, so the pairs left out,
-# each proven to have a larger margin than some pair that is kept, change neither the verdict, nor its margin, nor
-# its witness.
+# (8 * 10^9 at d = 2000). Where NumPy is importable, the accelerator (``ldpspec.accelerator``) computes the pairs'
+# worst ratios in doubles, which bound each pair's margin (budget minus loss) within a proven slack; only the pairs
+# whose margin may be the smallest are decided exactly, by the same exact ``pair_loss`` as the scan over every pair,
+# in the scan's order. The verdict keeps the pair of smallest margin (the first of equal ones), and fails exactly when
+# that margin is negative, so the pairs left out, each proven to have a larger margin than some pair that is kept,
+# change neither the verdict, nor its margin, nor its witness. Without NumPy (or with ``LDPSPEC_ACCELERATOR=0``) a
+# matrix has no doubles, and every pair is decided exactly.
 
-PAIR_SLACK = 2.0 ** -40
-"""The relative slack of a pair's margin computed in doubles: ``|m - m_float| <= PAIR_SLACK (1 + |b| + |l|)`` for
-the budget ``b`` and the loss ``l``. Each entry is a correctly rounded double (relative error ``2^-53``); a ratio is
-``p * (1 / p')``, three more roundings, so the largest ratio of a pair is within ``5 * 2^-53`` of its exact value,
-relatively, and its logarithm within about that absolutely; NumPy's logarithm adds a few units of the result's last
-place, and a budget's double one more. ``2^-40`` is 8,192 times ``2^-53``: a bound with room to spare."""
-PAIR_BLOCK = 8
-"""Rows of the matrix compared at once with ``OUTPUT_BLOCK`` other rows, over every output: one buffer of
-``PAIR_BLOCK x OUTPUT_BLOCK x outputs`` doubles (8 MB at 2,000 outputs), where every row against every row at once
-would take ``PAIR_BLOCK x d x outputs`` (256 MB at d = 2,000)."""
-OUTPUT_BLOCK = 64
-"""The other rows compared at once (see ``PAIR_BLOCK``)."""
+
+def _accelerator():
+    if os.environ.get("LDPSPEC_ACCELERATOR") == "0":
+        return None
+    try:
+        from ldpspec import accelerator
+    except ImportError:  # no NumPy: the kernel decides everything on the exact path
+        return None
+    return accelerator
+
+
+ACCELERATOR = _accelerator()
+"""The accelerator module, or ``None`` (the exact path alone). Read at every use, so that a test can set it."""
 
 
 def matrix_doubles(rows: Sequence[Sequence[Exact]]):
-    """The matrix as a NumPy array of correctly rounded doubles (``_double``), or ``None`` when some entry has none
-    (not rational, or subnormal): the float filters then do not apply. ``_double`` written out for a whole row: a
-    matrix of 4 million entries is read in a second or two."""
-    import numpy as np
-
-    doubles = np.empty((len(rows), len(rows[0]) if rows else 0))
-    for i, row in enumerate(rows):
+    """The matrix as the accelerator's array of correctly rounded doubles (``_double``), or ``None`` when some entry
+    has none (not rational, or subnormal) or there is no accelerator: the float filters then do not apply.
+    ``_double`` written out for a whole row: a matrix of 4 million entries is read in a second or two."""
+    if ACCELERATOR is None:
+        return None
+    doubles = []
+    for row in rows:
         line = []
         for p in row:
             num, den = p.num, p.den
@@ -455,69 +444,5 @@ def matrix_doubles(rows: Sequence[Sequence[Exact]]):
             if double < NORMAL:  # not 0, and subnormal or 0 as a double (or negative): its rounding is not relative
                 return None
             line.append(double)
-        doubles[i] = line
-    return doubles
-
-
-def largest_ratios(doubles):
-    """``(ratios, infinite)``: for every ordered pair of rows ``(i, j)`` the largest ``p_i / p_j`` over the outputs
-    both produce, in doubles (``p_i * (1 / p_j)``; 0 when there is none), and whether ``i`` produces an output that
-    ``j`` does not (an infinite loss, decided exactly: a double is 0 exactly when the entry is)."""
-    import numpy as np
-
-    count, width = doubles.shape
-    produced = doubles > 0
-    inverse = np.zeros_like(doubles)
-    np.divide(1.0, doubles, out=inverse, where=produced)
-    ratios = np.empty((count, count))
-    buffer = np.empty((PAIR_BLOCK, OUTPUT_BLOCK, width))  # one buffer: a new one each time costs its pages
-    for start in range(0, count, PAIR_BLOCK):
-        block = doubles[start:start + PAIR_BLOCK, None, :]
-        for other in range(0, count, OUTPUT_BLOCK):
-            others = inverse[None, other:other + OUTPUT_BLOCK, :]
-            products = buffer[:block.shape[0], :others.shape[1]]
-            np.multiply(block, others, out=products)
-            products.max(axis=2, out=ratios[start:start + PAIR_BLOCK, other:other + OUTPUT_BLOCK])
-    if produced.all():
-        infinite = np.zeros((count, count), dtype=bool)
-    else:  # the outputs i produces and j does not, counted exactly (whole numbers below 2^24 in float32)
-        infinite = produced.astype(np.float32) @ (~produced).astype(np.float32).T > 0.5
-    return ratios, infinite
-
-
-def filtered_pairs(doubles, budgets: Sequence[float], combine: str) -> list[tuple[int, int]] | None:
-    """The ordered pairs of rows ``(i, j)``, ``i != j``, in the scan's order (``i`` then ``j``), whose exact decision
-    may set a pairwise verdict: the pairs whose margin ``r(b_i, b_j) - loss(i, j)`` may be the smallest, by the
-    doubles of the entries (``doubles``, from ``matrix_doubles``) and of the budgets (``budgets``, one per row).
-    ``combine`` is the pair function: ``"min"``, ``"avg"`` or ``"max"``. ``None`` when the filter does not apply (a
-    budget whose double is not finite, or another pair function).
-
-    The pairs kept: those whose margin's lower bound is at most the smallest upper bound of a margin, with a gap
-    (``PAIR_SLACK``, relative) that keeps apart margins that the verdict's 60-digit approximations could make equal;
-    every pair left out therefore has a margin larger than a pair kept, by more than a rounding of the verdict.
-    When some pair's loss is infinite, the first such pair alone (an infinite margin below every finite one, and the
-    first of equal ones).
-    """
-    import numpy as np
-
-    budgets = np.asarray(budgets, dtype=np.float64)
-    if combine not in ("min", "avg", "max") or not np.isfinite(budgets).all():
-        return None
-    count = len(budgets)
-    if count < 2:
-        return []
-    ratios, infinite = largest_ratios(doubles)
-    if infinite.any():
-        first = int(np.flatnonzero(infinite.ravel())[0])  # row-major: the scan's order (never the diagonal)
-        return [divmod(first, count)]
-    column, row = budgets[None, :], budgets[:, None]
-    bound = np.minimum(row, column) if combine == "min" else np.maximum(row, column) if combine == "max" else \
-        (row + column) / 2
-    losses = np.log(np.where(ratios > 0, ratios, 1.0))  # no output produced: a loss of 0
-    margins = bound - losses
-    slack = PAIR_SLACK * (1 + np.abs(bound) + np.abs(losses))
-    np.fill_diagonal(margins, np.inf)
-    np.fill_diagonal(slack, 0.0)
-    smallest = float((margins + slack).min())
-    kept = margins - slack <= smallest + PAIR_SLACK * (1 + abs(smallest))
-    return [(int(i), int(j)) for i, j in zip(*np.nonzero(kept))]
+        doubles.append(line)
+    return ACCELERATOR.as_array(doubles)

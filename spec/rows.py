@@ -37,6 +37,7 @@ from fractions import Fraction
 
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact, cut_text
+from ldpspec.spec.labels import label_to_json
 from ldpspec.spec.numbers import exact_number, to_decimal_string
 
 ROW_RULES = ("exact", "renormalise", "remainder")
@@ -129,8 +130,6 @@ class RowsRead:
     remainder_to: object = None
 
     def to_json(self) -> dict:
-        from ldpspec.spec.channel import label_to_json  # the channel reads its rows with this module
-
         data = {"rows": self.reading.rows, "numbers": self.reading.numbers,
                 "largest_row_deviation": to_decimal_string(self.largest_deviation, DEVIATION_DIGITS),
                 "at_input": label_to_json(self.at_input)}

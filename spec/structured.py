@@ -18,9 +18,10 @@ from abc import abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cmp_to_key
 
-from ldpspec.spec.channel import Channel, check_entries, count_text, once_per_object, unique_labels
+from ldpspec.spec.channel import Channel, check_entries, once_per_object
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
-from ldpspec.spec.exact import ONE, ZERO, Exact
+from ldpspec.spec.exact import ONE, ZERO, Exact, count_text
+from ldpspec.spec.labels import unique_labels
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import integer, probability
 from ldpspec.spec.protocol import ChannelProtocol

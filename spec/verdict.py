@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ldpspec.spec.channel import json_ready, label_text, label_to_json, output_to_json
 from ldpspec.spec.exact import Exact, Undecided
+from ldpspec.spec.labels import json_ready, label_text, label_to_json, output_to_json
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import ctx, to_decimal_string
 

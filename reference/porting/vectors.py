@@ -31,9 +31,9 @@ from pathlib import Path
 from ldpspec.reference.channelfile import channel_file_text, has_densities
 from ldpspec.reference.gu2020.idue_ps import PADDING
 from ldpspec.reference.plain_draws import RELEASE_BITS
-from ldpspec.reference.porting.stream import VECTOR_DIGITS, Stream, expansion
 from ldpspec.reference.registry import MECHANISMS, PAPERS
 from ldpspec.reference.shared.direct import empirical, mle, norm_sub
+from ldpspec.reference.stream import VECTOR_DIGITS, Stream, expansion
 from ldpspec.spec import Exact, InvalidParameter, TooLarge, label_to_json, to_decimal_string
 
 HERE = Path(__file__).resolve().parent

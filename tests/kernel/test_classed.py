@@ -135,6 +135,7 @@ def test_bad_structures_are_refused_by_name(build, message):
 def test_idue_over_100000_items_is_judged_whole():
     """MinID-LDP of IDUE with 10^5 items in three levels, all of it (the verdict's witness is a pair of items and the
     whole vector of bits), and the same verdict as on two items per level."""
+    pytest.importorskip("scipy", reason="the IDUE solver (reference/gu2020) needs NumPy and SciPy")
     from ldpspec.reference.gu2020.idue import solve_levels
     from ldpspec.reference.gu2020.levels import PrivacyLevels, idue, verify_idue
 

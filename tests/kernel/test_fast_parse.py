@@ -34,7 +34,7 @@ def general(text: str):
     original = parse_module.simple_rational
     parse_module.simple_rational = lambda text: None
     try:
-        return ("value", parse_module.parse(text, "n"))
+        return ("value", parse_module.parse_number(text, "n", Exact))
     except InvalidParameter as error:
         return ("refused", str(error))
     finally:
@@ -43,7 +43,7 @@ def general(text: str):
 
 def fast(text: str):
     try:
-        return ("value", parse_module.parse(text, "n"))
+        return ("value", parse_module.parse_number(text, "n", Exact))
     except InvalidParameter as error:
         return ("refused", str(error))
 

@@ -28,7 +28,7 @@ from ldpspec.reference.mechanism import (
     Twin,
     interface_gaps,
 )
-from ldpspec.reference.porting.stream import Stream
+from ldpspec.reference.stream import Stream
 from ldpspec.reference.registry import MECHANISMS, NOTIONS, PAPERS
 from ldpspec.reference.shared.estimators import MeanOfReleases
 from ldpspec.spec.continuous import Density

@@ -20,7 +20,7 @@ from ldpspec.reference.porting.conform import (
     load_vectors,
     sample_report,
 )
-from ldpspec.reference.porting.stream import Stream
+from ldpspec.reference.stream import Stream
 from ldpspec.reference.porting.vectors import release_json
 from ldpspec.reference.registry import MECHANISMS
 from ldpspec.reference.tools.cli import main

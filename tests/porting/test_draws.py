@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from ldpspec.reference import plain_draws as draws
-from ldpspec.reference.porting.stream import Stream
+from ldpspec.reference.stream import Stream
 from ldpspec.reference.shared.laplace import laplace_density
 from ldpspec.reference.shared.pm import pm_density
 from ldpspec.spec.continuous import Density

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ldpspec.reference.porting.stream import BinaryExpansion, Stream, below, bernoulli, bits, seed_bytes
+from ldpspec.reference.stream import BinaryExpansion, Stream, below, bernoulli, bits, seed_bytes
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
 

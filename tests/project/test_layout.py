@@ -21,7 +21,8 @@ from ldpspec.spec.notions import PRIVACY_KEYS
 from ldpspec.verify.claims import CHOICES, load_claims
 from tests.support import DOCS, ROOT
 
-FOLDERS = {"spec": "ldpspec.spec", "reference": "ldpspec.reference", "verify": "ldpspec.verify"}
+FOLDERS = {"accelerator": "ldpspec.accelerator", "spec": "ldpspec.spec", "reference": "ldpspec.reference",
+           "verify": "ldpspec.verify"}
 
 
 def _package_folders() -> dict:

@@ -1,0 +1,160 @@
+"""Labels: what a channel's inputs and outputs are named by, and how they are read and written.
+
+A label is a string, an integer, a finite float or Decimal (a number read from a channel file keeps its exact value),
+``None``, or a tuple of labels (an item set, a bit vector, a pair of components). Lists are accepted and stored as
+tuples. Labels of one side must be unique.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
+
+from ldpspec.spec.errors import InvalidChannel, InvalidParameter
+
+
+def output_to_json(y):
+    """An output for a report: as ``label_to_json``, but a bit vector of more than 64 bits as its length and the
+    positions of its rarer value (a deployment's witness has 10^5 bits, nearly all alike)."""
+    if isinstance(y, tuple) and len(y) > 64 and all(type(bit) is int and bit in (0, 1) for bit in y):
+        ones = [k for k, bit in enumerate(y) if bit]
+        if 2 * len(ones) <= len(y):
+            return {"bits": len(y), "ones": ones}
+        return {"bits": len(y), "zeros": [k for k, bit in enumerate(y) if not bit]}
+    return label_to_json(y)
+
+
+def label_text(label, limit: int = 80) -> str:
+    """A label for a sentence: its ``repr``, or for a bit vector of more than 64 bits its length and the positions of
+    its rarer value (``output_to_json``), cut to about ``limit`` characters: a witness's output may have 10^7 bits."""
+    shown = output_to_json(label)
+    if isinstance(shown, dict):
+        rarer = "ones" if "ones" in shown else "zeros"
+        positions = ", ".join(map(str, shown[rarer][:8])) + (", ..." if len(shown[rarer]) > 8 else "")
+        return f"<{shown['bits']:,} bits, {rarer} at [{positions}]>"
+    text = repr(label)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+MAX_LABEL_DEPTH = 50
+"""The deepest nesting of lists a label may have (a set of pairs is 3 deep): reading a label is a call per level."""
+
+
+def normalize_label(label, name: str = "label", _depth: int = 0):
+    """Return ``label`` in canonical form (lists become tuples), or raise InvalidChannel."""
+    if _depth > MAX_LABEL_DEPTH:
+        raise InvalidChannel(f"{name} must be nested at most {MAX_LABEL_DEPTH} lists deep")
+    if label is None or isinstance(label, str):
+        return label
+    if isinstance(label, bool):
+        raise InvalidChannel(f"{name} must be a string, an integer, a number, null or a list of those; got a boolean")
+    if isinstance(label, int):
+        return label
+    if isinstance(label, float):
+        if not math.isfinite(label):
+            raise InvalidChannel(f"{name} must be finite, got {label!r}")
+        return label
+    if isinstance(label, Decimal):
+        if not label.is_finite():
+            raise InvalidChannel(f"{name} must be finite, got {label}")
+        return label
+    if isinstance(label, (list, tuple)):
+        return tuple(normalize_label(part, name, _depth + 1) for part in label)
+    raise InvalidChannel(
+        f"{name} must be a string, integer, float, null or a list of those; got {type(label).__name__} {label!r}")
+
+
+def unique_labels(labels: Iterable, side: str) -> tuple:
+    normalized = tuple(normalize_label(label, f"{side} label") for label in labels)
+    if not normalized:
+        raise InvalidChannel(f"a channel needs at least one {side}; got none")
+    seen = {}
+    for label in normalized:
+        if label in seen:
+            raise InvalidChannel(f"{side} labels must be unique; {label!r} appears twice"
+                                 + ("" if seen[label] == label else f" (as {seen[label]!r} and {label!r})"))
+        seen[label] = label
+    return normalized
+
+
+def label_map(labels: Iterable, values: Mapping, name: str, *, complete: bool = True) -> dict:
+    """Attach ``values[label]`` to labels, with clear errors for unknown or missing labels.
+
+    Used by every predicate that takes a per-label parameter (budgets, sets of labels).
+    """
+    labels = tuple(labels)
+    known = set(labels)
+    if not isinstance(values, Mapping):
+        raise InvalidParameter(f"{name} must be a mapping from labels to values, got {type(values).__name__}")
+    normalized = {}
+    for key, value in values.items():
+        label = normalize_label(key, f"{name} label")
+        if label not in known:
+            raise InvalidParameter(f"{name} names unknown label {key!r}; the labels are {list(labels)!r}")
+        normalized[label] = value
+    if complete:
+        missing = [label for label in labels if label not in normalized]
+        if missing:
+            raise InvalidParameter(f"{name} must give a value for every label; missing {missing!r}")
+    return normalized
+
+
+def label_subset(labels: Iterable, subset: Iterable, name: str) -> frozenset:
+    """``subset`` as a set of known labels, with a clear error for unknown ones."""
+    labels = tuple(labels)
+    known = set(labels)
+    result = set()
+    for key in label_list(subset, name, InvalidParameter):
+        label = normalize_label(key, f"{name} label")
+        if label not in known:
+            raise InvalidParameter(f"{name} names unknown label {key!r}; the labels are {list(labels)!r}")
+        result.add(label)
+    return frozenset(result)
+
+
+def label_to_json(label):
+    """A label as JSON: tuples become lists; a Decimal (a number read from a file) becomes the float that prints as
+    it when there is one, else its text."""
+    if isinstance(label, tuple):
+        return [label_to_json(part) for part in label]
+    if isinstance(label, Decimal):
+        as_float = float(label)
+        return as_float if Decimal(repr(as_float)) == label else str(label)
+    return label
+
+
+def json_ready(value):
+    """``value`` (dicts, lists and tuples of labels, strings and numbers) as JSON data: every label as
+    ``label_to_json`` writes it (a number read from a file is a Decimal, which ``json`` cannot write)."""
+    if isinstance(value, dict):
+        return {key: json_ready(part) for key, part in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [json_ready(part) for part in value]
+    if isinstance(value, Decimal):
+        return label_to_json(value)
+    return value
+
+
+def sequence(value, name: str, error=InvalidParameter) -> tuple:
+    """``value`` as a tuple when it is a list or tuple (not text, a mapping or a set), else ``error`` naming ``name``.
+
+    The front door of every container argument: ``"10"`` is not the row ``[1, 0]``, and a set has no order.
+    """
+    if isinstance(value, (list, tuple)):
+        return tuple(value)
+    if hasattr(value, "tolist") and getattr(value, "ndim", 0) >= 1:  # a NumPy array
+        return tuple(value.tolist())
+    raise error(f"{name} must be a list, got {type(value).__name__} {_short(value)}")
+
+
+def label_list(value, name: str, error=InvalidChannel) -> tuple:
+    """Labels given as an iterable (list, tuple, range, set, generator); text is not a list of labels, nor a number."""
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        raise error(f"{name} must be a list of labels, got {type(value).__name__} {_short(value)}")
+    return tuple(value)
+
+
+def _short(value) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
