@@ -33,7 +33,7 @@ def _link_api_source() -> None:
     # Made when MkDocs loads this hook, before mkdocstrings reads its `paths` (in its own on_config).
     package = API_SOURCE / "ldpspec"
     package.mkdir(parents=True, exist_ok=True)
-    for folder in ("spec", "reference", "verify"):
+    for folder in ("accelerator", "spec", "reference", "verify"):
         link = package / folder
         if not link.is_symlink():
             link.symlink_to(ROOT / folder, target_is_directory=True)
