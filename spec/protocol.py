@@ -33,7 +33,8 @@ here, and never which kind a channel is:
 A new kind of channel is added by subclassing ``ChannelProtocol`` and answering these questions; no notion changes.
 The losses of rows and columns, to which every kind reduces, are computed here once (``row_pair_loss``,
 ``column_loss``), with the float filters that skip, by proven bounds on doubles, the work that cannot change an exact
-answer: within a row or a column, and over the pairs of inputs of a matrix (``filtered_pairs``, ``largest_ratios``).
+answer: within a row or a column, and over the pairs of inputs of a matrix (the accelerator, ``ldpspec.accelerator``,
+when NumPy is importable).
 """
 
 from __future__ import annotations
