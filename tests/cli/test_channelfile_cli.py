@@ -10,6 +10,7 @@ from fractions import Fraction
 import pytest
 
 from ldpspec import spec
+from ldpspec.reference import channelfile
 from ldpspec.reference.shared.grr import Grr
 from ldpspec.reference.shared.unary import oue
 from ldpspec.reference.tools.cli import main
@@ -25,9 +26,9 @@ def run(capsys, *argv):
 def test_round_trip_keeps_every_digit(tmp_path):
     channel = oue("1.25", 3).channel().explicit()
     path = tmp_path / "oue.json"
-    spec.write_channel_file(path, channel, privacy={"epsilon": "1.25", "budgets": {0: 1, 2: "0.5"},
+    channelfile.write_channel_file(path, channel, privacy={"epsilon": "1.25", "budgets": {0: 1, 2: "0.5"},
                                                     "sensitive_inputs": [0], "protected_outputs": [(0, 0, 0)]})
-    stored = spec.read_channel_file(path)
+    stored = channelfile.read_channel_file(path)
     assert stored.channel.inputs == channel.inputs and stored.channel.outputs == channel.outputs
     assert stored.channel.rows == channel.rows  # every entry exactly: the file holds exp() expressions, not digits
     assert stored.privacy["epsilon"] == Fraction(5, 4)
@@ -41,7 +42,7 @@ def test_round_trip_keeps_every_digit(tmp_path):
 
 def test_json_numbers_are_read_exactly_from_their_text():
     text = '{"inputs": [0, 1], "outputs": ["a", "b"], "probabilities": [[0.1, 0.9], [0.3, 0.7]]}'
-    channel = spec.parse_channel_file(text).channel
+    channel = channelfile.parse_channel_file(text).channel
     assert channel.probability(0, "a") == Fraction(1, 10)  # not the float 0.1
 
 
@@ -148,7 +149,7 @@ def test_missing_file_exits_2(capsys, tmp_path):
 
 def test_the_installed_entry_point_runs(tmp_path):
     path = tmp_path / "grr.json"
-    spec.write_channel_file(path, Grr(1, 3).channel(), privacy={"epsilon": 1})
+    channelfile.write_channel_file(path, Grr(1, 3).channel(), privacy={"epsilon": 1})
     result = subprocess.run([sys.executable, "-m", "ldpspec.reference.tools.cli", "check", str(path),
                              "--notion", "ldp"],
                             capture_output=True, text=True)
@@ -208,7 +209,7 @@ def test_solver_and_channel_errors_exit_2(capsys, arguments, message):
 def test_channel_files_of_every_mechanism_check_out(tmp_path, capsys, arguments, notion, holds):
     path = tmp_path / "mechanism.json"
     assert run(capsys, "channel", *arguments, "--output", path)[0] == 0
-    stored = spec.read_channel_file(path)
+    stored = channelfile.read_channel_file(path)
     assert stored.channel.inputs
     if notion is not None:
         status, out, err = run(capsys, "check", path, "--notion", notion)

@@ -12,6 +12,7 @@ from fractions import Fraction
 import pytest
 
 from ldpspec import spec
+from ldpspec.reference import channelfile
 from ldpspec.reference.cao2022.wheel import SuWheel, Wheel
 from ldpspec.reference.channelfile import FORMAT, FORMAT_CONTINUOUS, has_densities
 from ldpspec.reference.registry import MECHANISMS, NOTIONS
@@ -73,9 +74,9 @@ def notions_of(mechanism) -> list[tuple[str, dict]]:
 def test_wheel_and_suwheel_round_trip_with_their_breakpoints(name):
     mechanism = MECHANISMS_WITH_DENSITIES[name]()
     channel = mechanism.channel()
-    text = spec.channel_file_text(channel, privacy=mechanism.guarantee().privacy_section())
+    text = channelfile.channel_file_text(channel, privacy=mechanism.guarantee().privacy_section())
     assert json.loads(text)["format"] == FORMAT_CONTINUOUS
-    stored = spec.parse_channel_file(text)
+    stored = channelfile.parse_channel_file(text)
     assert stored.channel.has_densities
     # The same densities, breakpoint by breakpoint, and so the same cells and masses.
     assert stored.channel.inputs == channel.inputs
@@ -87,7 +88,7 @@ def test_wheel_and_suwheel_round_trip_with_their_breakpoints(name):
             assert stored.channel.components[x][label].values == part.values
     same_explicit(stored.channel, channel)
     # Written again, the file is the same text.
-    assert spec.channel_file_text(stored.channel, privacy=stored.privacy) == text
+    assert channelfile.channel_file_text(stored.channel, privacy=stored.privacy) == text
     # The same verdicts, with the parameters read from the file where it holds them.
     for notion, parameters in notions_of(mechanism):
         from_file = dict(parameters)
@@ -113,7 +114,7 @@ def test_the_command_line_writes_version_2_and_checks_it_as_in_memory(tmp_path, 
     declaration = MECHANISMS[name]
     mechanism = declaration.from_options(dict(zip([o[2:] for o in options[::2]], options[1::2])))
     channel = mechanism.channel()
-    same_explicit(spec.read_channel_file(path).channel, channel)
+    same_explicit(channelfile.read_channel_file(path).channel, channel)
     for notion, parameters in notions_of(mechanism):
         argv = ["check", path, "--notion", notion, "--full"]
         if notion == "uldp":  # not in the file: given on the command line
@@ -158,7 +159,7 @@ def documented_example() -> str:
 
 def test_the_documented_laplace_file_is_exactly_one_ldp(tmp_path, capsys):
     """Inputs -1 and 1, Laplace at eps = 1: the supremum of the ratio is e^{|1 - (-1)|/2} = e, beyond both inputs."""
-    stored = spec.parse_channel_file(documented_examples()[1])
+    stored = channelfile.parse_channel_file(documented_examples()[1])
     assert spec.ldp_epsilon(stored.channel) == Nats.rational(1)
     path = tmp_path / "laplace.json"
     path.write_text(documented_examples()[1])
@@ -171,7 +172,7 @@ def test_the_documented_laplace_file_is_exactly_one_ldp(tmp_path, capsys):
 
 
 def test_the_documented_example_reads_as_computed_by_hand(tmp_path, capsys):
-    stored = spec.parse_channel_file(documented_example())
+    stored = channelfile.parse_channel_file(documented_example())
     explicit = stored.channel.explicit()
     assert explicit.outputs == ("none", "[-1, 0)", "[0, 1)")
     # a: the atom 1/4, then 1/2 x 1 and 1/4 x 1 on the two cells of length 1; b mirrored.
@@ -196,13 +197,13 @@ def test_labels_and_cells_make_the_outputs_in_either_order():
             {"input": ["b"], "label": [], "kind": "constant", "breakpoints": ["0", "1/4", "1"],
              "values": ["2", "2/3"]},
         ]}
-    channel = spec.parse_channel_file(json.dumps(document)).channel.explicit()
+    channel = channelfile.parse_channel_file(json.dumps(document)).channel.explicit()
     # Label [a]: the cell [0, 1/2); label []: the cells of 0, 1/4 and 1.
     assert channel.outputs == (("[0, 0.5)", ("a",)), ("[0, 0.25)", ()), ("[0.25, 1)", ()))
     assert channel.row(("a",)) == (Fraction(1, 2), Fraction(1, 8), Fraction(3, 8))
     assert channel.row(("b",)) == (0, Fraction(1, 2), Fraction(1, 2))
     document["cell_outputs"] = "label-cell"
-    channel = spec.parse_channel_file(json.dumps(document)).channel.explicit()
+    channel = channelfile.parse_channel_file(json.dumps(document)).channel.explicit()
     assert channel.outputs == ((("a",), "[0, 0.5)"), ((), "[0, 0.25)"), ((), "[0.25, 1)"))
 
 
@@ -211,19 +212,19 @@ def test_the_order_of_atoms_and_densities_is_kept():
     channel = PiecewiseChannel(["a", "b"], {"a": {None: Density([0, 1], ["1/2"]), "none": "1/2"},
                                             "b": {None: Density([0, "1/2", 1], [1, 0]), "none": "1/2"}})
     assert channel.explicit().outputs == ("[0, 0.5)", "[0.5, 1)", "none")
-    document = json.loads(spec.channel_file_text(channel))
+    document = json.loads(channelfile.channel_file_text(channel))
     assert document["component_order"] == [None, "none"]
-    same_explicit(spec.parse_channel_file(json.dumps(document)).channel, channel)
+    same_explicit(channelfile.parse_channel_file(json.dumps(document)).channel, channel)
     del document["component_order"]  # by default, the atoms come first
-    assert spec.parse_channel_file(json.dumps(document)).channel.explicit().outputs == (
+    assert channelfile.parse_channel_file(json.dumps(document)).channel.explicit().outputs == (
         "none", "[0, 0.5)", "[0.5, 1)")
 
 
 def test_a_channel_without_densities_is_written_in_version_1():
     atoms = PiecewiseChannel(["a", "b"], {"a": {"y": "1/3", "z": "2/3"}, "b": {"y": "2/3", "z": "1/3"}})
-    document = json.loads(spec.channel_file_text(atoms))
+    document = json.loads(channelfile.channel_file_text(atoms))
     assert document["format"] == FORMAT and "densities" not in document
-    stored = spec.parse_channel_file(json.dumps(document))
+    stored = channelfile.parse_channel_file(json.dumps(document))
     assert stored.channel.explicit() is stored.channel  # read as a matrix
     same_explicit(stored.channel, atoms)
 
@@ -232,7 +233,7 @@ def test_a_piecewise_channel_with_other_output_names_is_not_written():
     channel = PiecewiseChannel(["a", "b"], {"a": {"R": Density.uniform(0, 1)}, "b": {"R": Density.uniform(0, 1)}},
                                output_label=lambda label, cell: f"{label}:{cell}")
     with pytest.raises(spec.InvalidChannel, match=r"names its outputs otherwise: write its explicit\(\) channel"):
-        spec.channel_file_text(channel)
+        channelfile.channel_file_text(channel)
 
 
 # --- version 1 ----------------------------------------------------------------------------------------------
@@ -240,15 +241,15 @@ def test_a_piecewise_channel_with_other_output_names_is_not_written():
 @pytest.mark.parametrize("name", ["grr3.json", "urr.json", "minid3.json"])
 def test_files_of_version_1_read_as_before(name):
     text = (EXAMPLES / name).read_text(encoding="utf-8")
-    stored = spec.parse_channel_file(text)
+    stored = channelfile.parse_channel_file(text)
     assert stored.channel.explicit() is stored.channel  # read as a matrix
     document = json.loads(text)
     assert [list(y) if isinstance(y, tuple) else y for y in stored.channel.outputs] == document["outputs"]
-    rewritten = json.loads(spec.channel_file_text(stored.channel, privacy=stored.privacy))
+    rewritten = json.loads(channelfile.channel_file_text(stored.channel, privacy=stored.privacy))
     assert rewritten["format"] == FORMAT
-    assert spec.parse_channel_file(json.dumps(rewritten)).channel.rows == stored.channel.rows
+    assert channelfile.parse_channel_file(json.dumps(rewritten)).channel.rows == stored.channel.rows
     document.pop("format", None)  # the format is optional in version 1
-    assert spec.parse_channel_file(json.dumps(document)).channel.rows == stored.channel.rows
+    assert channelfile.parse_channel_file(json.dumps(document)).channel.rows == stored.channel.rows
 
 
 # --- malformed files of version 2 ------------------------------------------------------------------------------
@@ -337,7 +338,7 @@ def test_malformed_version_2_files_are_refused_naming_the_place(tmp_path, capsys
     corrupt(document)
     text = json.dumps(document)
     with pytest.raises(spec.SpecError, match=message):
-        spec.parse_channel_file(text)
+        channelfile.parse_channel_file(text)
     path = tmp_path / "corrupted.json"
     path.write_text(text)
     for argv in (["profile", path], ["check", path, "--notion", "ldp", "--epsilon", "1"]):
@@ -349,9 +350,9 @@ def test_malformed_version_2_files_are_refused_naming_the_place(tmp_path, capsys
 def test_the_example_before_corruption_reads():
     """The corruptions above start from a valid file (so each refusal is the corruption's)."""
     document = json.loads(documented_example())
-    assert spec.parse_channel_file(json.dumps(document)).channel.explicit().outputs[0] == "none"
+    assert channelfile.parse_channel_file(json.dumps(document)).channel.explicit().outputs[0] == "none"
     document["component_order"] = ["none", None]
-    spec.parse_channel_file(json.dumps(copy.deepcopy(document)))
+    channelfile.parse_channel_file(json.dumps(copy.deepcopy(document)))
 
 
 @pytest.mark.parametrize("breakpoints, shown", [
@@ -366,7 +367,7 @@ def test_a_wrong_mass_is_shown_briefly(breakpoints, shown):
         {"input": "a", "label": None, "kind": "constant", "breakpoints": breakpoints, "values": ["1"]}]}
     with pytest.raises(spec.InvalidChannel, match=r"input 'a' must have total mass exactly 1 \(its densities\), "
                                                   + shown) as error:
-        spec.parse_channel_file(json.dumps(document))
+        channelfile.parse_channel_file(json.dumps(document))
     assert len(str(error.value)) < 200
 
 
@@ -377,9 +378,9 @@ def test_too_many_numbers_are_refused_before_any_is_read():
     document["densities"][0]["values"] = ["not a number", "x"]
     text = json.dumps(document)
     with pytest.raises(spec.SpecError, match=r"12 probabilities, more than the limit of 11"):
-        spec.parse_channel_file(text, max_entries=11)
+        channelfile.parse_channel_file(text, max_entries=11)
     with pytest.raises(spec.SpecError, match=r"densities\[0\]\.values\[0\]"):
-        spec.parse_channel_file(text, max_entries=12)
+        channelfile.parse_channel_file(text, max_entries=12)
 
 
 def test_too_many_cells_are_refused_before_any_number_is_read(tmp_path, capsys):
@@ -391,9 +392,9 @@ def test_too_many_cells_are_refused_before_any_number_is_read(tmp_path, capsys):
     text = json.dumps({"format": FORMAT_CONTINUOUS, "inputs": list(range(10)), "densities": densities})
     with pytest.raises(spec.SpecError, match=r"10 inputs x at most 29 atoms and cells\) has 290 probabilities, more "
                                              r"than the limit of 289"):
-        spec.parse_channel_file(text, max_entries=289)
+        channelfile.parse_channel_file(text, max_entries=289)
     with pytest.raises(spec.SpecError, match=r"densities\[0\]\.values\[0\]"):
-        spec.parse_channel_file(text, max_entries=290)
+        channelfile.parse_channel_file(text, max_entries=290)
     path = tmp_path / "cells.json"
     path.write_text(text)
     status, _, err = run(capsys, "profile", path, "--max-entries", "100")
@@ -436,7 +437,7 @@ def test_every_mechanism_of_cao_et_al_is_written_profiled_and_checked_as_in_memo
     channel = mechanism.channel()
     written = channel if has_densities(channel) else channel.explicit()
     assert json.loads(path.read_text())["format"] == (FORMAT_CONTINUOUS if has_densities(channel) else FORMAT)
-    same_explicit(spec.read_channel_file(path).channel, written)
+    same_explicit(channelfile.read_channel_file(path).channel, written)
     guarantee = mechanism.guarantee()
     assert guarantee.notion == declaration.notion
     status, out, err = run(capsys, "check", path, "--notion", declaration.notion, "--full")

@@ -9,6 +9,7 @@ import json
 import pytest
 
 from ldpspec import spec
+from ldpspec.reference import channelfile
 from ldpspec.reference.tools.cli import main
 from ldpspec.spec.errors import InvalidChannel
 
@@ -36,7 +37,7 @@ def test_a_file_with_classes_reads_back_to_the_explicit_channel_and_its_verdict(
     assert json.loads(classed)["format"] == "ldpspec-channel/3"
     status, explicit, err = run(["channel", name, *options], capsys)
     assert status == 0, err
-    by_class, by_matrix = spec.parse_channel_file(classed), spec.parse_channel_file(explicit)
+    by_class, by_matrix = channelfile.parse_channel_file(classed), channelfile.parse_channel_file(explicit)
     assert by_class.channel.explicit().rows == by_matrix.channel.rows
     assert by_class.privacy == by_matrix.privacy
     verdicts = []
@@ -96,17 +97,17 @@ def test_a_malformed_file_of_version_3_is_refused_by_name(change, message):
     if change.get("class_sizes", 0) is None:
         del document["class_sizes"]
     with pytest.raises(InvalidChannel, match=message):
-        spec.parse_channel_file(json.dumps(document))
+        channelfile.parse_channel_file(json.dumps(document))
 
 
 def test_keys_of_version_3_in_a_file_of_version_1_name_the_format():
     with pytest.raises(InvalidChannel, match="ldpspec-channel/3"):
-        spec.parse_channel_file(json.dumps({"inputs": [0], "outputs": [0], "probabilities": [["1"]],
+        channelfile.parse_channel_file(json.dumps({"inputs": [0], "outputs": [0], "probabilities": [["1"]],
                                             "class_sizes": [1]}))
 
 
 def test_the_good_file_reads_with_each_items_class():
-    stored = spec.parse_channel_file(json.dumps({**GOOD, "privacy": {"class_budgets": ["1", None]}}))
+    stored = channelfile.parse_channel_file(json.dumps({**GOOD, "privacy": {"class_budgets": ["1", None]}}))
     assert stored.channel.item_classes == (0, 0, 1)
     assert stored.channel.explicit().rows[2] == (spec.Exact.of("1/8"), spec.Exact.of("1/8"), spec.Exact.of("3/4"))
     assert stored.privacy["budgets"] == {0: 1, 1: 1}

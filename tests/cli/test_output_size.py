@@ -8,7 +8,7 @@ import json
 import numpy as np
 
 from ldpspec import spec
-from ldpspec.spec.channel import label_text
+from ldpspec.spec.labels import label_text
 from tests.fuzz.contract import run
 
 

@@ -28,9 +28,9 @@ from ldpspec.reference.mechanism import (
     Twin,
     interface_gaps,
 )
-from ldpspec.reference.stream import Stream
 from ldpspec.reference.registry import MECHANISMS, NOTIONS, PAPERS
 from ldpspec.reference.shared.estimators import MeanOfReleases
+from ldpspec.reference.stream import Stream
 from ldpspec.spec.continuous import Density
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from ldpspec import spec
+from ldpspec.reference import channelfile
 from ldpspec.reference.shared.grr import Grr
 from ldpspec.reference.shared.olh import LocalHashing
 from ldpspec.reference.shared.ps import padding_and_sampling, padding_and_sampling_many, ps_distribution
@@ -98,7 +99,7 @@ def test_bad_mechanism_input(call, message):
 def test_urr_is_the_hand_written_example_of_the_docs():
     """``docs/examples/urr.json`` was written by hand from Murakami and Kawamoto's table: c1 = 3/4, c2 = 1/4,
     c3 = 1/2 at eps = ln 3 with two sensitive items of three."""
-    written = spec.read_channel_file(EXAMPLES / "urr.json").channel
+    written = channelfile.read_channel_file(EXAMPLES / "urr.json").channel
     built = URR("log(3)", 3, [0, 1]).channel()
     assert built.rows == written.rows
     assert URR("log(3)", 3, [0, 1]).guarantee().parameters["epsilon"] == spec.Nats.log(3)

@@ -20,9 +20,9 @@ from ldpspec.reference.porting.conform import (
     load_vectors,
     sample_report,
 )
-from ldpspec.reference.stream import Stream
 from ldpspec.reference.porting.vectors import release_json
 from ldpspec.reference.registry import MECHANISMS
+from ldpspec.reference.stream import Stream
 from ldpspec.reference.tools.cli import main
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact

@@ -8,9 +8,9 @@ from fractions import Fraction
 import pytest
 
 from ldpspec.reference import plain_draws as draws
-from ldpspec.reference.stream import Stream
 from ldpspec.reference.shared.laplace import laplace_density
 from ldpspec.reference.shared.pm import pm_density
+from ldpspec.reference.stream import Stream
 from ldpspec.spec.continuous import Density
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import Exact
