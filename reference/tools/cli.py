@@ -90,8 +90,9 @@ from ldpspec.spec import (
     label_to_json,
     loss_profile,
     loss_profile_summary,
-    progress,
+    reporting,
     summary_profile,
+    terminal_reporter,
     to_decimal_string,
 )
 
@@ -686,7 +687,7 @@ def _read_json(path: str, what: str):
 
 def _shard_progress():
     """Progress of a refutation's shards on the terminal line (``spec.progress``), when standard error is one."""
-    reporter = progress.terminal_reporter()
+    reporter = terminal_reporter()
     if reporter is None:
         return None
     return lambda phase, done, total: reporter("drawing shards to " + ("choose events" if phase == 0 else "certify"),
@@ -760,7 +761,7 @@ def main(argv=None) -> int:
     error for anything but a verdict. Long loops show their progress on standard error when it is a terminal
     (``spec.progress``)."""
     try:
-        with progress.reporting(progress.terminal_reporter()):
+        with reporting(terminal_reporter()):
             return run(argv)
     except SystemExit as exit:  # argparse: --help (0), or a usage error it has already printed (2)
         return exit.code if isinstance(exit.code, int) else EXIT["bad input"]
