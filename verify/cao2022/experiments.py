@@ -29,7 +29,7 @@ from functools import cache
 from ldpspec.reference.cao2022.surap import SuRAP
 from ldpspec.spec import ZERO, Exact
 from ldpspec.verify.cao2022.communication import release_bits
-from ldpspec.verify.cao2022.orders import BASELINE, SU_MECHANISMS, _splits, mse_parts
+from ldpspec.verify.cao2022.orders import BASELINE, SU_MECHANISMS, mse_parts, population_splits
 from ldpspec.verify.cao2022.privacy import exhaustive_step
 from ldpspec.verify.cao2022.readings import ADULT_GENRES, EPS_BUDGETS, EPS_RANGE, MSE_SCALE, Y0_PRECISION
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide, reading_value
@@ -99,7 +99,7 @@ def data_ends(n: int, d: int, k: int, m: int, uniform: bool) -> list:
     """``f_sen`` at the ends of the data's range (one value for uniform data)."""
     if uniform:
         return [Fraction(k * m, d)]
-    return [f_sen for f_sen, _ in _splits(d, k, m)]
+    return [f_sen for f_sen, _ in population_splits(d, k, m)]
 
 
 def _statement_steps(check, label: str, datasets: dict) -> list[Step]:

@@ -26,7 +26,7 @@ from ldpspec.spec import ZERO, Exact
 from ldpspec.verify.cao2022 import suwheel
 from ldpspec.verify.cao2022.privacy import exhaustive_step
 from ldpspec.verify.cao2022.readings import EPS_BUDGETS, EPS_RANGE, HASH_VALUES, SUGRR_Y0, VARIANCE_MODEL
-from ldpspec.verify.cao2022.utility import _stated_variance, reading_kwargs
+from ldpspec.verify.cao2022.utility import reading_kwargs, reconstructed_variance
 from ldpspec.verify.claims import AuditSettings, claim, decide, reading_value
 from ldpspec.verify.common import tex_set
 
@@ -66,7 +66,7 @@ def item_variance(name: str, eps: str, d: int, k: int, m: int, readings: tuple |
     options = dict(mechanism_readings(name) if readings is None else readings)
     model = options.pop("variance_model")
     mechanism = build(eps, d, range(k), m, **options)
-    return lambda s, x: _stated_variance(mechanism, s, x, sample, model)
+    return lambda s, x: reconstructed_variance(mechanism, s, x, sample, model)
 
 
 def printed_order(name: str, m: int, d: int, k: int, eps: Exact, f_non: int) -> Exact:
@@ -282,7 +282,7 @@ def _grid(largest: int) -> list[tuple]:
             for eps in ("1/4", "1/2", "1", "2", "4")]
 
 
-def _splits(d: int, k: int, m: int) -> list[tuple]:
+def population_splits(d: int, k: int, m: int) -> list[tuple]:
     """The users' splits ``(f_sen, f_non)`` that bound every population: as many sensitive items as possible, as
     many non-sensitive as possible (the MSE is linear in the population)."""
     most_sensitive = min(k, m)
@@ -325,7 +325,7 @@ def sec4_4_sensitive_dominates(settings: AuditSettings, *, eps_range: str, varia
     def smaller(case):
         d, m, k, eps = case
         for name in SU_MECHANISMS:
-            for f_sen, f_non in _splits(d, k, m):
+            for f_sen, f_non in population_splits(d, k, m):
                 ours = sum(mse_parts(name, eps, d, k, m, f_sen, f_non), ZERO)
                 theirs = sum(mse_parts(BASELINE[name], eps, d, d, m, f_sen, f_non), ZERO)
                 if not ours < theirs:
@@ -363,7 +363,7 @@ def sec4_4_suwheel_best(settings: AuditSettings):
         d, m, k, eps = case
         if not Fraction(eps) < m * m:
             return None
-        for f_sen, f_non in _splits(d, k, m):
+        for f_sen, f_non in population_splits(d, k, m):
             parts = {name: mse_parts(name, eps, d, k, m, f_sen, f_non) for name in SU_MECHANISMS}
             for label, value in (("total", lambda ps: ps[0] + ps[1]), ("sensitive part", lambda ps: ps[0])):
                 wheel = value(parts["suWheel"])

@@ -50,7 +50,7 @@ def exhaustive_step(scope: str, cases: Iterable[tuple], failure: Callable) -> St
     return Step(Evidence("exhaustive", scope, f"holds in all {tried} cases"))
 
 
-def _set_cases(largest: int, max_m: int = 3) -> list[tuple]:
+def set_cases(largest: int, max_m: int = 3) -> list[tuple]:
     """(d, m, k, eps), smallest first: domains of 2 to ``largest`` items, sets of 1 to ``max_m`` items, the first
     ``k`` items sensitive (the mechanisms treat items alike, so which ones does not matter)."""
     return [(d, m, k, eps) for d in range(2, largest + 1) for m in range(1, min(d, max_m) + 1)
@@ -146,7 +146,7 @@ def def3_reduces_to_uldp(settings: AuditSettings, *, condition_11: str):
                       r"rows at a symbolic \(e^{(\varepsilon/m)}\).",
        choices=(CONDITION_11, SUGRR_Y0, EMPTY))
 def theorem1(settings: AuditSettings, *, condition_11: str, sugrr_y0: str, empty: str):
-    cases = _set_cases(5 if settings.deep else 4)
+    cases = set_cases(5 if settings.deep else 4)
     steps = [
         exhaustive_step(rf"suGRR, \(d \le {cases[-1][0]}\), \(m \le 3\), every \(k\), \(\varepsilon \in "
                         rf"{tex_set(BUDGETS)}\)", cases,
@@ -251,7 +251,7 @@ def _sugrr_proof(condition_11: str, sugrr_y0: str, empty: str, largest: int, max
                       "uRAP's bits at a symbolic budget.",
        choices=(CONDITION_11, SURAP_Y0))
 def theorem4(settings: AuditSettings, *, condition_11: str, surap_y0: str):
-    cases = _set_cases(4 if settings.deep else 3)  # 2^d outputs
+    cases = set_cases(4 if settings.deep else 3)  # 2^d outputs
     steps = [
         exhaustive_step(rf"{name}, \(d \le {cases[-1][0]}\), \(m \le 3\), every \(k\), \(\varepsilon \in "
                         rf"{tex_set(BUDGETS)}\)", cases,
@@ -378,7 +378,7 @@ def _suwheel_channel(case: tuple, hash_reading: str, group: tuple) -> PiecewiseC
                       r"\(y_0\) alone, z3 proves the density bound for every budget, set size and covered length.",
        choices=(CONDITION_11, HASH))
 def theorem7(settings: AuditSettings, *, condition_11: str, hash: str):
-    cases = _set_cases(4 if settings.deep else 3, max_m=2)
+    cases = set_cases(4 if settings.deep else 3, max_m=2)
     steps = []
     groups = [(h,) for h in range(4)] if hash == "fixed" else [tuple(range(4))]
     for group in groups:
@@ -536,7 +536,7 @@ def def3_protection(settings: AuditSettings, *, condition_11: str, empty: str):
 @functools.cache
 def _mechanism_protection_steps(deep: bool, empty: str) -> tuple:
     """The five mechanisms' step: the same for every reading of (11), so computed once per reading of the empty y0."""
-    cases = [case for case in _set_cases(4 if deep else 3, max_m=2)
+    cases = [case for case in set_cases(4 if deep else 3, max_m=2)
              if case[2] < case[0] and (deep or case[3] in ("1/2", "3"))]  # some item non-sensitive
 
     def builds(case):

@@ -19,7 +19,7 @@ from __future__ import annotations
 from ldpspec.reference.cao2022.sets import all_sets
 from ldpspec.reference.cao2022.wheel import SuWheel, arc
 from ldpspec.spec import ONE, ZERO, Exact, budget, sorted_unique
-from ldpspec.verify.cao2022.privacy import BUDGETS, _set_cases, exhaustive_step, hash_family
+from ldpspec.verify.cao2022.privacy import BUDGETS, exhaustive_step, hash_family, set_cases
 from ldpspec.verify.cao2022.readings import HASH_VALUES
 from ldpspec.verify.claims import AuditSettings, claim, decide
 from ldpspec.verify.common import tex_set
@@ -89,7 +89,7 @@ def _groups(reading: str, d: int) -> list[list]:
 
 def _cases(settings: AuditSettings, every_item_sensitive: bool = False) -> list[tuple]:
     """(d, m, k, eps) with eps > 0 (at eps = 0, P_true = p and the estimator is undefined)."""
-    return [case for case in _set_cases(4 if settings.deep else 3, max_m=2)
+    return [case for case in set_cases(4 if settings.deep else 3, max_m=2)
             if case[3] != "0" and (case[2] == case[0] or not every_item_sensitive)]
 
 

@@ -13,7 +13,7 @@ from ldpspec.reference.cao2022.sets import all_sets
 from ldpspec.reference.cao2022.sugrr import SuGRR, SuGRRSample
 from ldpspec.reference.cao2022.surap import SuRAP, SuRAPSample
 from ldpspec.spec import Exact
-from ldpspec.verify.cao2022.privacy import BUDGETS, _set_cases, exhaustive_step, surap_release
+from ldpspec.verify.cao2022.privacy import BUDGETS, exhaustive_step, set_cases, surap_release
 from ldpspec.verify.cao2022.readings import EMPTY, SUGRR_Y0, SURAP_Y0, VARIANCE_MODEL
 from ldpspec.verify.claims import AuditSettings, claim, decide, reading_value
 from ldpspec.verify.common import tex_set
@@ -33,7 +33,7 @@ def reading_kwargs(build) -> dict:
 
 
 def _cases(settings: AuditSettings) -> list[tuple]:
-    return [case for case in _set_cases(4 if settings.deep else 3) if case[3] != "0"]  # eps = 0: p = q
+    return [case for case in set_cases(4 if settings.deep else 3) if case[3] != "0"]  # eps = 0: p = q
 
 
 def _mean_failure(mechanism, name: str, case: tuple) -> dict | None:
@@ -89,7 +89,7 @@ def theorem5(settings: AuditSettings):
     return decide(steps, "Every estimate's mean is the true count.", "An estimate is biased.")
 
 
-def _stated_variance(mechanism, s: tuple, x: int, sample: bool, model: str):
+def reconstructed_variance(mechanism, s: tuple, x: int, sample: bool, model: str):
     """The reconstructed variance of c_hat_x for one user holding ``s`` (``f = [x in s]``)."""
     f = 1 if x in s else 0
     m = mechanism.m
@@ -118,7 +118,7 @@ def _mse_failure(mechanism, name: str, case: tuple, sample: bool, model: str) ->
         means, variances = mechanism.estimate_moments([s])
         for x in range(mechanism.d):
             mse = variances[x] + (means[x] - (1 if x in s else 0)) ** 2
-            stated = _stated_variance(mechanism, s, x, sample, model)
+            stated = reconstructed_variance(mechanism, s, x, sample, model)
             if mse != stated:
                 return {"mechanism": name, "d": case[0], "m": case[1], "sensitive_items": list(range(case[2])),
                         "epsilon": case[3], "user_set": list(s), "item": x, "exact_mse": mse.text(),

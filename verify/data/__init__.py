@@ -13,9 +13,12 @@ The originals are not vendored: they are large, and the audit needs only their s
 
 from __future__ import annotations
 
+import argparse
 import gzip
 import hashlib
 import json
+import sys
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
@@ -59,3 +62,22 @@ def write_summary(name: str, document: dict) -> Path:
     with open(path, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as file:
         file.write(text)
     return path
+
+
+def rebuild_command(name: str, sha256: str, build: Callable[[str], dict], doc: str, original: str):
+    """The command line of data set ``name``'s ``rebuild.py``, as its ``main(argv=None)``: ``rebuild.py ORIGINAL
+    [--unchecked]`` checks the original's SHA-256 against ``sha256`` (unless ``--unchecked``), builds the summary
+    with ``build(path)`` and writes it (``write_summary``), printing its path. ``doc``: the script's docstring, whose
+    first line describes the command; ``original``: the help of the argument ``ORIGINAL``."""
+
+    def main(argv: list[str] | None = None) -> None:
+        parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+        parser.add_argument("original", help=original)
+        parser.add_argument("--unchecked", action="store_true", help="skip the SHA-256 check")
+        args = parser.parse_args(argv)
+        digest = sha256_of(args.original)
+        if digest != sha256 and not args.unchecked:
+            raise SystemExit(f"{args.original}: SHA-256 {digest}, expected {sha256} (SOURCE.md)")
+        print(write_summary(name, build(args.original)), file=sys.stderr)
+
+    return main

@@ -318,8 +318,7 @@ def _solve_fraction(matrix, vector):
                  "frequency vector.",
        methods=("hypothesis",), recorded="verified",
        interpretation="Part of gu2020.sec5a-naive. Checked exactly: for random invertible square channels and random "
-                      "counts, "
-               "applying the inverse to the expected output counts gives the true counts.")
+                      "counts, applying the inverse to the expected output counts gives the true counts.")
 def naive_unbiased(settings: AuditSettings):
     from ldpspec.verify.search import random_channels
 
@@ -384,9 +383,9 @@ def naive_no_closed_form(settings: AuditSettings, *, closed_form: str):
        statement="The MSE of this estimation is dependent on the unknown true frequencies, thus the objective function "
                  "of minimizing MSE cannot be directly evaluated.",
        methods=("exact example",), recorded="verified",
-       interpretation="Part of gu2020.sec5a-naive. Checked: a matrix whose total MSE differs between two count vectors "
-                      "with "
-               "the same number of users (the covariance of multinomial counts, computed exactly).")
+       interpretation="Part of gu2020.sec5a-naive. Checked: a matrix whose total MSE differs between two count "
+                      "vectors with the same number of users (the covariance of multinomial counts, computed "
+                      "exactly).")
 def naive_mse_depends(settings: AuditSettings):
     from fractions import Fraction
 
@@ -475,9 +474,8 @@ def naive_small_probabilities(settings: AuditSettings):
 
 @claim("gu2020.sec5a-naive.grr-explicit-inverse", location="Sec. V-A",
        statement="The frequency estimator of the original GRR can be regarded as a special case of the matrix "
-                 "mechanism, "
-                 "where the inversion matrix can be explicitly calculated because there are only two different "
-                 "perturbation probabilities.",
+                 "mechanism, where the inversion matrix can be explicitly calculated because there are only two "
+                 "different perturbation probabilities.",
        methods=("z3",), recorded="verified",
        interpretation=r"Part of gu2020.sec5a-naive. Checked: the GRR matrix \(Q = (p - q) I + q J\) has inverse \((I - "
                       r"q J)/(p - q)\), so \(\hat y Q^{-1} = (\hat y - n q)/(p - q)\), the GRR estimator.")
@@ -498,8 +496,7 @@ def naive_grr_inverse(settings: AuditSettings):
 
 @claim("gu2020.sec5a-naive.grr-frequency-term", location="Sec. V-A",
        statement="For GRR, the term that is related to the true frequencies only takes a small portion of MSE, thus "
-                 "the "
-                 "approximate MSE can be independent of the unknown true frequencies.",
+                 "the approximate MSE can be independent of the unknown true frequencies.",
        methods=("z3", "exact"),
        recorded={"small_portion=minority": "verified", "small_portion=negligible": "refuted"},
        interpretation="Part of gu2020.sec5a-naive. 'Small' is the choice `small_portion`. On single-item data GRR's "

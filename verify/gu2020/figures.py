@@ -16,15 +16,15 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-import z3
 from scipy.stats import t as student_t
 
 from ldpspec.reference.gu2020.levels import PrivacyLevels, worst_case_mse
 from ldpspec.verify.audit import outcome
-from ldpspec.verify.claims import REGISTRY, AuditSettings, Evidence, Outcome, Step, claim, decide, reading_value
+from ldpspec.verify.claims import REGISTRY, AuditSettings, Evidence, Step, claim, decide, reading_value
 from ldpspec.verify.gu2020 import real_data
-from ldpspec.verify.gu2020.experiments import EPSILON_GRID, LEVEL_SHARES, fig3, share_sweep, solve_read
+from ldpspec.verify.gu2020.experiments import EPSILON_GRID, fig3, share_sweep, solve_read
 from ldpspec.verify.gu2020.idue import toy_example
+from ldpspec.verify.gu2020.optimality import near_optimal_verdict, opt2_equals_oue_certificate
 from ldpspec.verify.gu2020.readings import (
     ALMOST_SAME,
     BOX,
@@ -37,7 +37,6 @@ from ldpspec.verify.gu2020.readings import (
     SKEW,
     TOP_K,
 )
-from ldpspec.verify.symbolic import Condition, proof_step, prove
 
 DATASETS = ("power-law", "uniform")
 RUNS = 40  # the audit's test of agreement uses 40 runs per point (the paper averages 10)
@@ -79,12 +78,10 @@ def fig3_agreement(settings: AuditSettings, *, box: str, budget_assignment: str)
 
 @claim("gu2020.fig3.idue-beats-ldp", location="Sec. VII-A, Fig. 3; slides",
        statement="IDUE with MinID-LDP outperforms RAPPOR and OUE by adjusting the perturbation probabilities for "
-                 "different "
-                 "inputs.",
+                 "different inputs.",
        methods=("experiment", "exact kernel"), recorded="verified",
        interpretation="On Fig. 3's settings: IDUE-opt0's exact expected MSE is below RAPPOR's and OUE's at every "
-                      "budget of "
-                      "the grid on both data sets.",
+                      "budget of the grid on both data sets.",
        choices=EXPERIMENT)
 def fig3_idue_beats_ldp(settings: AuditSettings, *, box: str, budget_assignment: str):
     losses = []
@@ -153,29 +150,6 @@ def fig3_larger_than_opt0(settings: AuditSettings, *, box: str, budget_assignmen
                   "opt1 and opt2 never beat opt0.", "")
 
 
-def _opt2_equals_oue_certificate() -> list:
-    """z3: on Fig. 3's levels (5%, 5%, 90% of the items) with e^eps >= 20, no opt2 point beats OUE.
-
-    Two lemmas. (1) opt2's per-item objective h(b) = b(1-b)/(1/2-b)^2 is increasing on (0, 1/2). (2) With only the
-    constraints that involve the smallest level (a relaxation, sound for a lower bound), 5 h(b_0) + 95 h(y) >= 100 h(q),
-    q = 1/(e^eps + 1), for every feasible b_0 and every y that the other levels may take. By (1),
-    5 h(b_1) + 90 h(b_2) >= 95 h(min(b_1, b_2)), and min(b_1, b_2) satisfies the same constraints, so (2) applies.
-    """
-    half = z3.RealVal(1) / 2
-    h = lambda b: b * (1 - b) / (half - b) ** 2  # noqa: E731  opt2's per-item objective
-    u, v, b0, y, E = z3.Reals("u v b0 y E")
-    smallest = int(round(100 * LEVEL_SHARES[0]))  # 5 of every 100 items (the same ratio for m = 1000)
-    monotone = prove([Condition((), None, h(u) <= h(v))], assumptions=[u > 0, u <= v, v < half],
-                     description=r"\(h\) increasing")
-    bound = prove([Condition((), None, smallest * h(b0) + (100 - smallest) * h(y) >= 100 * h(1 / (E + 1)))],
-                  assumptions=[E >= 20, b0 > 0, b0 < half, y > 0, y < half, E * b0 + b0 >= 1, E * b0 + y >= 1,
-                               E * y + b0 >= 1],
-                  description="opt2 against OUE")
-    return [proof_step("(1) opt2's per-item objective is increasing on (0, 1/2)", monotone),
-            proof_step(r"(2) levels with 5% / 95% of the items, every \(\varepsilon\) with \(e^{\varepsilon} \ge 20\): "
-                       r"objective \(\ge\) OUE's", bound)]
-
-
 @claim("gu2020.fig3.opt1-opt2.better-than-ldp", location="Slides (evaluation); Sec. VII-A, Fig. 3",
        statement="opt1 and opt2: not as good as opt0, but better than RAPPOR and OUE.",
        methods=("z3", "experiment"), recorded="refuted",
@@ -204,7 +178,7 @@ def fig3_better_than_ldp(settings: AuditSettings, *, budget_assignment: str):
                     counterexample=beaten[0] if beaten else None)
         return decide([step], "opt1 and opt2 beat both baselines at every point.",
                       "At large budgets opt1 or opt2 does no better than OUE.")
-    steps = _opt2_equals_oue_certificate()
+    steps = opt2_equals_oue_certificate()
     certified = all(not step.inconclusive and step.counterexample is None for step in steps)
     levels = PrivacyLevels.from_sizes([3.0, 3.6, 6.0], [5, 5, 90])
     opt2 = solve_read(levels, "opt2").worst_case_mse
@@ -223,125 +197,6 @@ def fig3_better_than_ldp(settings: AuditSettings, *, budget_assignment: str):
     steps.append(Step(Evidence("solver", r"\(\varepsilon = 4\), power-law levels",
                                f"opt1 {opt1:.4f} against OUE {oue4:.4f}")))
     return decide(steps, "", "At large budgets on Fig. 3's levels, opt2 reduces to OUE and opt1 falls behind it.")
-
-
-def _opt2_gap_certificate(box: str) -> list:
-    """Steps showing opt2's optimum more than 10% above opt0's at eps = 3 on Fig. 3's levels (5, 5, 90 items): opt2's
-    optimum is at least OUE's (z3, ``_opt2_equals_oue_certificate``), and opt0 has a kernel-verified point whose exact
-    worst-case MSE is below OUE's by more than that; the last step carries the counterexample."""
-    from fractions import Fraction
-
-    steps = _opt2_equals_oue_certificate()
-    levels = PrivacyLevels.from_sizes([3.0, 3.6, 6.0], [5, 5, 90])
-    point = solve_read(levels, "opt0", box=box)
-    opt0 = Fraction(str(worst_case_mse(levels.sizes, point.a, point.b)))
-    # OUE's worst-case MSE / n, 100 * 4E/(E-1)^2 + 1, decreases in E = e^3 < 20.0856
-    upper_e = Fraction(200856, 10000)
-    oue_low = 100 * 4 * upper_e / (upper_e - 1) ** 2 + 1
-    certified = point.verified and all(not step.inconclusive and step.counterexample is None for step in steps)
-    gap = oue_low / opt0
-    steps.append(Step(Evidence("exact kernel", r"\(\varepsilon = 3\), levels \(\{3, 3.6, 6\}\) with 5, 5, 90 items, "
-                                               f"opt0 (box `{box}`)",
-                               f"opt0's kernel-verified point: worst-case MSE / n {float(opt0):.6f}; OUE's at least "
-                               f"{float(oue_low):.6f}; opt2's optimum / opt0's optimum at least {float(gap):.4f}"),
-                      counterexample={"levels": r"\(\varepsilon = 3\): budgets {3, 3.6, 6} with 5, 5, 90 items "
-                                                "(Fig. 3, exact shares; a possible draw when the budgets are drawn)",
-                                      "opt0 worst-case MSE / n (verified point)": f"{float(opt0):.6f}",
-                                      "opt2 worst-case MSE / n (at least, OUE's)": f"{float(oue_low):.6f}",
-                                      "opt2 / opt0 at least": f"{float(gap):.4f}",
-                                      "why": r"z3 proves no opt2 point beats OUE when \(e^{\varepsilon} \ge 20\); "
-                                             "opt0's point is verified MinID-LDP by the kernel and its worst-case MSE "
-                                             "is computed exactly"}
-                      if certified and gap > Fraction(11, 10) else None,
-                      inconclusive=not certified))
-    return steps
-
-
-def near_optimal_verdict(shown: Step, near_optimal: str, box: str, where: str) -> Outcome:
-    """The verdict on "opt1 and opt2 are near-optimal" under the reading ``near_optimal``, from the solvers' gaps
-    ``shown`` (evidence only) and the certificates: opt2's optimum more than 10% above a kernel-verified opt0 point at
-    eps = 3 (``_opt2_gap_certificate``), and with opt0's box ``none`` opt1's more than twice opt0's at eps = 4
-    (``_opt1_gap_certificate``). A factor of 2 with the authors' box stays open: showing a gap small enough needs a
-    lower bound on opt0's optimum, which is not convex. ``where``: the levels the 10% refutation is stated on."""
-    if near_optimal == "within-10%":
-        return decide([shown] + _opt2_gap_certificate(box), "",
-                      rf"opt2's optimum is more than 10% above opt0's at \(\varepsilon = 3\){where}.")
-    if box == "none":
-        return decide([shown, _opt1_gap_certificate()], "",
-                      r"With opt0's box `none`, opt1's optimum is more than twice opt0's on Fig. 3's uniform data set "
-                      r"at \(\varepsilon = 4\).")
-    return decide([shown, Step(Evidence("none", "a lower bound on opt0's optimum",
-                                        "none: opt0 is not convex and its solver's optimum is not certified"),
-                               inconclusive=True)], "", "",
-                  "No reading of the evidence decides a factor of 2 with the authors' box: the solvers' gaps (all "
-                  "below 2) are evidence only, and verifying them needs a lower bound on opt0's optimum, which is "
-                  "not convex.")
-
-
-def _opt1_gap_certificate() -> Step:
-    """opt1's optimum more than twice opt0's on Fig. 3's uniform data set (1000 items: 50, 50, 900 at eps, 1.2 eps,
-    2 eps) at eps = 4, box ``none``.
-
-    opt1 minimises ``sum_t m_t f(x_t)``, ``f(x) = e^x / (e^x - 1)^2`` (its worst-case MSE / n: a + b = 1 leaves no
-    count term), subject to ``x_s + x_t <= min(eps_s, eps_t)`` for every pair of levels, a level with itself
-    included (each holds two or more items). It is convex, so any multipliers ``lam >= 0`` give the lower bound
-    ``sum_t min_x [m_t f(x) + Lam_t x] - sum_c lam_c b_c``; each one-dimensional minimum is bracketed at 50 digits
-    (for a convex function with ``phi'(u) <= 0 <= phi'(v)`` the minimum is at least ``min(phi(v), phi(u) + phi'(u)
-    (v - u))``). opt0's point is the solver's, verified MinID-LDP by the kernel, its worst-case MSE exact."""
-    from fractions import Fraction
-
-    import mpmath
-
-    budgets, sizes = [Fraction(4), Fraction(24, 5), Fraction(8)], [50, 50, 900]
-    constraints = [((s, t), min(budgets[s], budgets[t])) for s in range(3) for t in range(s, 3)]
-    multipliers = {(0, 2): Fraction(5787, 100), (1, 2): Fraction(1194, 100)}  # near the dual optimum (numerical)
-    with mpmath.workdps(50):
-        def mp(value: Fraction):
-            return mpmath.mpf(value.numerator) / value.denominator
-
-        load = [mpmath.mpf(0)] * 3
-        for (s, t), _ in constraints:
-            load[s] += mp(multipliers.get((s, t), Fraction(0)))
-            load[t] += mp(multipliers.get((s, t), Fraction(0)))
-
-        def phi(t, x):
-            return sizes[t] * mpmath.exp(x) / mpmath.expm1(x) ** 2 + load[t] * x
-
-        def slope(t, x):
-            e = mpmath.exp(x)
-            return -sizes[t] * e * (e + 1) / (e - 1) ** 3 + load[t]
-
-        bound = mpmath.mpf(0)
-        for t in range(3):
-            if load[t] == 0:
-                continue  # inf over x > 0 of m_t f(x) is 0
-            u, v = mpmath.mpf("0.01"), mpmath.mpf(40)
-            for _ in range(160):  # bisection: slope(u) <= 0 <= slope(v) throughout
-                middle = (u + v) / 2
-                u, v = (middle, v) if slope(t, middle) <= 0 else (u, middle)
-            if not (slope(t, u) <= 0 <= slope(t, v)):
-                return Step(Evidence("exact", "opt1's dual bound", "the bracket failed"), inconclusive=True)
-            bound += min(phi(t, v), phi(t, u) + slope(t, u) * (v - u))
-        bound -= sum(mp(multipliers.get(pair, Fraction(0)) * limit) for pair, limit in constraints)
-        bound -= mpmath.mpf(10) ** -20  # the rounding of 50-digit arithmetic, with room to spare
-        levels = PrivacyLevels.from_sizes([4.0, 4.8, 8.0], sizes)
-        point = solve_read(levels, "opt0", box="none")
-        opt0 = Fraction(str(worst_case_mse(levels.sizes, point.a, point.b)))
-        ratio = bound / mp(opt0)
-        found = point.verified and ratio > 2
-        return Step(Evidence("exact", r"Fig. 3's uniform data set at \(\varepsilon = 4\) (levels \(\{4, 4.8, 8\}\) "
-                                      "with 50, 50, 900 items), opt0 with box `none`",
-                             f"opt1's optimum at least {mpmath.nstr(bound, 8)} (dual bound); opt0's kernel-verified "
-                             f"point {float(opt0):.4f}; ratio at least {mpmath.nstr(ratio, 5)}"),
-                    counterexample={"levels": r"\(\varepsilon = 4\): budgets {4, 4.8, 8} with 50, 50, 900 items "
-                                              "(Fig. 3, uniform, exact shares; a possible draw when the budgets are "
-                                              "drawn)",
-                                    "opt1 worst-case MSE / n at least": mpmath.nstr(bound, 8),
-                                    "opt0 worst-case MSE / n (verified point, box none)": f"{float(opt0):.6f}",
-                                    "opt1 / opt0 at least": mpmath.nstr(ratio, 5),
-                                    "why": "a Lagrangian dual bound of the convex opt1 at 50 digits; opt0's point is "
-                                           "verified MinID-LDP by the kernel and its worst-case MSE is exact"}
-                    if found else None, inconclusive=not found)
 
 
 @claim("gu2020.fig3.opt1-opt2.near-optimal", location="Sec. VII-A, Fig. 3",
@@ -648,9 +503,8 @@ def _sweep(dataset: str, box: str, budget_assignment: str):
                  "benefits from the relaxed notion MinID-LDP.",
        methods=("experiment", "exact kernel"), recorded="verified",
        interpretation="Fig. 6's data set and budgets are not stated; run on both synthetic data sets with budgets {1, "
-                      "2} "
-                      "(the plausible reading given on the page of Gu et al.). Benefit = OUE's exact expected MSE / "
-                      "IDUE-opt0's; it must not increase with the percentage of items that have the smaller budget.",
+                      "2} (the plausible reading given on the page of Gu et al.). Benefit = OUE's exact expected MSE "
+                      "/ IDUE-opt0's; it must not increase with the percentage of items that have the smaller budget.",
        choices=EXPERIMENT)
 def fig6_trend(settings: AuditSettings, *, box: str, budget_assignment: str):
     steps = []
@@ -698,9 +552,8 @@ def _fig6_against_oue(dataset: str, box: str, budget_assignment: str, self_pairs
 
 
 @claim("gu2020.fig6.like-oue-at-large-share", location="Sec. VII-A, Fig. 6",
-       statement="When the percentage of the more sensitive items is large (such as more than [lost]), IDUE has almost "
-                 "the "
-                 "same total MSE and average RE as OUE (which outperforms RAPPOR).",
+       statement="When the percentage of the more sensitive items is large (such as more than [lost]), IDUE has "
+                 "almost the same total MSE and average RE as OUE (which outperforms RAPPOR).",
        methods=("exact expectation",),
        recorded={f"box={box}, budget_assignment={assignment}, large_share={share}, almost_same={tolerance}": "verified"
                  for box in BOX.values for assignment in BUDGET_ASSIGNMENT.values for share in LARGE_SHARE.values
@@ -743,8 +596,7 @@ def fig6_like_oue(settings: AuditSettings, *, box: str, budget_assignment: str, 
                  "(see Fig. 6) because these items greatly affect the utility.",
        methods=("experiment",), recorded="verified",
        interpretation="Checked as the possibility it states: on the synthetic data with budgets {1, 2}, the benefit "
-                      "over "
-                      "OUE falls below 2% when 95% of the items have the smallest budget.",
+                      "over OUE falls below 2% when 95% of the items have the smallest budget.",
        choices=EXPERIMENT)
 def limitations_small_benefit(settings: AuditSettings, *, box: str, budget_assignment: str):
     gains = {dataset: _sweep(dataset, box, budget_assignment)[-1] for dataset in DATASETS}
@@ -791,15 +643,12 @@ def _other_verdicts(ids, settings, reading: dict) -> list[Step]:
 
 @claim("gu2020.headline.better-utility", location="Abstract; Sec. IX",
        statement="The mechanisms satisfying MinID-LDP have better utility than the state-of-the-art mechanisms "
-                 "satisfying "
-                 "LDP.",
+                 "satisfying LDP.",
        methods=("claim", "solver"), recorded="verified",
        interpretation="On the paper's synthetic settings and its toy example: the verdict of "
-                      "gu2020.fig3.idue-beats-ldp, "
-                      "and opt0's worst case on the toy example's levels against RAPPOR's and OUE's (the utility part "
-                      "of "
-                      "gu2020.table2-toy). (With a single level of two items IDUE only ties RAPPOR: "
-                      "gu2020.opt0-vs-baselines.)",
+                      "gu2020.fig3.idue-beats-ldp, and opt0's worst case on the toy example's levels against RAPPOR's "
+                      "and OUE's (the utility part of gu2020.table2-toy). (With a single level of two items IDUE only "
+                      "ties RAPPOR: gu2020.opt0-vs-baselines.)",
        choices=(BOX, BUDGET_ASSIGNMENT, SELF_PAIRS))
 def headline_better_utility(settings: AuditSettings, *, box: str, budget_assignment: str, self_pairs: str):
     steps = _other_verdicts(["gu2020.fig3.idue-beats-ldp"], settings,
@@ -819,8 +668,7 @@ def headline_better_utility(settings: AuditSettings, *, box: str, budget_assignm
                  "fine-grained version of LDP.",
        methods=("claim",), recorded="verified",
        interpretation="The verdicts of gu2020.theorem2 (composition) and gu2020.minid-generalises-ldp (equal budgets "
-                      "give "
-                      "LDP).")
+                      "give LDP).")
 def headline_fine_grained(settings: AuditSettings):
     return decide(_other_verdicts(["gu2020.theorem2", "gu2020.minid-generalises-ldp"], settings, {}), "Both hold.", "")
 

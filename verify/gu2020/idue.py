@@ -15,6 +15,7 @@ from ldpspec.spec import Exact, bit_vector_probability, ctx, min_id_ldp, to_deci
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.common import channel_row, count_estimator_proofs, exact_moments, z3_min
 from ldpspec.verify.gu2020.experiments import solve_read
+from ldpspec.verify.gu2020.optimality import near_optimal_verdict
 from ldpspec.verify.gu2020.readings import BOX, LESS, NEAR_OPTIMAL, SELF_PAIRS, TOY_LAYOUT
 from ldpspec.verify.search import find_counterexample, search_step
 from ldpspec.verify.symbolic import Condition, SymbolicChannel, proof_step, prove
@@ -407,11 +408,9 @@ def _nonconvex_candidates(levels, rng, samples: int = 2_000_000):
        statement="The objective function in (9) is not convex in the feasible region.",
        methods=("search", "exact kernel"), recorded="verified",
        interpretation="Checked: two feasible points of (9) (kernel-verified, and inside the box when there is one) "
-                      "whose "
-                      "midpoint is feasible and has an objective above the average of the two ends, computed exactly "
-                      "on "
-                      "the points rounded to three decimals. The points are found by a seeded random search inside the "
-                      "box; such a witness is also one in the larger region without the box.",
+                      "whose midpoint is feasible and has an objective above the average of the two ends, computed "
+                      "exactly on the points rounded to three decimals. The points are found by a seeded random "
+                      "search inside the box; such a witness is also one in the larger region without the box.",
        choices=(BOX,))
 def opt0_nonconvex(settings: AuditSettings, *, box: str):
     import numpy as np
@@ -472,8 +471,7 @@ def opt1_opt2_convex(settings: AuditSettings, *, self_pairs: str):
                 mismatch = {"levels": [{"budget": t + 1, "items": size} for t, size in enumerate(sizes)],
                             "T": T, "constraints": constraints, "T^2": T * T,
                             "why": "a level of one item has no pair of distinct items, so (6) does not constrain it "
-                                   "with "
-                                   "itself"}
+                                   "with itself"}
     steps.append(Step(Evidence("count", f"the level pairs of (6) built by the solvers (`self_pairs` = {self_pairs}), "
                                         r"every configuration of \(T \le 4\) levels of one or two items",
                                rf"{sum(counts)} of {len(counts)} configurations have \(T^2\) constraints; variables: "
@@ -525,8 +523,6 @@ def opt1_opt2_convex(settings: AuditSettings, *, self_pairs: str):
                       "lower bound on opt0's optimum, which is not convex.",
        choices=(BOX, NEAR_OPTIMAL))
 def near_optimal(settings: AuditSettings, *, box: str, near_optimal: str):
-    from ldpspec.verify.gu2020.figures import near_optimal_verdict  # figures imports this module
-
     gaps = []
     for eps in (0.5, 1.0, 2.0, 3.0, 4.0):
         levels = PrivacyLevels.from_sizes([eps, 1.2 * eps, 2 * eps], [5, 5, 90])
@@ -644,17 +640,15 @@ def table2_toy(settings: AuditSettings, *, box: str, self_pairs: str, toy_layout
                         "the printed IDUE variances are not those of the rounded parameters; ")
                      + "IDUE's upper bound is below RAPPOR's and OUE's.",
                      "Read this way, the printed IDUE parameters are not MinID-LDP: the table's mechanism does not "
-                     "give "
-                     "the required protection.")
+                     "give the required protection.")
     outcome.printed_vs_computed = rows
     return outcome
 
 
 @claim("gu2020.sec8-benefits", location="Sec. VIII 'Benefits of Our Framework'",
        statement="In the case of two different privacy budgets, if items with the smaller budget only have little "
-                 "influence "
-                 "on the utility (generally the number of these items is very small in this case), the utility of IDUE "
-                 "will approach the LDP mechanism with the larger budget.",
+                 "influence on the utility (generally the number of these items is very small in this case), the "
+                 "utility of IDUE will approach the LDP mechanism with the larger budget.",
        methods=("z3", "solver", "exact kernel"), recorded="refuted",
        interpretation=r"Utility is the paper's worst-case MSE (9). An item \(t\) constrained against an item of budget "
                       r"\(\varepsilon_1\) has \(a_t/b_t \le e^{\varepsilon_1}(1-a_1)/(1-b_1) \le e^{\varepsilon_1}\), "

@@ -1,4 +1,5 @@
-"""Gu et al. (ICDE 2020), Sec. VI: Padding-and-Sampling and IDUE-PS for item sets.
+"""Gu et al. (ICDE 2020), Sec. VI: Padding-and-Sampling and IDUE-PS for item sets; and Sec. VIII's AvgID-LDP
+(``gu2020.sec8-avgid.*``: the mechanisms of Secs. V-VI under AvgID-LDP, and its sequential composition).
 
 The checks depend on three choices the paper leaves open (``readings``): which bits are released (``release``),
 whether (17) includes the pairs ``i = j`` (``self_pairs``), and the dummies' budget (``dummy_budget``).
@@ -15,9 +16,18 @@ from hypothesis import strategies as st
 from ldpspec.reference.gu2020.idue_ps import IduePs, itemset_budget
 from ldpspec.reference.gu2020.levels import PrivacyLevels, level_pairs, with_dummies
 from ldpspec.reference.shared.unary import UnaryBits, UnaryEncoding
-from ldpspec.spec import Nats, id_ldp, pairwise_loss, to_decimal_string
+from ldpspec.spec import Nats, avg_id_ldp, compose, id_ldp, pairwise_loss, to_decimal_string
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide, reading_value
-from ldpspec.verify.common import channel_row, exact_moments
+from ldpspec.verify.common import (
+    ALL_ENTRIES,
+    channel_row,
+    describe_channel_budgets,
+    exact_moments,
+    pointwise,
+    raised_budgets,
+    two_channels_with_increments,
+    z3_reals,
+)
 from ldpspec.verify.gu2020.experiments import solve_read
 from ldpspec.verify.gu2020.readings import DUMMY_BUDGET, RELEASE, SELF_PAIRS
 from ldpspec.verify.search import find_counterexample, search_step
@@ -256,12 +266,9 @@ def _theorem4_step(settings: AuditSettings, r: str, release: str, self_pairs: st
                  r"with the item-set budget \(\varepsilon_x\) of (16).",
        methods=("hypothesis", "exact kernel"), recorded="verified",
        interpretation="The printed (16)-(18) are lost; the statement is the project's reconstruction (page of Gu et "
-                      "al., "
-                      "'Reconstructions'). IDUE parameters are random; the level budgets are the tightest that make "
-                      "(17) "
-                      "hold (the premise is then confirmed by the kernel), plus random increments; the conclusion is "
-                      "the "
-                      "kernel's exact check of MinID-LDP over every pair of item sets.",
+                      "al., 'Reconstructions'). IDUE parameters are random; the level budgets are the tightest that "
+                      "make (17) hold (the premise is then confirmed by the kernel), plus random increments; the "
+                      "conclusion is the kernel's exact check of MinID-LDP over every pair of item sets.",
        choices=(RELEASE, SELF_PAIRS, DUMMY_BUDGET))
 def theorem4(settings: AuditSettings, *, release: str, self_pairs: str, dummy_budget: str):
     return decide([_theorem4_step(settings, "min", release, self_pairs, dummy_budget)],
@@ -271,10 +278,8 @@ def theorem4(settings: AuditSettings, *, release: str, self_pairs: str, dummy_bu
 
 @claim("gu2020.theorem4.avgid", location="Sec. VIII 'Other Instantiations of ID-LDP' with Sec. VI-B, Theorem 4",
        statement="The perturbation mechanisms developed in Sec. V and Sec. VI are also applicable to AvgID-LDP: if "
-                 "IDUE "
-                 "satisfies AvgID-LDP over the extended domain, IDUE-PS with the same probabilities satisfies "
-                 "AvgID-LDP for "
-                 "item-set input with the budgets (16).",
+                 "IDUE satisfies AvgID-LDP over the extended domain, IDUE-PS with the same probabilities satisfies "
+                 "AvgID-LDP for item-set input with the budgets (16).",
        methods=("hypothesis", "exact kernel"), recorded="verified",
        interpretation=r"Theorem 4 with \(r\) = average in (17) and (18), checked as gu2020.theorem4.",
        choices=(RELEASE, SELF_PAIRS, DUMMY_BUDGET))
@@ -317,6 +322,37 @@ def avgid_applicable(settings: AuditSettings, *, release: str, self_pairs: str):
              Step(Evidence("exact kernel", r"IDUE-PS from opt0 (avg), levels {1, 2} with 1 and 2 items, \(l = 2\)",
                            f"AvgID-LDP on every pair of item sets: {holds}"), inconclusive=not holds)]
     return decide(steps, "Both sections carry over to AvgID-LDP.", "")
+
+
+@claim("gu2020.sec8-avgid.composition", location="Sec. VIII 'Other Instantiations of ID-LDP'",
+       statement="The notion of AvgID-LDP satisfies sequential composition like Theorem 2.",
+       methods=("z3", "hypothesis"), recorded="verified",
+       interpretation=r"Like Theorem 2: if \(M_k\) is \(\mathcal E_k\)-AvgID-LDP, the composition is AvgID-LDP with "
+                      r"\(\varepsilon_x = \sum_k \varepsilon_x^{(k)}\). The AvgID condition is used squared, \(P^2 \le "
+                      r"e^{\varepsilon_x} e^{\varepsilon_{x'}} P'^2\), which is equivalent for \(P \ge 0\).")
+def avgid_composition(settings: AuditSettings):
+    steps = []
+    for K in (2, 3):
+        a, b = z3_reals("P_k(y_k|x)_", K), z3_reals("P_k(y_k|x')_", K)
+        Ex, Ex2 = z3_reals("E_k_x", K), z3_reals("E_k_x'", K)
+        premises = [a[k] * a[k] <= Ex[k] * Ex2[k] * b[k] * b[k] for k in range(K)]
+        goal = z3.Product(*a) ** 2 <= z3.Product(*Ex) * z3.Product(*Ex2) * z3.Product(*b) ** 2
+        steps.append(proof_step(rf"\(K = {K}\): one input pair and one output tuple, {ALL_ENTRIES}",
+                                pointwise(f"composition of {K} AvgID-LDP mechanisms", premises, goal, a + b, Ex + Ex2)))
+
+    def violates(example):
+        (first, inc1), (second, inc2) = example
+        b1, b2 = raised_budgets(first.channel, inc1), raised_budgets(second.channel, inc2)
+        if b1 is None or b2 is None:
+            return False  # symmetric MinID budgets also satisfy AvgID (min <= avg)
+        return not avg_id_ldp(compose(first.channel, second.channel), {x: b1[x] + b2[x] for x in first.inputs})
+
+    example = find_counterexample(two_channels_with_increments(settings), violates, settings)
+    steps.append(search_step("two random exact channels with AvgID budgets; kernel: `avg_id_ldp(compose(M1, M2), "
+                             "sums)`",
+                             example, lambda ex: {"mechanisms": [describe_channel_budgets(part, raised_budgets)
+                                                                 for part in ex]}, settings))
+    return decide(steps, "The squared ratio bounds multiply, so budgets add.", "A composition violates AvgID-LDP.")
 
 
 @claim("gu2020.dummy-budget.range", location="Sec. VI-B, after Theorem 4",

@@ -503,38 +503,3 @@ def policy_graph(settings: AuditSettings):
                          rf"{to_decimal_string(tight, 10)} \(> 2 \min \mathcal E = 2\)"),
                 inconclusive=not (on_graph.holds and tight > 2))
     return decide([step], "Without the edges to the input with the smallest budget, the LDP budget is unbounded.", "")
-
-
-# --- AvgID-LDP: sequential composition (Sec. VIII) --------------------------------------------------
-
-@claim("gu2020.sec8-avgid.composition", location="Sec. VIII 'Other Instantiations of ID-LDP'",
-       statement="The notion of AvgID-LDP satisfies sequential composition like Theorem 2.",
-       methods=("z3", "hypothesis"), recorded="verified",
-       interpretation=r"Like Theorem 2: if \(M_k\) is \(\mathcal E_k\)-AvgID-LDP, the composition is AvgID-LDP with "
-                      r"\(\varepsilon_x = \sum_k \varepsilon_x^{(k)}\). The AvgID condition is used squared, \(P^2 \le "
-                      r"e^{\varepsilon_x} e^{\varepsilon_{x'}} P'^2\), which is equivalent for \(P \ge 0\).")
-def avgid_composition(settings: AuditSettings):
-    from ldpspec.spec import avg_id_ldp
-
-    steps = []
-    for K in (2, 3):
-        a, b = z3_reals("P_k(y_k|x)_", K), z3_reals("P_k(y_k|x')_", K)
-        Ex, Ex2 = z3_reals("E_k_x", K), z3_reals("E_k_x'", K)
-        premises = [a[k] * a[k] <= Ex[k] * Ex2[k] * b[k] * b[k] for k in range(K)]
-        goal = z3.Product(*a) ** 2 <= z3.Product(*Ex) * z3.Product(*Ex2) * z3.Product(*b) ** 2
-        steps.append(proof_step(rf"\(K = {K}\): one input pair and one output tuple, {ALL_ENTRIES}",
-                                pointwise(f"composition of {K} AvgID-LDP mechanisms", premises, goal, a + b, Ex + Ex2)))
-
-    def violates(example):
-        (first, inc1), (second, inc2) = example
-        b1, b2 = raised_budgets(first.channel, inc1), raised_budgets(second.channel, inc2)
-        if b1 is None or b2 is None:
-            return False  # symmetric MinID budgets also satisfy AvgID (min <= avg)
-        return not avg_id_ldp(compose(first.channel, second.channel), {x: b1[x] + b2[x] for x in first.inputs})
-
-    example = find_counterexample(two_channels_with_increments(settings), violates, settings)
-    steps.append(search_step("two random exact channels with AvgID budgets; kernel: `avg_id_ldp(compose(M1, M2), "
-                             "sums)`",
-                             example, lambda ex: {"mechanisms": [describe_channel_budgets(part, raised_budgets)
-                                                                 for part in ex]}, settings))
-    return decide(steps, "The squared ratio bounds multiply, so budgets add.", "A composition violates AvgID-LDP.")

@@ -172,10 +172,9 @@ def laplace_challenges(settings: AuditSettings, pair_function: str):
 def laplace_accuracy(settings: AuditSettings):
     return Outcome("open", "No reading decides it: the problem it names, challenge (3), is the shortage of data in "
                            "each level once the collector partitions the releases by level; graded Laplace never "
-                           "partitions "
-                           "(it averages all releases, whose levels the collector cannot tell apart), so the shortage "
-                           "does not arise for it and 'cannot solve' has nothing to compute. The accuracy comparisons "
-                           "the paper makes are hiera2023.fig3's claims.",
+                           "partitions (it averages all releases, whose levels the collector cannot tell apart), so "
+                           "the shortage does not arise for it and 'cannot solve' has nothing to compute. The "
+                           "accuracy comparisons the paper makes are hiera2023.fig3's claims.",
                    [Evidence("argument", "the estimator of graded Laplace", "the mean of all releases; no per-level "
                              "estimate exists to be short of data")])
 

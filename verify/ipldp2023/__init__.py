@@ -5,9 +5,9 @@ Importing the package registers every claim.
 """
 
 from ldpspec.verify.ipldp2023 import (  # noqa: F401  (registration)
-    claims,
     experiments,
     losses,
     mechanisms,
+    notion,
     readings,  # noqa: F401  (the choices, before the claims that use them)
 )

@@ -1,4 +1,5 @@
-"""Claims of the IPLDP preprint about its notion and its mechanism (Secs. 1, 4.1, 4.3, 5.1, 5.2).
+"""Claims of the IPLDP preprint about its mechanisms (Secs. 5.1, 5.2), and the pieces its other claims share
+(random budget lists, IPRR's exact channel and its z3 terms); the claims about its notion are in ``notion``.
 
 IPRR's probabilities are written once (``reference.ipldp2023.iprr.iprr_rows``) over the exponentiated budgets, so the
 same code gives exact channels for the kernel and z3 terms for proofs over every budget.
@@ -31,19 +32,15 @@ from ldpspec.spec import (
     ldp,
     ldp_epsilon,
     min_id_ldp,
-    pairwise_loss,
     to_decimal_string,
 )
-from ldpspec.verify.audit import outcome
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.common import z3_reals
 from ldpspec.verify.ipldp2023.readings import (
-    BUDGET_OWNER,
     DESIGN_HARDNESS,
     DESIGN_RESTRICTION,
     HONEST_GROUP,
     HONESTY,
-    LIMITED,
 )
 from ldpspec.verify.search import budget_values, find_counterexample, search_step
 from ldpspec.verify.symbolic import Condition, proof_step, prove
@@ -138,170 +135,6 @@ def iprr_proof_steps(*, non_sensitive: bool) -> list[Step]:
 def kernel_search_step(settings: AuditSettings, violates, scope: str, *, non_sensitive: bool) -> Step:
     example = find_counterexample(log_budget_lists(settings, non_sensitive=non_sensitive), violates, settings)
     return search_step(scope, example, lambda ex: {"budgets": shown(ex)}, settings)
-
-
-# --- Sec. 1, Sec. 4.3: MinID-LDP ------------------------------------------------------------------
-
-@claim("ipldp2023.sec1-idldp-limitation", location="Sec. 1; Sec. 2; Sec. 4.1",
-       statement="Under ID-LDP the strength of perturbation is severely restricted by the minimum privacy budget: as "
-                 "the minimum budget decreases, the perturbations of all items approach the maximum level.",
-       methods=("z3", "hypothesis", "exact example"), recorded="verified",
-       interpretation=r"Under \(\mathcal E\)-MinID-LDP (the instance of ID-LDP the paper names) every channel is \((2 "
-                      r"\min \mathcal E)\)-LDP whatever the other budgets, so as \(\min \mathcal E \to 0\) every pair "
-                      "of rows becomes indistinguishable (the maximum level of perturbation: the output independent of "
-                      "the input). Checked by Gu et al.'s claim gu2020.lemma1-relaxation, whose outcome is reused, and "
-                      "by IPRR beside it: with the same budgets IPRR keeps the larger budgets' outputs informative.")
-def idldp_limitation(settings: AuditSettings):
-    relaxation = outcome("gu2020.lemma1-relaxation", settings)
-    steps = [Step(Evidence("ledger", r"gu2020.lemma1-relaxation: every \(\mathcal E\)-MinID-LDP channel is \((2 \min "
-                                     r"\mathcal E)\)-LDP",
-                           f"{relaxation.verdict}: {relaxation.summary}"),
-                  inconclusive=relaxation.verdict != "verified")]
-    rows = []
-    for smallest in (Fraction(1, 10), Fraction(1, 100)):
-        budgets = [smallest, 10]
-        iprr_eps = ldp_epsilon(IPRR(budgets).channel())
-        rows.append(rf"\(\mathcal E = \{{{smallest}, 10\}}\): MinID-LDP allows at most "
-                    rf"{to_decimal_string(2 * smallest, 3)}-LDP; IPRR at \(\mathcal E\) is "
-                    f"{to_decimal_string(iprr_eps, 4)}-LDP")
-    steps.append(Step(Evidence("exact example", "two items", "; ".join(rows))))
-    return decide(steps, r"Every \(\mathcal E\)-MinID-LDP channel is \((2 \min \mathcal E)\)-LDP, so all rows converge "
-                         r"as \(\min \mathcal E \to 0\).",
-                  r"A MinID-LDP channel is not \((2 \min \mathcal E)\)-LDP.")
-
-
-@claim("ipldp2023.sec4.3-minid.per-output", location="Sec. 4.3",
-       statement="IPLDP controls distinguishability per output, while MinID-LDP works per pair of inputs.",
-       methods=("exact example",), recorded="verified",
-       interpretation="The two notions with the same budgets are incomparable: an exact channel satisfies one and "
-                      "not the other, in both directions.")
-def minid_per_output(settings: AuditSettings):
-    budgets = [Fraction(1, 10), 5]
-    iprr = IPRR(budgets).channel()
-    a = (bool(ipldp(iprr, sensitive_budgets(budgets))), bool(min_id_ldp(iprr, sensitive_budgets(budgets))))
-    budgets3 = [Fraction(1, 10), 5, 5]
-    e = Exact.exp(Fraction(1, 10))
-    u = Exact.rational(Fraction(1, 4))
-    # inputs 1 and 2 reach output 0 through item 0's e^0.1 both ways: MinID allows e^0.2 between them
-    channel = Channel((0, 1, 2), (0, 1), [[u * e, 1 - u * e], [u, 1 - u], [u * e * e, 1 - u * e * e]])
-    b = (bool(ipldp(channel, sensitive_budgets(budgets3))), bool(min_id_ldp(channel, sensitive_budgets(budgets3))))
-    steps = [Step(Evidence("exact example", r"IPRR with \(\mathcal E = \{0.1, "
-                                            r"5\}\)", f"IPLDP {a[0]}, MinID-LDP {a[1]}"),
-                  inconclusive=a != (True, False)),
-             Step(Evidence("exact example", r"a channel over \(\mathcal E = \{0.1, 5, 5\}\) whose column 0 is "
-                                            r"\((e^{0.1}, 1, e^{0.2}) / 4\)",
-                           f"IPLDP {b[0]}, MinID-LDP {b[1]}"), inconclusive=b != (False, True))]
-    return decide(steps, "IPLDP bounds each output's column by its own budget; MinID bounds each input pair by the "
-                         "smaller budget: each admits a channel the other refuses.", "",
-                  "An example did not behave as constructed.")
-
-
-@claim("ipldp2023.sec4.3-minid.relaxation", location="Sec. 4.3",
-       statement=r"From Lemma 1 in [17], \(\mathcal E\)-MinID-LDP relaxes LDP in \(\varepsilon = 2 \min\{\mathcal "
-                 r"E\}\) at most, which means that the degree of relaxation is much lower than IPLDP with the same "
-                 r"\(\mathcal E\).",
-       methods=("z3", "hypothesis", "exact example"), recorded="verified",
-       interpretation=r"MinID-LDP implies \((2 \min \mathcal E)\)-LDP (Gu et al.'s claim, reused); IPLDP with the same "
-                      r"\(\mathcal E\) admits channels that are no better than \((\max \mathcal E)\)-LDP: IPRR with "
-                      r"\(D = D_S\) is exactly \((\max \mathcal E)\)-LDP. 'Much lower' is read as \(2 \min \mathcal E "
-                      r"< \max \mathcal E\), with the numbers of the experiments' budgets shown.")
-def minid_relaxation(settings: AuditSettings):
-    relaxation = outcome("gu2020.lemma1-relaxation", settings)
-    steps = [Step(Evidence("ledger", "gu2020.lemma1-relaxation", f"{relaxation.verdict}: {relaxation.summary}"),
-                  inconclusive=relaxation.verdict != "verified")]
-    budgets = [Fraction(1, 10), Fraction(34, 10), Fraction(67, 10), 10]  # LC = 4 levels on [0.1, 10]
-    eps = ldp_epsilon(IPRR(budgets).channel())
-    attained = eps == max(budgets)
-    steps.append(Step(Evidence("exact", r"IPRR with \(\mathcal E = \{0.1, 3.4, 6.7, 10\}\) (experiment #5's levels, "
-                                        r"\(D = D_S\))",
-                               rf"IPRR is exactly {to_decimal_string(eps, 6)}-LDP = \(\max \mathcal E\); MinID-LDP at "
-                               r"the same \(\mathcal E\) is at most "
-                               f"{2 * min(budgets)}-LDP"), inconclusive=not attained))
-    return decide(steps, r"MinID-LDP relaxes LDP to \(2 \min \mathcal E\) at most; IPLDP to \(\max \mathcal E\), which "
-                         "IPRR attains.",
-                  "", r"The IPRR example did not attain \(\max \mathcal E\).")
-
-
-@claim("ipldp2023.sec4.3-minid.utility", location="Sec. 4.3",
-       statement=r"As the minimum privacy budget of \(\mathcal E\) decreases, the utility improvement under MinID-LDP "
-                 "is limited.",
-       methods=("claim", "argument"),
-       recorded={"limited=capped": "verified", "limited=vanishing": "open"},
-       interpretation=r"What 'limited' bounds is the choice `limited`. Capped: every \(\mathcal E\)-MinID-LDP "
-                      r"channel is \((2 \min \mathcal E)\)-LDP (ipldp2023.sec4.3-minid.relaxation), so for any "
-                      r"measure of utility no MinID mechanism does better than the best \((2 \min \mathcal E)\)-LDP "
-                      r"one, whatever the other budgets, and that cap falls with \(\min \mathcal E\). Vanishing: "
-                      r"the improvement over the best \((\min \mathcal E)\)-LDP mechanism must tend to nothing; the "
-                      "sentence names no measure, and for the paper's losses the best LDP mechanism's loss has no "
-                      "closed form to compare with.",
-       choices=(LIMITED,))
-def minid_utility(settings: AuditSettings, *, limited: str):
-    relaxation = outcome("ipldp2023.sec4.3-minid.relaxation", settings)
-    premise = Step(Evidence("ledger", "ipldp2023.sec4.3-minid.relaxation",
-                            f"{relaxation.verdict}: {relaxation.summary}"),
-                   inconclusive=relaxation.verdict != "verified")
-    if limited == "capped":
-        return decide([premise], r"MinID-LDP implies \((2 \min \mathcal E)\)-LDP, so its utility is capped by the "
-                                 r"best \((2 \min \mathcal E)\)-LDP mechanism's whatever the other budgets.", "")
-    return decide([premise, Step(Evidence("none", r"the best \((\min \mathcal E)\)-LDP mechanism's utility",
-                                          "no measure named; no closed form for the paper's losses"),
-                                 inconclusive=True)], "", "",
-                  "No reading decides 'vanishing': the sentence names no measure of utility, and the best "
-                  r"\((\min \mathcal E)\)-LDP loss it would be compared with has no closed form.")
-
-
-# --- Sec. 4.1 -------------------------------------------------------------------------------------
-
-@claim("ipldp2023.sec4.1-interpretation", location="Sec. 4.1, after Definition 3",
-       statement=r"IPLDP guarantees that the adversary's ability to distinguish whether any \(y \in D_S\) comes from "
-                 r"any pair of inputs \(x\), \(x' \in D\) does not exceed the range set by \(\varepsilon_y\). That is "
-                 r"to say, for \(x \in D_S\), it should satisfy \(\varepsilon_x\)-LDP. For \(x \in D_N\), it can only "
-                 r"be perturbed to any \(x' \in D_S\) or itself.",
-       methods=("hypothesis",),
-       recorded={"budget_owner=output": "verified", "budget_owner=input": "refuted"},
-       interpretation="Checked on every IPLDP channel IPRR builds (random budgets and splits, exact kernel) and on "
-                      r"random exact channels that satisfy IPLDP: the sentence on \(D_N\) as written; the sentence on "
-                      r"\(D_S\) under each reading of whose budget \(\varepsilon_x\) is.",
-       choices=(BUDGET_OWNER,))
-def interpretation(settings: AuditSettings, *, budget_owner: str):
-    def violates(budgets):
-        channel = iprr_channel(tuple(budgets))
-        for x in range(len(budgets)):
-            if budgets[x] is None and any(p and y != x and budgets[y] is None for y, p in enumerate(channel.row(x))):
-                return True  # a non-sensitive input reaching another non-sensitive item
-        losses = pairwise_loss(channel)
-        for x, eps in enumerate(budgets):
-            if eps is None:
-                continue
-            if budget_owner == "output":
-                column = channel.column(x)
-                if any(a > budget(eps).exponential() * b for a in column for b in column):
-                    return True
-            elif any(losses[pair][0] > budget(eps) for pair in losses if x in pair):
-                return True
-        return False
-
-    scope = (r"IPRR with random budgets and splits into \(D_S\) and \(D_N\); kernel: \(D_N\) inputs reach only \(D_S\) "
-             "or themselves, "
-             + (r"each sensitive output's column within \(e^{\varepsilon_x}\)" if budget_owner == "output" else
-                r"each sensitive input within \(e^{\varepsilon_x}\) of every other input on every output"))
-
-    def describe_violation(budgets):
-        losses = pairwise_loss(iprr_channel(tuple(budgets)))
-        worst = [(x, pair, losses[pair]) for x, eps in enumerate(budgets) if eps is not None
-                 for pair in losses if x in pair and losses[pair][0] > budget(eps)]
-        found = {"budgets": shown(budgets)}
-        if worst:
-            x, pair, (loss, y) = worst[0]
-            found.update({"input": x, "its budget": shown([budgets[x]])[0], "pair": list(pair), "output": y,
-                          "log-ratio": to_decimal_string(loss, 12)})
-        return found
-
-    example = find_counterexample(log_budget_lists(settings), violates, settings)
-    return decide([search_step(scope, example, describe_violation, settings)],
-                  "The sentence holds on every IPLDP channel IPRR builds.",
-                  "A sensitive input of an IPLDP channel is distinguishable from another input by more than its own "
-                  "budget: the budget protects the output, not the input.")
 
 
 # --- Sec. 5.1: the design problem ------------------------------------------------------------------

@@ -17,12 +17,10 @@ has not seen: the summary it writes is then not the one ``SOURCE.md`` describes)
 
 from __future__ import annotations
 
-import argparse
 import csv
-import sys
 from collections.abc import Iterable
 
-from ldpspec.verify.data import sha256_of, write_summary
+from ldpspec.verify.data import rebuild_command
 
 NAME = "anime"
 SHA256 = "2342ef3b42135e5878a3cbfa7a83c6306e7ccfacbcf165c314467bd56c99d64b"
@@ -60,17 +58,12 @@ def summarise(lines: Iterable[str]) -> dict:
             "item_genres": [sum(bit[genre] for genre in set(genres)) for _, genres in anime], "missing": MISSING}
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("original", help="the Anime Recommendations Database's anime.csv")
-    parser.add_argument("--unchecked", action="store_true", help="skip the SHA-256 check")
-    args = parser.parse_args(argv)
-    digest = sha256_of(args.original)
-    if digest != SHA256 and not args.unchecked:
-        raise SystemExit(f"{args.original}: SHA-256 {digest}, expected {SHA256} (SOURCE.md)")
-    with open(args.original, encoding="utf-8", newline="") as file:
-        document = summarise(file)
-    print(write_summary(NAME, document), file=sys.stderr)
+def build(path) -> dict:
+    with open(path, encoding="utf-8", newline="") as file:
+        return summarise(file)
+
+
+main = rebuild_command(NAME, SHA256, build, __doc__, "the Anime Recommendations Database's anime.csv")
 
 
 if __name__ == "__main__":

@@ -22,14 +22,12 @@ The output is deterministic.
 
 from __future__ import annotations
 
-import argparse
 import gzip
 import json
-import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
-from ldpspec.verify.data import sha256_of, write_summary
+from ldpspec.verify.data import rebuild_command
 
 NAME = "clothing"
 SHA256 = "980db07d5f1cc5b429c76457c52977655cabd0aa0651915ec7a2815833e27a58"
@@ -75,15 +73,12 @@ def rows_of(path: str) -> Iterable[tuple]:
     return ((record["user_id"], record["item_id"]) for record in records)
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("original", help="the Parquet copy (SOURCE.md) or renttherunway_final_data.json[.gz]")
-    parser.add_argument("--unchecked", action="store_true", help="skip the SHA-256 check")
-    args = parser.parse_args(argv)
-    digest = sha256_of(args.original)
-    if digest != SHA256 and not args.unchecked:
-        raise SystemExit(f"{args.original}: SHA-256 {digest}, expected {SHA256} (SOURCE.md)")
-    print(write_summary(NAME, summarise(rows_of(args.original))), file=sys.stderr)
+def build(path) -> dict:
+    return summarise(rows_of(path))
+
+
+main = rebuild_command(NAME, SHA256, build, __doc__,
+                       "the Parquet copy (SOURCE.md) or renttherunway_final_data.json[.gz]")
 
 
 if __name__ == "__main__":

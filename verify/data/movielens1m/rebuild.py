@@ -16,11 +16,9 @@ has not seen: the summary it writes is then not the one ``SOURCE.md`` describes)
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections.abc import Iterable
 
-from ldpspec.verify.data import sha256_of, write_summary
+from ldpspec.verify.data import rebuild_command
 
 NAME = "movielens1m"
 SHA256 = "0140fc2356357c1a851d0f52e893a1e4d3696df632c4141cea8d5bc3d621f0b9"
@@ -57,17 +55,12 @@ def summarise(lines: Iterable[bytes | str]) -> dict:
             "item_genres": [sum(bit[genre] for genre in set(genres)) for _, genres in movies], "missing": MISSING}
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("original", help="MovieLens 1M's movies.dat")
-    parser.add_argument("--unchecked", action="store_true", help="skip the SHA-256 check")
-    args = parser.parse_args(argv)
-    digest = sha256_of(args.original)
-    if digest != SHA256 and not args.unchecked:
-        raise SystemExit(f"{args.original}: SHA-256 {digest}, expected {SHA256} (SOURCE.md)")
-    with open(args.original, "rb") as file:
-        document = summarise(file)
-    print(write_summary(NAME, document), file=sys.stderr)
+def build(path) -> dict:
+    with open(path, "rb") as file:
+        return summarise(file)
+
+
+main = rebuild_command(NAME, SHA256, build, __doc__, "MovieLens 1M's movies.dat")
 
 
 if __name__ == "__main__":

@@ -14,12 +14,10 @@ the summary it writes is then not the one ``SOURCE.md`` describes). The output i
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections import Counter
 from collections.abc import Iterable
 
-from ldpspec.verify.data import sha256_of, write_summary
+from ldpspec.verify.data import rebuild_command
 
 NAME = "retail"
 SHA256 = "d967431ba522e32f0fbb243f2ee113ecd4cb374cb0234c1b0858dae1d499a055"
@@ -54,17 +52,12 @@ def summarise(lines: Iterable[bytes | str]) -> dict:
             "set_sizes": {str(size): sizes[size] for size in sorted(sizes)}}
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("original", help="the FIMI file retail.dat")
-    parser.add_argument("--unchecked", action="store_true", help="skip the SHA-256 check")
-    args = parser.parse_args(argv)
-    digest = sha256_of(args.original)
-    if digest != SHA256 and not args.unchecked:
-        raise SystemExit(f"{args.original}: SHA-256 {digest}, expected {SHA256} (SOURCE.md)")
-    with open(args.original, "rb") as file:
-        document = summarise(file)
-    print(write_summary(NAME, document), file=sys.stderr)
+def build(path) -> dict:
+    with open(path, "rb") as file:
+        return summarise(file)
+
+
+main = rebuild_command(NAME, SHA256, build, __doc__, "the FIMI file retail.dat")
 
 
 if __name__ == "__main__":

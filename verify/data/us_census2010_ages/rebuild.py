@@ -18,12 +18,10 @@ audit uses it as a stand-in with the census's own age distribution. The script c
 
 from __future__ import annotations
 
-import argparse
 import csv
-import sys
 from collections.abc import Iterable
 
-from ldpspec.verify.data import sha256_of, write_summary
+from ldpspec.verify.data import rebuild_command
 
 NAME = "us_census2010_ages"
 SHA256 = "e2f05b8e207bce21a94a89cadaf79f8de8fe822e3be76e76c7e83f3c3341a823"
@@ -62,17 +60,12 @@ def summarise(lines: Iterable[str]) -> dict:
             "total": total}
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("original", help="the Census Bureau's nc-est2019-agesex-res.csv")
-    parser.add_argument("--unchecked", action="store_true", help="skip the SHA-256 check")
-    args = parser.parse_args(argv)
-    digest = sha256_of(args.original)
-    if digest != SHA256 and not args.unchecked:
-        raise SystemExit(f"{args.original}: SHA-256 {digest}, expected {SHA256} (SOURCE.md)")
-    with open(args.original, encoding="utf-8", newline="") as file:
-        document = summarise(file)
-    print(write_summary(NAME, document), file=sys.stderr)
+def build(path) -> dict:
+    with open(path, encoding="utf-8", newline="") as file:
+        return summarise(file)
+
+
+main = rebuild_command(NAME, SHA256, build, __doc__, "the Census Bureau's nc-est2019-agesex-res.csv")
 
 
 if __name__ == "__main__":
