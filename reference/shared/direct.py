@@ -1,4 +1,4 @@
-"""Estimators of the item distribution for any direct encoding: the empirical estimator, Norm-Sub, and MLE by EM.
+"""Estimators of the item distribution for any direct encoding: the empirical estimator, Norm-Sub, and the MLE.
 
 A direct encoding reports one item for one item: ``Q(y|x)`` over the items ``0 .. d-1`` (rows: inputs). From ``n``
 reports with ``n_y`` naming item ``y`` (``m_hat_y = n_y / n``), three estimates of the distribution ``p``:
@@ -21,6 +21,13 @@ p_y`` on the simplex, so
   makes the entries sum to 1 (water-filling, exact);
 * an EM iteration (``em_np``) costs O(d) instead of O(d^2).
 
+A channel, as these estimators see it, is a ``DirectChannel``, of one of two kinds that answer the same questions
+(its size, rows, floats twin, reachable outputs, why it is not invertible, the work of an exact inverse, the
+empirical estimate, the MLE, EM): a ``ColumnStructure`` (the O(d) forms above; the MLE in closed form) or a
+``DirectMatrix``, any square matrix given by its rows (``Q^{-1}`` by exact elimination; the MLE by EM). The
+functions of this module take a ``DirectChannel`` or the rows of a matrix, and ask the channel; none asks its kind.
+``column_structure`` finds the structure of a matrix that has it.
+
 The functions without ``_np`` are the plain reference (standard library and the kernel's exact numbers; EM in
 floats); those with ``_np`` are their NumPy twins. ``DirectEncoding`` is the server side every registered direct
 encoding shares (``Mechanism.direct_encoding``): counts of the reported items and the count estimator.
@@ -29,28 +36,322 @@ encoding shares (``Mechanism.direct_encoding``): counts of the reported items an
 from __future__ import annotations
 
 import math
-from abc import abstractmethod
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
+from typing import ClassVar
 
 import numpy as np
 
 from ldpspec.reference.shared.estimators import CountEstimator, CountEstimatorTwin, item_counts
 from ldpspec.reference.twin_sampling import count_items
 from ldpspec.reference.validation import number_of_users, positive_integer, user_count
-from ldpspec.spec import ZERO, Exact, InvalidParameter
+from ldpspec.spec import ZERO, Exact, InvalidParameter, to_decimal_string
+
+NOT_INVERTIBLE = "the channel is not invertible: the empirical estimator needs an invertible direct encoding"
+
+
+class NotInvertible(InvalidParameter):
+    """The empirical estimator met a channel that is not invertible (``DirectChannel.singularity`` says why)."""
 
 
 @dataclass(frozen=True)
-class ColumnStructure:
-    """A direct encoding with ``Q(y|x) = base[y] + extra[y] * [y == x]``."""
+class Singularity:
+    """Why a direct encoding is not invertible: the column of item ``output`` is constant (``value`` for every
+    input), or the two ``inputs`` have the same row (no count tells them apart); with neither, the rows are linearly
+    dependent in another way."""
+
+    output: int | None = None
+    value: object = None
+    inputs: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class EMResult:
+    """The MLE found by EM, and how the iteration ended (it never stops silently)."""
+
+    estimate: Sequence
+    iterations: int
+    converged: bool  # the last iteration changed the estimate by at most the tolerance (l1)
+    change: float  # the l1 change of the last iteration
+    log_likelihood: float  # sum_y n_y ln (pQ)_y at the estimate
+    method: ClassVar[str] = "EM"
+
+    def to_json(self) -> dict:
+        return {"estimate": [float(v) for v in self.estimate], "iterations": self.iterations,
+                "converged": self.converged, "change": self.change, "log_likelihood": self.log_likelihood,
+                "method": self.method}
+
+
+@dataclass(frozen=True)
+class ClosedFormMLE:
+    """The MLE of a column-structured channel in closed form (``mle``, exact; ``mle_np``, floats). Nothing iterates:
+    it has converged."""
+
+    estimate: Sequence
+    exact: bool = False  # exact numbers (written as decimal strings), else floats
+    method: ClassVar[str] = "closed form (column structure)"
+    converged: ClassVar[bool] = True
+
+    def to_json(self) -> dict:
+        numbers = [to_decimal_string(v) if self.exact else float(v) for v in self.estimate]
+        return {"estimate": numbers, "method": self.method}
+
+
+class DirectChannel(ABC):
+    """A direct encoding's channel ``Q(y|x)`` over the items ``0 .. d-1`` (rows: inputs) as its estimators see it:
+    the questions the estimate path asks, which each kind (``ColumnStructure``, ``DirectMatrix``) answers for
+    itself. The ``_np`` answers are computed on the floats twin (``floats()``), the others exactly."""
+
+    @property
+    @abstractmethod
+    def d(self) -> int:
+        """The number of items."""
+
+    @abstractmethod
+    def rows(self) -> list[list]:
+        """The matrix ``Q(y|x)``, one row per input."""
+
+    def floats(self) -> DirectChannel:
+        """The same channel, of the same kind, in float64 (NumPy arrays), made once: what the ``_np`` answers use."""
+        return self._floats
+
+    @cached_property
+    def _floats(self) -> DirectChannel:
+        twin = self._to_floats()
+        twin.__dict__["_floats"] = twin  # a floats twin is its own
+        return twin
+
+    @abstractmethod
+    def _to_floats(self) -> DirectChannel:
+        """A new channel of the same kind in float64."""
+
+    @abstractmethod
+    def reachable(self) -> list[bool]:
+        """For each output, whether some input reports it (in floats)."""
+
+    @abstractmethod
+    def evident_singularity(self) -> Singularity | None:
+        """Why the channel is not invertible, when its form shows it before any inverse is tried (a column made
+        constant by ``extra_y = 0``); ``None`` otherwise."""
+
+    @abstractmethod
+    def singularity(self) -> Singularity:
+        """Why the channel is not invertible, once an inverse has failed."""
+
+    @abstractmethod
+    def inverse_work(self) -> int:
+        """The steps of the exact empirical estimate, as a limit on work counts them (0 when it needs no inverse)."""
+
+    @abstractmethod
+    def empirical(self, counts: Sequence[int]) -> list:
+        """Eq. (12) exactly (``NotInvertible`` if ``Q`` is singular)."""
+
+    @abstractmethod
+    def empirical_np(self, counts) -> np.ndarray:
+        """Eq. (12) in floats."""
+
+    @abstractmethod
+    def maximum_likelihood(self, counts, tolerance: float = 1e-10, max_iterations: int = 100_000,
+                           exact: bool = False) -> ClosedFormMLE | EMResult:
+        """The MLE, by the channel's best method; the result names it (``method``) and says whether it converged.
+        ``exact`` asks for exact numbers where the method has them."""
+
+    @abstractmethod
+    def _output_law(self, p: np.ndarray) -> np.ndarray:
+        """``pQ`` (on the floats twin)."""
+
+    @abstractmethod
+    def _expected(self, w: np.ndarray) -> np.ndarray:
+        """``Q w``: for each input, ``sum_y Q(y|x) w_y`` (on the floats twin)."""
+
+    def em_np(self, counts, tolerance: float = 1e-10, max_iterations: int = 100_000) -> EMResult:
+        """``em`` in NumPy, from the uniform vector: each iteration asks ``pQ`` and ``Q w`` of the floats twin."""
+        tolerance, max_iterations = _em_limits(tolerance, max_iterations)
+        q = self.floats()
+        d = q.d
+        counts = np.asarray(_counts(counts, d), dtype=float)
+        w = counts / counts.sum()
+        seen = counts > 0
+        p = np.full(d, 1 / d)
+        change, iterations = math.inf, 0
+        while iterations < max_iterations and change > tolerance:
+            ratio = np.divide(w, q._output_law(p), out=np.zeros(d), where=seen)
+            new = p * q._expected(ratio)
+            change = float(np.abs(new - p).sum())
+            p, iterations = new, iterations + 1
+        log_likelihood = float(counts[seen] @ np.log(q._output_law(p)[seen]))
+        return EMResult(p, iterations, change <= tolerance, change, log_likelihood)
+
+
+@dataclass(frozen=True)
+class ColumnStructure(DirectChannel):
+    """A direct encoding with ``Q(y|x) = base[y] + extra[y] * [y == x]``: O(d) answers, the MLE in closed form."""
 
     base: Sequence
     extra: Sequence
 
+    @property
+    def d(self) -> int:
+        return len(self.base)
+
     def rows(self) -> list:
         d = len(self.base)
         return [[self.base[y] + self.extra[y] if y == x else self.base[y] for y in range(d)] for x in range(d)]
+
+    def _to_floats(self) -> ColumnStructure:
+        done = {}  # one conversion per distinct object: a mechanism's items of one budget share theirs
+
+        def floats(values):
+            if isinstance(values, np.ndarray):
+                return values.astype(float)
+            result = []
+            for v in values:
+                if id(v) not in done:
+                    done[id(v)] = (v, float(v))  # holding v keeps its id from being reused by another object
+                result.append(done[id(v)][1])
+            return np.array(result)
+
+        return ColumnStructure(floats(self.base), floats(self.extra))
+
+    def reachable(self) -> list[bool]:
+        """``base_y + extra_y > 0``: the holders of ``y`` report it."""
+        q = self.floats()
+        return (q.base + q.extra > 0).tolist()
+
+    def evident_singularity(self) -> Singularity | None:
+        """An item with ``extra_y = 0``: its column is ``base_y`` for every input (the only way a column structure
+        whose rows sum to 1 is singular)."""
+        y = next((y for y, e in enumerate(self.extra) if Exact.of(e).sign() == 0), None)
+        return None if y is None else Singularity(output=y, value=Exact.of(self.base[y]))
+
+    def singularity(self) -> Singularity:
+        return self.evident_singularity() or Singularity()
+
+    def inverse_work(self) -> int:
+        """0: ``(m_hat_y - base_y) / extra_y`` inverts nothing."""
+        return 0
+
+    def empirical(self, counts: Sequence[int]) -> list:
+        """``(m_hat_y - base_y) / extra_y`` (exact)."""
+        if any(Exact.of(e).sign() == 0 for e in self.extra):
+            raise NotInvertible(NOT_INVERTIBLE)
+        counts = _counts(counts, self.d)
+        n = sum(counts)
+        return [(Exact.rational(c) / n - b) / e for c, b, e in zip(counts, self.base, self.extra)]
+
+    def empirical_np(self, counts) -> np.ndarray:
+        """``(m_hat - base) / extra`` in floats; ``counts`` may be a matrix with one row of counts per repetition."""
+        q = self.floats()
+        if np.ndim(counts) == 2:  # one row of counts per repetition
+            counts = np.asarray(counts, dtype=float)
+            return (counts / counts.sum(axis=1, keepdims=True) - q.base) / q.extra
+        counts = np.asarray(_counts(counts, self.d), dtype=float)
+        return (counts / counts.sum() - q.base) / q.extra
+
+    def maximum_likelihood(self, counts, tolerance: float = 1e-10, max_iterations: int = 100_000,
+                           exact: bool = False) -> ClosedFormMLE:
+        """The closed form: ``mle`` (exact) or ``mle_np`` (floats); no iteration, so no tolerance."""
+        return ClosedFormMLE(mle(self, counts), exact=True) if exact else ClosedFormMLE(mle_np(self, counts))
+
+    def _output_law(self, p):
+        return self.base * p.sum() + self.extra * p
+
+    def _expected(self, w):
+        return self.base @ w + self.extra * w
+
+
+@dataclass(frozen=True)
+class DirectMatrix(DirectChannel):
+    """Any direct encoding, given by the rows of its square matrix (nested sequences, or a 2-D array):
+    ``Q^{-1}`` by exact elimination, the MLE by EM (O(d^2) an iteration)."""
+
+    matrix: Sequence
+
+    def __post_init__(self):
+        try:
+            d = len(self.matrix)
+            square = d >= 2 and all(len(row) == d for row in self.matrix)
+        except TypeError:  # a vector, or a number
+            square = False
+        if not square:
+            raise InvalidParameter("a direct encoding is a square matrix Q(y|x) over d >= 2 items (rows: inputs)")
+
+    @property
+    def d(self) -> int:
+        return len(self.matrix)
+
+    def rows(self) -> list[list]:
+        return [list(row) for row in self.matrix]
+
+    def _to_floats(self) -> DirectMatrix:
+        q = np.asarray(self.matrix, dtype=float)
+        if q.ndim != 2:
+            raise InvalidParameter("a direct encoding is a square matrix Q(y|x) over d >= 2 items (rows: inputs)")
+        return DirectMatrix(q)
+
+    def reachable(self) -> list[bool]:
+        """A positive entry in the column."""
+        return (self.floats().matrix > 0).any(axis=0).tolist()
+
+    def evident_singularity(self) -> None:
+        """``None``: an exact inverse, or a linear solve in floats, decides (``singularity`` then says why)."""
+        return None
+
+    def singularity(self) -> Singularity:
+        """A constant column, else two equal rows (compared by their exact text, for entries of fewer than 1000
+        bits), else linear dependence of another kind."""
+        rows = [[Exact.of(v) for v in row] for row in self.matrix]
+        for y, column in enumerate(zip(*rows)):
+            if all(value == column[0] for value in column):
+                return Singularity(output=y, value=column[0])
+        seen = {}
+        for x, row in enumerate(rows):
+            key = tuple(value.text() for value in row) if all(value.bits() < 1000 for value in row) else None
+            if key is not None and key in seen:
+                return Singularity(inputs=(seen[key], x))
+            seen.setdefault(key, x)
+        return Singularity()
+
+    def inverse_work(self) -> int:
+        """d^3 for rational entries; 10^d for entries with exponentials, whose expressions grow with every
+        elimination step."""
+        d = self.d
+        rational = all(Exact.of(value).as_rational() is not None for row in self.matrix for value in row)
+        return d ** 3 if rational else 10 ** min(d, 100)
+
+    def empirical(self, counts: Sequence[int]) -> list:
+        """``m_hat Q^{-1}`` (exact); a matrix with the column structure is estimated in its O(d) form (exact
+        elimination over many distinct exponentials is slow)."""
+        structure = column_structure(self)
+        if structure is not None:
+            return structure.empirical(counts)
+        inv = inverse(self)
+        counts = _counts(counts, len(inv))
+        n = sum(counts)
+        return [sum((Exact.rational(counts[y]) / n * inv[y][x] for y in range(len(inv))), ZERO)
+                for x in range(len(inv))]
+
+    def empirical_np(self, counts) -> np.ndarray:
+        """A linear solve of ``m_hat = p_hat Q`` (``NotInvertible`` if it finds ``Q`` singular)."""
+        q = self.floats().matrix
+        counts = np.asarray(_counts(counts, self.d), dtype=float)
+        try:
+            return np.linalg.solve(q.T, counts / counts.sum())
+        except np.linalg.LinAlgError:
+            raise NotInvertible(NOT_INVERTIBLE) from None
+
+    def maximum_likelihood(self, counts, tolerance: float = 1e-10, max_iterations: int = 100_000,
+                           exact: bool = False) -> EMResult:
+        """EM (``em_np``), in floats whatever ``exact`` asks."""
+        return self.em_np(counts, tolerance, max_iterations)
+
+    def _output_law(self, p):
+        return p @ self.matrix
+
+    def _expected(self, w):
+        return self.matrix @ w
 
 
 class DirectEncoding(CountEstimator):
@@ -90,25 +391,10 @@ class DirectEncodingTwin(CountEstimatorTwin):
         return count_items(reports, self.d)
 
 
-@dataclass(frozen=True)
-class EMResult:
-    """The MLE found by EM, and how the iteration ended (it never stops silently)."""
-
-    estimate: Sequence
-    iterations: int
-    converged: bool  # the last iteration changed the estimate by at most the tolerance (l1)
-    change: float  # the l1 change of the last iteration
-    log_likelihood: float  # sum_y n_y ln (pQ)_y at the estimate
-
-    def to_json(self) -> dict:
-        return {"estimate": [float(v) for v in self.estimate], "iterations": self.iterations,
-                "converged": self.converged, "change": self.change, "log_likelihood": self.log_likelihood}
-
-
 def column_structure(rows) -> ColumnStructure | None:
     """The column structure of a square matrix given by its rows, when it has one: every column ``y`` constant off
     the diagonal (``base_y``), with ``extra_y = Q(y|y) - base_y``; ``None`` otherwise. Exact comparisons."""
-    rows = _square_rows(rows)
+    rows = _channel(rows).rows()
     d = len(rows)
     base, extra = [], []
     for y in range(d):
@@ -120,7 +406,13 @@ def column_structure(rows) -> ColumnStructure | None:
     return ColumnStructure(base=base, extra=extra)
 
 
-# --- checks shared by both forms --------------------------------------------------------------------
+# --- checks shared by both kinds ------------------------------------------------------------------
+
+def _channel(channel) -> DirectChannel:
+    """What the functions below take: a ``DirectChannel`` as it is, or the rows of a square matrix (nested
+    sequences, or a 2-D array) as their ``DirectMatrix``."""
+    return channel if isinstance(channel, DirectChannel) else DirectMatrix(channel)
+
 
 def _counts(counts, d: int) -> list[int]:
     if len(counts) != d:
@@ -136,25 +428,17 @@ def _em_limits(tolerance, max_iterations) -> tuple[float, int]:
     return float(tolerance), positive_integer(max_iterations, "max_iterations")
 
 
-def _square_rows(rows) -> list[list]:
-    rows = [list(row) for row in (rows.rows() if isinstance(rows, ColumnStructure) else rows)]
-    if len(rows) < 2 or any(len(row) != len(rows) for row in rows):
-        raise InvalidParameter("a direct encoding is a square matrix Q(y|x) over d >= 2 items (rows: inputs)")
-    return rows
-
-
 # --- the plain reference --------------------------------------------------------------------------
 
-def inverse(rows) -> list[list]:
-    """``Q^{-1}`` by Gauss-Jordan elimination in exact arithmetic (``InvalidParameter`` if ``Q`` is singular)."""
-    rows = _square_rows(rows)
+def inverse(channel) -> list[list]:
+    """``Q^{-1}`` by Gauss-Jordan elimination in exact arithmetic (``NotInvertible`` if ``Q`` is singular)."""
+    rows = _channel(channel).rows()
     d = len(rows)
     a = [[Exact.of(v) for v in row] + [Exact.rational(int(i == j)) for j in range(d)] for i, row in enumerate(rows)]
     for col in range(d):
         pivot = next((i for i in range(col, d) if a[i][col].sign() != 0), None)
         if pivot is None:
-            raise InvalidParameter("the channel is not invertible: the empirical estimator needs an invertible "
-                                   "direct encoding")
+            raise NotInvertible(NOT_INVERTIBLE)
         a[col], a[pivot] = a[pivot], a[col]
         lead = a[col][col]
         a[col] = [v / lead for v in a[col]]
@@ -165,30 +449,18 @@ def inverse(rows) -> list[list]:
     return [row[d:] for row in a]
 
 
-def empirical(rows, counts: Sequence[int]) -> list:
-    """Eq. (12): ``p_hat = m_hat Q^{-1}`` with ``m_hat_y = n_y / n`` (exact). A matrix with the column structure is
-    estimated in its O(d) form (exact elimination over many distinct exponentials is slow)."""
-    if not isinstance(rows, ColumnStructure):
-        rows = column_structure(rows) or rows
-    if isinstance(rows, ColumnStructure):
-        if any(Exact.of(e).sign() == 0 for e in rows.extra):
-            raise InvalidParameter("the channel is not invertible: the empirical estimator needs an invertible "
-                                   "direct encoding")
-        counts = _counts(counts, len(rows.base))
-        n = sum(counts)
-        return [(Exact.rational(c) / n - b) / e for c, b, e in zip(counts, rows.base, rows.extra)]
-    inv = inverse(rows)
-    counts = _counts(counts, len(inv))
-    n = sum(counts)
-    return [sum((Exact.rational(counts[y]) / n * inv[y][x] for y in range(len(inv))), ZERO) for x in range(len(inv))]
+def empirical(channel, counts: Sequence[int]) -> list:
+    """Eq. (12): ``p_hat = m_hat Q^{-1}`` with ``m_hat_y = n_y / n`` (exact), as the channel computes it
+    (``DirectChannel.empirical``: O(d) for a column structure, found in a matrix that has one)."""
+    return _channel(channel).empirical(counts)
 
 
-def empirical_moments(rows, p: Sequence, n: int) -> tuple[list, object]:
+def empirical_moments(channel, p: Sequence, n: int) -> tuple[list, object]:
     """The exact variance of every entry of (12), and the expected squared l2 loss, when ``n`` users' items are
     drawn i.i.d. from ``p`` (the preprint's Sec. 3.1): the counts are multinomial with ``m = pQ``, so
     ``Cov(p_hat) = Q^{-T} (diag(m) - m m^T) Q^{-1} / n`` and ``E l2 = (sum_y m_y |row y of Q^{-1}|^2 - |p|^2) / n``.
     (The estimate is unbiased: its mean is ``p``.)"""
-    rows = _square_rows(rows)
+    rows = _channel(channel).rows()
     inv = inverse(rows)
     n = number_of_users(n)
     d = len(rows)
@@ -213,10 +485,10 @@ def norm_sub(values: Sequence, total=1) -> list:
             return v
 
 
-def em(rows, counts: Sequence[int], tolerance: float = 1e-10, max_iterations: int = 100_000) -> EMResult:
-    """The MLE of ``p`` by EM (floats), from the uniform vector."""
+def em(channel, counts: Sequence[int], tolerance: float = 1e-10, max_iterations: int = 100_000) -> EMResult:
+    """The MLE of ``p`` by EM (floats), from the uniform vector, on the channel's matrix (its ``rows()``)."""
     tolerance, max_iterations = _em_limits(tolerance, max_iterations)
-    q = [[float(v) for v in row] for row in _square_rows(rows)]
+    q = [[float(v) for v in row] for row in _channel(channel).rows()]
     d = len(q)
     counts = _counts(counts, d)
     n = sum(counts)
@@ -258,45 +530,10 @@ def mle(structure: ColumnStructure, counts: Sequence[int]) -> list:
 
 # --- the NumPy twins ------------------------------------------------------------------------------
 
-def _float_structure(channel) -> tuple[np.ndarray, np.ndarray] | None:
-    if isinstance(channel, ColumnStructure):
-        done = {}  # one conversion per distinct object: a mechanism's items of one budget share theirs
-
-        def floats(values):
-            if isinstance(values, np.ndarray):
-                return values.astype(float)
-            result = []
-            for v in values:
-                if id(v) not in done:
-                    done[id(v)] = (v, float(v))  # holding v keeps its id from being reused by another object
-                result.append(done[id(v)][1])
-            return np.array(result)
-
-        return floats(channel.base), floats(channel.extra)
-    return None
-
-
-def _matrix(channel) -> np.ndarray:
-    q = np.asarray(channel, dtype=float)
-    if q.ndim != 2 or q.shape[0] != q.shape[1] or q.shape[0] < 2:
-        raise InvalidParameter("a direct encoding is a square matrix Q(y|x) over d >= 2 items (rows: inputs)")
-    return q
-
-
 def empirical_np(channel, counts) -> np.ndarray:
-    """Eq. (12) in floats: ``(m_hat - base) / extra`` for a ``ColumnStructure`` (also for a matrix of counts, one row
-    per repetition), else a linear solve."""
-    structure = _float_structure(channel)
-    if structure and np.ndim(counts) == 2:  # one row of counts per repetition
-        counts = np.asarray(counts, dtype=float)
-        return (counts / counts.sum(axis=1, keepdims=True) - structure[0]) / structure[1]
-    d = len(structure[0]) if structure else _matrix(channel).shape[0]
-    counts = np.asarray(_counts(counts, d), dtype=float)
-    m = counts / counts.sum()
-    if structure:
-        base, extra = structure
-        return (m - base) / extra
-    return np.linalg.solve(_matrix(channel).T, m)
+    """Eq. (12) in floats, as the channel computes it (``DirectChannel.empirical_np``): ``(m_hat - base) / extra``
+    for a ``ColumnStructure`` (also for a matrix of counts, one row per repetition), a linear solve for a matrix."""
+    return _channel(channel).empirical_np(counts)
 
 
 def norm_sub_np(values, total: float = 1.0) -> np.ndarray:
@@ -318,7 +555,8 @@ def norm_sub_np(values, total: float = 1.0) -> np.ndarray:
 def mle_np(structure: ColumnStructure, counts) -> np.ndarray:
     """``mle`` in floats, in O(d log d); ``counts`` may be a matrix with one row of counts per repetition (the result
     has its shape). Water-filling: the items enter the support in decreasing order of ``n_y extra_y / base_y``."""
-    base, extra = _float_structure(structure)
+    twin = structure.floats()
+    base, extra = twin.base, twin.extra
     counts = np.asarray(counts, dtype=float)
     rows = np.atleast_2d(counts)
     if rows.ndim != 2 or rows.shape[1] != len(base):
@@ -343,28 +581,6 @@ def mle_np(structure: ColumnStructure, counts) -> np.ndarray:
 
 
 def em_np(channel, counts, tolerance: float = 1e-10, max_iterations: int = 100_000) -> EMResult:
-    """``em`` in NumPy: O(d) per iteration for a ``ColumnStructure``, O(d^2) for a matrix."""
-    tolerance, max_iterations = _em_limits(tolerance, max_iterations)
-    structure = _float_structure(channel)
-    q = None if structure else _matrix(channel)
-    d = len(structure[0]) if structure else q.shape[0]
-    counts = np.asarray(_counts(counts, d), dtype=float)
-    w = counts / counts.sum()
-    seen = counts > 0
-
-    def output_law(p):
-        return structure[0] * p.sum() + structure[1] * p if structure else p @ q
-
-    p = np.full(d, 1 / d)
-    change, iterations = math.inf, 0
-    while iterations < max_iterations and change > tolerance:
-        ratio = np.divide(w, output_law(p), out=np.zeros(d), where=seen)
-        if structure:
-            base, extra = structure
-            new = p * (base @ ratio + extra * ratio)
-        else:
-            new = p * (q @ ratio)
-        change = float(np.abs(new - p).sum())
-        p, iterations = new, iterations + 1
-    log_likelihood = float(counts[seen] @ np.log(output_law(p)[seen]))
-    return EMResult(p, iterations, change <= tolerance, change, log_likelihood)
+    """``em`` in NumPy (``DirectChannel.em_np``): O(d) per iteration for a ``ColumnStructure``, O(d^2) for a
+    matrix."""
+    return _channel(channel).em_np(counts, tolerance, max_iterations)

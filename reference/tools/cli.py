@@ -61,13 +61,9 @@ from ldpspec.reference.porting.conform import ALPHA, RELATIVE_ERROR, conform
 from ldpspec.reference.refute import command as refute_command
 from ldpspec.reference.registry import MECHANISMS, NOTIONS, listing
 from ldpspec.reference.shared.direct import (
-    ColumnStructure,
+    DirectMatrix,
+    NotInvertible,
     column_structure,
-    em_np,
-    empirical,
-    empirical_np,
-    mle,
-    mle_np,
     norm_sub,
     norm_sub_np,
 )
@@ -264,18 +260,17 @@ def _em_options(arguments) -> tuple[float, int]:
 
 
 def _direct_channel(arguments):
-    """``(exact channel, float channel, items, reading)``: a ``ColumnStructure`` (exact and in floats) for a
-    registered mechanism, the rows of a channel file (exact and in floats) with its inputs as the items, and how the
-    file's rows were read (``None`` when they sum to exactly 1 as written)."""
+    """``(channel, items, reading)``: the exact ``DirectChannel`` to estimate with (a registered mechanism's
+    ``ColumnStructure``; for a channel file, its column structure when every column is constant off the diagonal,
+    else its ``DirectMatrix``), the file's inputs as the items, and how its rows were read (``None`` when they sum to
+    exactly 1 as written)."""
     if (arguments.mechanism is None) == (arguments.channel is None):
         raise InvalidParameter("ldpspec estimate needs either a mechanism (" + ", ".join(m.name for m in
                                                                                   direct_encodings())
                                + ") or --channel CHANNEL.json (exactly one of them)")
     if arguments.mechanism is not None:
         declaration = MECHANISMS[arguments.mechanism]
-        structure = declaration.from_options(_given(arguments, declaration.parameters)).structure()
-        floats = ColumnStructure([float(v) for v in structure.base], [float(v) for v in structure.extra])
-        return structure, floats, None, None
+        return declaration.from_options(_given(arguments, declaration.parameters)).structure(), None, None
     stored = read_channel_file(arguments.channel, arguments.max_entries, _reading(arguments))
     channel = stored.channel.matrix(arguments.max_entries)
     if channel is None or set(channel.outputs) != set(channel.inputs):
@@ -285,20 +280,8 @@ def _direct_channel(arguments):
         raise InvalidParameter(f"--channel: {arguments.channel} must have at least 2 inputs to estimate from")
     items = list(channel.inputs)
     rows = [[channel.probability(x, y) for y in items] for x in items]  # the columns in the order of the inputs
-    structure = column_structure(rows)
-    read = channel.reading()
-    if structure is not None:  # GRR, uRR, IPRR, ... written as a file: O(d) estimators, exact and in floats
-        return structure, ColumnStructure([float(v) for v in structure.base],
-                                          [float(v) for v in structure.extra]), items, read
-    return rows, [[float(v) for v in row] for row in rows], items, read
-
-
-def _inverse_work(rows) -> int:
-    """The steps of an exact inverse, as ``--max-work`` counts them: d^3 for rational entries; 10^d for entries
-    with exponentials, whose expressions grow with every elimination step."""
-    d = len(rows)
-    rational = all(value.as_rational() is not None for row in rows for value in row)
-    return d ** 3 if rational else 10 ** min(d, 100)
+    # GRR, uRR, IPRR, ... written as a file keep their O(d) estimators, exact and in floats
+    return column_structure(rows) or DirectMatrix(rows), items, channel.reading()
 
 
 def _number_text(value) -> str:
@@ -306,90 +289,70 @@ def _number_text(value) -> str:
     return text if len(text) <= 60 else to_decimal_string(value, 12) + " (approximately)"
 
 
-def _singular(rows, items) -> str:
-    """Why a square matrix (exact rows, in the order of ``items``) is singular, when it shows: a constant column, or
-    two equal rows; else nothing."""
-    if isinstance(rows, ColumnStructure):
-        return ""
-    labels = list(items) if items is not None else list(range(len(rows)))
-    for y, column in enumerate(zip(*rows)):
-        if all(value == column[0] for value in column):
-            label = label_text(labels[y], 40)
-            return f" (its column of output {label} is constant: P[{label}|x] = {_number_text(column[0])} for every x)"
-    seen = {}
-    for x, row in enumerate(rows):
-        key = tuple(value.text() for value in row) if all(value.bits() < 1000 for value in row) else None
-        if key is not None and key in seen:
-            return (f" (inputs {label_text(labels[seen[key]], 40)} and {label_text(labels[x], 40)} have the same "
-                    "row: no count tells them apart)")
-        seen.setdefault(key, x)
+def _singular(singularity, labels) -> str:
+    """Why the channel is not invertible (its ``singularity()``), as the error says it: a constant column, two equal
+    rows, or linear dependence."""
+    if singularity.output is not None:
+        label = label_text(labels[singularity.output], 40)
+        return (f" (its column of output {label} is constant: P[{label}|x] = {_number_text(singularity.value)} for "
+                "every x)")
+    if singularity.inputs is not None:
+        first, second = singularity.inputs
+        return (f" (inputs {label_text(labels[first], 40)} and {label_text(labels[second], 40)} have the same "
+                "row: no count tells them apart)")
     return " (its rows are linearly dependent)"
 
 
 def estimate(arguments) -> dict:
-    """Run ``ldpspec estimate``: the empirical estimate, Norm-Sub and the MLE from the counts of the reports."""
-    exact_channel, floats, items, read = _direct_channel(arguments)
-    d = len(floats.base) if isinstance(floats, ColumnStructure) else len(floats)
+    """Run ``ldpspec estimate``: the empirical estimate, Norm-Sub and the MLE from the counts of the reports, each
+    as the channel computes it (``reference.shared.direct.DirectChannel``)."""
+    channel, items, read = _direct_channel(arguments)
+    d = channel.d
     if arguments.counts is None:
         raise InvalidParameter(f"ldpspec estimate needs {COUNTS.option} ({COUNTS.help})")
     counts = _parse_counts(arguments.counts, d)
     tolerance, max_iterations = _em_options(arguments)
-    if isinstance(floats, ColumnStructure):
-        reachable = [b + e > 0 for b, e in zip(floats.base, floats.extra)]
-    else:
-        reachable = [any(row[y] > 0 for row in floats) for y in range(d)]
-    impossible = next((y for y in range(d) if counts[y] and not reachable[y]), None)
+    labels = list(items) if items is not None else list(range(d))
+    impossible = next((y for y, reached in enumerate(channel.reachable()) if counts[y] and not reached), None)
     if impossible is not None:
         raise InvalidParameter(f"--counts[{impossible}] is {counts[impossible]}, but the channel never reports "
-                               f"{(items or range(d))[impossible]!r}")
-    if isinstance(exact_channel, ColumnStructure) and any(extra.sign() == 0 for extra in exact_channel.extra):
-        y = next(y for y, extra in enumerate(exact_channel.extra) if extra.sign() == 0)
-        label = label_text((items or range(d))[y], 40)
+                               f"{labels[impossible]!r}")
+    evident = channel.evident_singularity()
+    if evident is not None:
+        label = label_text(labels[evident.output], 40)
         raise InvalidParameter(f"the channel is not invertible: its column of output {label} is constant "
-                               f"(P[{label}|x] = {_number_text(exact_channel.base[y])} for every input x), so a "
+                               f"(P[{label}|x] = {_number_text(evident.value)} for every input x), so a "
                                "report of it says nothing of the input; the empirical estimator needs an invertible "
                                "direct encoding (a registered mechanism: a budget > 0)")
+    work = channel.inverse_work() if arguments.exact else 0  # 0 for a column structure: nothing to invert
+    if work > arguments.max_work:
+        raise InvalidParameter(f"--exact inverts the {d} x {d} matrix of the channel exactly, about {work:.3g} steps "
+                               f"(d^3 for rational entries, 10^d with exponentials), more than --max-work "
+                               f"{arguments.max_work:,}; raise --max-work, or leave out --exact")
+    try:
+        values = channel.empirical(counts) if arguments.exact else channel.empirical_np(counts)
+    except NotInvertible:
+        raise InvalidParameter(f"the channel is not invertible{_singular(channel.singularity(), labels)}: the "
+                               "empirical estimator needs an invertible direct encoding") from None
     if arguments.exact:
-        if not isinstance(exact_channel, ColumnStructure) and _inverse_work(exact_channel) > arguments.max_work:
-            raise InvalidParameter(f"--exact inverts the {d} x {d} matrix of the channel exactly, about "
-                                   f"{_inverse_work(exact_channel):.3g} steps (d^3 for rational entries, 10^d with "
-                                   f"exponentials), more than --max-work {arguments.max_work:,}; raise --max-work, "
-                                   f"or leave out --exact")
-        try:
-            values = empirical(exact_channel, counts)
-        except InvalidParameter as error:
-            if "not invertible" not in str(error):
-                raise
-            raise InvalidParameter(f"the channel is not invertible{_singular(exact_channel, items)}: the empirical "
-                                   "estimator needs an invertible direct encoding") from None
         first, second = [to_decimal_string(v) for v in values], [to_decimal_string(v) for v in norm_sub(values)]
     else:
-        try:
-            values = empirical_np(floats, counts)
-        except np.linalg.LinAlgError:
-            raise InvalidParameter(f"the channel is not invertible{_singular(exact_channel, items)}: the empirical "
-                                   "estimator needs an invertible direct encoding") from None
         if not np.all(np.isfinite(values)):
             raise InvalidParameter("the channel is not invertible in floating point (the empirical estimate is not "
                                    "finite); try --exact")
         first, second = [float(v) for v in values], [float(v) for v in norm_sub_np(values)]
-    if isinstance(floats, ColumnStructure):  # the maximiser in closed form (water-filling), exact with --exact
-        estimate = ([to_decimal_string(v) for v in mle(exact_channel, counts)] if arguments.exact else
-                    [float(v) for v in mle_np(floats, counts)])
-        likelihood = {"estimate": estimate, "method": "closed form (column structure)"}
-    else:
-        result = em_np(floats, counts, tolerance, max_iterations)
-        if not result.converged:
-            print(f"ldpspec: warning: EM stopped after {result.iterations:,} iterations ({MAX_ITERATIONS.option}) "
-                  f"without converging: its last change was {result.change:.3g} > {TOLERANCE.option} "
-                  f"{tolerance:g}; the estimate is printed with \"converged\": false", file=sys.stderr)
-        likelihood = {**result.to_json(), "method": "EM"}
+    # the maximiser in closed form (water-filling, exact with --exact) for a column structure, else by EM
+    likelihood = channel.maximum_likelihood(counts, tolerance, max_iterations, exact=arguments.exact)
+    if not likelihood.converged:
+        print(f"ldpspec: warning: EM stopped after {likelihood.iterations:,} iterations ({MAX_ITERATIONS.option}) "
+              f"without converging: its last change was {likelihood.change:.3g} > {TOLERANCE.option} "
+              f"{tolerance:g}; the estimate is printed with \"converged\": false", file=sys.stderr)
     output = {"n": sum(counts)}
     if items is not None:
         output["items"] = [label_to_json(x) for x in items]
     if read is not None:
         output["reading"] = read.to_json()
-    output.update({"empirical": first, "norm_sub": second, "mle": likelihood})
+    output.update({"empirical": first, "norm_sub": second, "mle": likelihood.to_json()})
     return output
 
 

@@ -221,3 +221,35 @@ def test_convergence_prints_nothing_on_standard_error(tmp_path):
     assert result["mle"]["converged"] is True and err == ""
     _, err = estimate(["iprr", "--budgets", BUDGETS, "--counts", json.dumps(COUNTS)])
     assert err == ""
+
+
+@pytest.mark.parametrize("rows, message", [
+    ([["1/2", "1/3", "1/6"], ["1/2", "1/3", "1/6"], ["1/5", "3/5", "1/5"]],
+     "not invertible (inputs 'a' and 'b' have the same row: no count tells them apart)"),
+    ([["1/2", "1/4", "1/4"], ["0", "1/2", "1/2"], ["1/4", "3/8", "3/8"]], "not invertible (its rows are linearly "
+                                                                          "dependent)"),
+])
+def test_a_singular_matrix_is_refused_saying_why(tmp_path, rows, message):
+    path = tmp_path / "singular.json"
+    path.write_text(json.dumps({"inputs": ["a", "b", "c"], "outputs": ["a", "b", "c"], "probabilities": rows}),
+                    encoding="utf-8")
+    for exact in ([], ["--exact"]):
+        assert message in error_of(["--channel", path, "--counts", "[1, 1, 1]", *exact])
+
+
+def test_counts_of_an_output_a_matrix_never_reports_are_refused(tmp_path):
+    path = tmp_path / "never.json"  # no column structure: the matrix answers
+    path.write_text(json.dumps({"inputs": [0, 1, 2], "outputs": [0, 1, 2],
+                                "probabilities": [["1/2", "1/2", "0"], ["1/3", "2/3", "0"], ["1/4", "3/4", "0"]]}),
+                    encoding="utf-8")
+    assert "--counts[2] is 4, but the channel never reports 2" in error_of(["--channel", path,
+                                                                          "--counts", "[0, 0, 4]"])
+
+
+def test_em_runs_in_floats_with_exact(tmp_path):
+    path = tmp_path / "dense.json"
+    path.write_text(json.dumps(DENSE), encoding="utf-8")
+    floats, _ = estimate(["--channel", path, "--counts", "[20, 30, 25]"])
+    exact, _ = estimate(["--channel", path, "--counts", "[20, 30, 25]", "--exact"])
+    assert exact["mle"] == floats["mle"] and exact["mle"]["method"] == "EM"
+    assert [float(v) for v in exact["empirical"]] == pytest.approx(floats["empirical"], rel=1e-12)

@@ -158,7 +158,7 @@ def released_bits(declaration, mechanism, inputs) -> dict:
 def _estimator(library: str, name: str, mode: str, n: int, d: int) -> Operation:
     """An estimator on the counts of ``n`` users' reports (made first): ours on the mechanism's column structure in
     floats (its making, exact then in floats, is recorded as the preparation), the peer's on GRR's counts."""
-    from ldpspec.reference.shared.direct import ColumnStructure, em_np, empirical_np, mle_np, norm_sub_np
+    from ldpspec.reference.shared.direct import em_np, empirical_np, mle_np, norm_sub_np
 
     mechanism, inputs = MECHANISMS[name].benchmark.workload(n, d, np.random.default_rng(1))
     counts = mechanism.twin.counts(mechanism.twin.reports(inputs, np.random.default_rng(2)))
@@ -166,8 +166,7 @@ def _estimator(library: str, name: str, mode: str, n: int, d: int) -> Operation:
         prepared = peer_estimator(library, mode, mechanism, counts, n, d)
         return NOTHING if prepared is None else Operation(*prepared)
     start = time.perf_counter()
-    exact = mechanism.structure()
-    structure = ColumnStructure([float(v) for v in exact.base], [float(v) for v in exact.extra])
+    structure = mechanism.structure().floats()
     shape = {"preparation_seconds": time.perf_counter() - start}
     if mode == "empirical":
         return Operation(lambda: empirical_np(structure, counts), shape)
