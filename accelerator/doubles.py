@@ -26,6 +26,11 @@ PAIR_BLOCK = 8
 would take ``PAIR_BLOCK x d x outputs`` (256 MB at d = 2,000)."""
 OUTPUT_BLOCK = 64
 """The other rows compared at once (see ``PAIR_BLOCK``)."""
+LARGEST_BUDGET = 2.0 ** 1000
+"""The largest budget (in magnitude) the pairs' filter takes: below it the average of two budgets, a margin and its
+slack are finite doubles (the largest double is about ``2^1024``); beyond it the filter declines and every pair is
+decided exactly. A budget of ``1e308`` made the average overflow to infinity and a margin NaN, so that the filter
+kept the diagonal and the verdict named an input paired with itself."""
 
 
 def as_array(rows: Sequence[Sequence[float]]) -> np.ndarray:
@@ -105,7 +110,7 @@ def filtered_pairs(doubles: np.ndarray, budgets: Sequence[float], combine: str) 
     """The ordered pairs of rows ``(i, j)``, ``i != j``, in the scan's order (``i`` then ``j``), whose exact decision
     may set a pairwise verdict: the pairs whose margin ``r(b_i, b_j) - loss(i, j)`` may be the smallest, by the
     doubles of the entries and of the budgets (``budgets``, one per row). ``combine`` is the pair function:
-    ``"min"``, ``"avg"`` or ``"max"``. ``None`` when the filter does not apply (a budget whose double is not finite,
+    ``"min"``, ``"avg"`` or ``"max"``. ``None`` when the filter does not apply (a budget beyond ``LARGEST_BUDGET``,
     or another pair function).
 
     The pairs kept: those whose margin's lower bound is at most the smallest upper bound of a margin, with a gap
@@ -115,8 +120,8 @@ def filtered_pairs(doubles: np.ndarray, budgets: Sequence[float], combine: str) 
     first of equal ones).
     """
     budgets = np.asarray(budgets, dtype=np.float64)
-    if combine not in ("min", "avg", "max") or not np.isfinite(budgets).all():
-        return None
+    if combine not in ("min", "avg", "max") or not (np.abs(budgets) <= LARGEST_BUDGET).all():
+        return None  # another pair function, or budgets whose bounds could overflow (a NaN or inf margin)
     count = len(budgets)
     if count < 2:
         return []
@@ -133,7 +138,9 @@ def filtered_pairs(doubles: np.ndarray, budgets: Sequence[float], combine: str) 
     np.fill_diagonal(margins, np.inf)
     np.fill_diagonal(slack, 0.0)
     smallest = float((margins + slack).min())
-    return _in_order(margins - slack <= smallest + _gap(smallest))
+    kept = margins - slack <= smallest + _gap(smallest)
+    np.fill_diagonal(kept, False)  # a pair of an input with itself is never judged
+    return _in_order(kept)
 
 
 class PairLossBounds:

@@ -93,6 +93,10 @@ TIE_NUDGES = [Fraction(0), Fraction(0), Fraction(1, 10 ** 20), -Fraction(1, 10 *
               -Fraction(3, 2 ** 54)]
 
 
+HUGE_BUDGETS = ["1e308", "1.7976931348623157e308", "1e400"]
+"""Budgets at and beyond the top of the doubles: the average of two overflows, and a margin's slack too."""
+
+
 @st.composite
 def near_tied_channels(draw):
     """A channel of 2 to 6 inputs over 2 to 5 outputs, rows of the weights above nudged, each row divided by its sum
@@ -119,7 +123,7 @@ def near_tied_channels(draw):
             ratio = draw(st.sampled_from(ratios)) * (1 + draw(st.sampled_from(TIE_NUDGES)))
             budgets.append(f"log({ratio})" if ratio >= 1 else "0")
         else:
-            budgets.append(draw(st.sampled_from(["0", "0.5", "1", "2", "30"])))
+            budgets.append(draw(st.sampled_from(["0", "0.5", "1", "2", "30", *HUGE_BUDGETS])))
     return rows, budgets
 
 
@@ -138,6 +142,18 @@ def _verdicts(rows, budgets, notion):
         patch.setattr(notions, "_filtered_pairs", lambda *arguments: None)
         scanned = check(channel, **arguments)
     return filtered, scanned
+
+
+@pytest.mark.parametrize("budget", HUGE_BUDGETS)
+@pytest.mark.parametrize("notion", ["minid-ldp", "avgid-ldp", "id-ldp"])
+def test_budgets_at_the_top_of_the_doubles_name_the_exact_scans_witness(notion, budget):
+    """A budget of 1e308 once made the filter's average overflow and its margins NaN: it kept the diagonal, and the
+    verdict named an input paired with itself (loss 0) instead of the pair the scan names."""
+    for rows in ([[Fraction(1, 3), Fraction(2, 3)], [Fraction(1, 2), Fraction(1, 2)]],
+                 [[Fraction(1, 2), Fraction(1, 2)], [Fraction(1, 2), Fraction(1, 2)]]):
+        filtered, scanned = _verdicts(rows, [budget, budget], notion)
+        assert filtered.to_json() == scanned.to_json()
+        assert filtered.witness.inputs[0] != filtered.witness.inputs[1]
 
 
 @settings(max_examples=300)
