@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from tests.support import ROOT
-from tests.support.slow_tier import durations, read_slow_list
+from tests.support.slow_tier import durations, read_slow_list, slow_tests
 
 
 def test_durations_add_up_each_tests_setup_call_and_teardown():
@@ -21,6 +21,11 @@ def test_durations_add_up_each_tests_setup_call_and_teardown():
 (3 durations < 0.005s hidden.)
 """
     assert durations(output) == {"tests/a.py::test_x[1-2]": 13.25, "tests/b.py::test_y": 3.0}
+
+
+def test_the_slow_tier_keeps_the_fastest_test_of_a_module_whose_tests_are_all_slow():
+    measured = {"tests/a.py::one": 5.0, "tests/a.py::two": 2.0, "tests/b.py::fast": 0.5, "tests/b.py::slow": 9.0}
+    assert slow_tests(measured, 1.0) == [(9.0, "tests/b.py::slow"), (5.0, "tests/a.py::one")]
 
 
 @pytest.mark.slow
