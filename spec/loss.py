@@ -164,7 +164,8 @@ def summary_profile(channel, max_work: int | None = None, max_entries: int | Non
     computed in doubles (``accelerator.PairLossBounds``), within a proven slack (``accelerator.PAIR_SLACK``), and
     only the pairs that may be among the largest losses, may be an input's worst partner or the largest finite loss,
     or whose bin of the histogram the slack leaves open, are computed exactly. Every loss the summary shows is the
-    exact pair loss, and every count is the one the complete list gives. The complete list stays exact (``loss_profile``, ``--full``)."""
+    exact pair loss, and every count is the one the complete list gives. The complete list stays exact
+    (``loss_profile``, ``--full``)."""
     checked = checked_channel(channel)
     matrix = checked.matrix(max_entries)
     if matrix is None or matrix.input_classes() is not None or len(matrix.inputs) * (len(matrix.inputs) - 1) <= SHOWN:
