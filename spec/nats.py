@@ -261,16 +261,15 @@ def _integer_root(value: int, k: int) -> int | None:
         return value
     if k >= value.bit_length():  # 2^k > value: no integer >= 2 is its k-th root (and 2^k would not fit in memory)
         return None
-    guess = int(round(value ** (1 / k))) if value.bit_length() < 1000 else 1 << (value.bit_length() // k)
-    for _ in range(4 * value.bit_length() + 8):  # Newton's method on integers, then a check
+    # Newton's method on integers from above: 2^ceil(bits / k) exceeds the root, and from above the iteration
+    # decreases to floor(value^(1/k)) and stops there (a guess from below, as a float gives, can stop at once)
+    guess = 1 << -(-value.bit_length() // k)
+    for _ in range(4 * value.bit_length() + 8):
         better = ((k - 1) * guess + value // guess ** (k - 1)) // k
         if better >= guess:
             break
         guess = better
-    for candidate in (guess - 1, guess, guess + 1):
-        if candidate >= 0 and candidate ** k == value:
-            return candidate
-    return None
+    return guess if guess ** k == value else None
 
 
 def _approximate_log(value: Exact):

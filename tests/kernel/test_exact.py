@@ -236,3 +236,147 @@ def test_other_forms_with_a_logarithm_are_refused(text):
 
     with pytest.raises(spec.InvalidParameter):
         parse_number(text, "number", Exact, log=Nats.log)
+
+
+def test_mpmath_numbers_are_read_exactly_zero_included():
+    """An mpmath number is the binary fraction it holds: 0, 1, ``5 * 2^10``, ``3 * 2^-60`` and the double nearest
+    -0.1, each against the Fraction of its mantissa and exponent; infinities and NaN are refused."""
+    assert Exact.of(mpmath.mpf(0)) == 0 and Exact.of(mpmath.mpf(1)) == 1
+    assert Exact.of(mpmath.mpf(5) * 2**10) == 5120
+    assert Exact.of(mpmath.mpf(3) / 2**60) == Fraction(3, 2**60)
+    assert Exact.of(-mpmath.mpf("0.1")) == -Fraction(0.1)
+    for value in (mpmath.inf, -mpmath.inf, mpmath.nan):
+        with pytest.raises(spec.InvalidParameter, match="^x must be a finite real number"):
+            Exact.of(value, "x")
+
+
+def test_bounds_enclose_the_value_and_are_the_value_when_it_is_rational():
+    """``bounds()``: rationals around ``e`` within ``2^-200`` of it relatively (mpmath at 300 bits checks them);
+    a rational number's bounds are itself."""
+    low, high = Exact.exp(1).bounds()
+    with mpmath.workprec(300):
+        e = mpmath.e
+        assert mpmath.mpf(low.numerator) / low.denominator <= e <= mpmath.mpf(high.numerator) / high.denominator
+    assert 0 < high - low < Fraction(3, 2**200)
+    assert Exact.rational(Fraction(1, 3)).bounds() == (Fraction(1, 3), Fraction(1, 3))
+
+
+def test_ordering_by_le_is_the_exact_comparison():
+    """``<=`` holds for a smaller or equal number and fails for a larger one (also for budgets)."""
+    assert Exact.of(1) <= 1 and Exact.exp(1) <= Exact.exp(1) and Exact.of(2) <= Exact.exp(1)
+    assert not (Exact.of(3) <= Exact.exp(1)) and not (Exact.exp(1) <= Fraction(27, 10))
+    assert Nats.rational(1) <= Nats.log(3) and not (Nats.log(3) <= Nats.rational(1))
+
+
+def test_coprime_builds_the_fraction_and_shares_equal_coefficients():
+    """``Exact.coprime(a, b)`` is ``a / b`` (0, a whole number, a fraction); with a ``shared`` dictionary, equal
+    numerators (and denominators) are one polynomial object."""
+    assert Exact.coprime(0, 1) == 0 and Exact.coprime(5, 1) == 5 and Exact.coprime(3, 4) == Fraction(3, 4)
+    assert Exact.coprime(1, 2) == Fraction(1, 2) and Exact.coprime(-7, 2) == Fraction(-7, 2)
+    assert Exact.coprime(5, 1).as_rational() == 5 and Exact.coprime(3, 4).text() == "0.75"
+    shared: dict = {}
+    a, b, c = Exact.coprime(3, 4, shared), Exact.coprime(3, 5, shared), Exact.coprime(7, 4, shared)
+    assert (a, b, c) == (Fraction(3, 4), Fraction(3, 5), Fraction(7, 4))
+    assert a.num is b.num and a.den is c.den
+    assert Exact.coprime(0, 1, shared) == 0 and Exact.coprime(5, 1, shared) == 5
+
+
+def test_float_is_the_nearest_double_and_infinite_beyond_them():
+    """``float()``: correctly rounded even ``2^-250`` past the midpoint between two doubles, and +-inf for
+    rationals beyond the doubles."""
+    assert float(Exact.rational(1 + Fraction(1, 2**53) + Fraction(1, 2**250))) == 1 + 2**-52
+    assert float(Exact.rational(1 + Fraction(1, 2**53) - Fraction(1, 2**250))) == 1.0
+    assert float(Exact.rational(10**400)) == float("inf") and float(Exact.rational(-(10**400))) == float("-inf")
+
+
+def test_absolute_value_hash_and_subtraction_from_other_types():
+    """``abs`` of a negative number is its negation, of a positive one itself; a rational hashes as its Fraction, an
+    irrational number is not hashable; ``object() - x`` is Python's TypeError naming the operands."""
+    assert abs(Exact.rational(Fraction(-1, 2))) == Fraction(1, 2) and abs(Exact.rational(Fraction(1, 2))) == Fraction(
+        1, 2
+    )
+    assert abs(1 - Exact.exp(1)) == Exact.exp(1) - 1
+    assert hash(Exact.rational(Fraction(1, 2))) == hash(Fraction(1, 2))
+    with pytest.raises(TypeError, match="^an exact number that is not rational is not hashable$"):
+        hash(Exact.exp(1))
+    with pytest.raises(TypeError, match=r"^unsupported operand type\(s\) for -: 'object' and 'Exact'$"):
+        object() - Exact.of(1)
+
+
+def test_long_texts_are_cut_and_counts_are_written_for_messages():
+    """``cut_text``: whole up to 80 characters, else its first 60 and last 10 characters and its length;
+    ``count_text``: thousands separators below ``10^30``, a power of two (exactly, or "more than") from there."""
+    text = "".join(str(i % 10) for i in range(81))
+    assert exact_module.cut_text(text[:80]) == text[:80]
+    assert exact_module.cut_text(text) == f"{text[:60]}...{text[-10:]} (81 characters)"
+    assert exact_module.cut_text("x" * 12345).endswith("...xxxxxxxxxx (12,345 characters)")
+    assert exact_module.count_text(10**30 - 1) == ",".join(["999"] * 10)
+    assert exact_module.count_text(10**30) == "more than 2^99"  # 2^99 < 10^30 < 2^100
+    assert exact_module.count_text(2**100) == "2^100" and exact_module.count_text(2**100 + 1) == "more than 2^100"
+    assert exact_module.count_text(2**10_000_000) == "2^10,000,000"
+
+
+def test_text_of_multiples_of_powers_of_e():
+    """``e``, ``-e``, ``2e``, ``-2e`` and sums and differences as ``text()`` writes them (and reads them back)."""
+    cases = [
+        (Exact.exp(1), "exp(1)"),
+        (-Exact.exp(1), "-exp(1)"),
+        (2 * Exact.exp(1), "2*exp(1)"),
+        (-2 * Exact.exp(1), "-2*exp(1)"),
+        (Exact.exp(1) + 1, "exp(1) + 1"),
+        (1 - Exact.exp(1), "-exp(1) + 1"),
+        (Exact.exp(1) - 1, "exp(1) - 1"),
+        (Exact.exp(2) - 2 * Exact.exp(1) + 1, "exp(2) - 2*exp(1) + 1"),
+    ]
+    for number, text in cases:
+        assert number.text() == text and Exact.of(text) == number
+
+
+def test_powers_are_refused_past_their_limits_with_the_limit_named():
+    """``x ** p``: ``p`` up to ``MAX_POWER`` and ``p`` times ``x.bits()`` up to ``MAX_POWER_BITS``, both inclusive;
+    past either, the refusal names which limit and by how much. A negative power is the reciprocal; a power that is
+    not an int (a float, a bool) is Python's TypeError."""
+    from ldpspec.spec.exact import MAX_POWER, MAX_POWER_BITS
+
+    assert Exact.rational(2) ** -3 == Fraction(1, 8) and Exact.exp(1) ** -2 == Exact.exp(-2)
+    assert (Exact.exp(Fraction(1, MAX_POWER)) ** MAX_POWER) == Exact.exp(1)
+    with pytest.raises(spec.InvalidParameter, match=r"^an exact power too large to compute: exponent 10,001, more than "
+                       r"the limit of 10,000 \(spec\.exact\.MAX_POWER\)\. Budgets written p\*log\(x\)/r are compared"):
+        Exact.of(3) ** (MAX_POWER + 1)
+    base = Exact.of(2**2498 + 1)  # 2499 bits, and one for its single term
+    assert base.bits() * 400 == MAX_POWER_BITS
+    assert base**400 == (2**2498 + 1) ** 400
+    with pytest.raises(spec.InvalidParameter, match=r"^an exact power too large to compute: about 1,002,500 bits, more "
+                       r"than the limit of 1,000,000 \(spec\.exact\.MAX_POWER_BITS\)\. Budgets written .* or as "
+                       r"decimals$"):
+        base**401
+    with pytest.raises(spec.InvalidParameter, match=r"^an exact power too large to compute: about 2,020,000 bits"):
+        Exact.of(2**200) ** MAX_POWER  # at the exponent's limit, over the bits' limit: the bits are named
+    with pytest.raises(spec.InvalidParameter) as refusal:
+        Exact.of(3) ** (MAX_POWER + 1)
+    assert str(refusal.value).endswith(
+        ". Budgets written p*log(x)/r are compared and added through x^p and x^r (budgets with different r through "
+        "the least common multiple of the r): write them with smaller whole numbers p and r, and few different r, or "
+        "as decimals"
+    )
+    for exponent in (0.5, True):
+        with pytest.raises(TypeError, match=r"^unsupported operand type\(s\) for \*\* or pow\(\): 'Exact' and "):
+            Exact.of(2) ** exponent
+    with pytest.raises(TypeError, match=r"^unsupported operand type\(s\) for /: 'object' and 'Exact'$"):
+        object() / Exact.of(2)
+
+
+def test_fractions_of_sums_are_written_with_the_parentheses_they_need():
+    """A numerator or denominator of several terms is parenthesized, a single term or a whole number is not."""
+    e = Exact.exp(1)
+    assert (e / (e + 1)).text() == "exp(1)/(exp(1) + 1)"
+    assert (1 / (2 * e + 1)).text() == "1/(2*exp(1) + 1)"
+    assert ((e + 1) / (2 * e)).text() == "(1 + exp(-1))/2"
+    for number in (e / (e + 1), 1 / (2 * e + 1), (e + 1) / (2 * e)):
+        assert Exact.of(number.text()) == number
+
+
+def test_whole_numbers_of_thousands_of_digits_are_written_out():
+    """``10^5000 + 12345`` (16,610 bits, past the 4300 digits Python writes at once) is written digit for digit."""
+    assert Exact.rational(10**5000 + 12345).text() == "1" + "0" * 4995 + "12345"
+    assert Exact.rational(Fraction(1, 3 * 10**5000 + 1)).text() == "1/3" + "0" * 4999 + "1"
