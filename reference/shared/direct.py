@@ -192,6 +192,11 @@ class ColumnStructure(DirectChannel):
     base: Sequence
     extra: Sequence
 
+    def __post_init__(self):
+        if len(self.base) != len(self.extra) or len(self.base) < 1:
+            raise InvalidParameter(f"a column structure needs one base and one extra per item, got {len(self.base)} "
+                                   f"bases and {len(self.extra)} extras")
+
     @property
     def d(self) -> int:
         return len(self.base)

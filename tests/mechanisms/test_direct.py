@@ -99,3 +99,8 @@ def test_a_singular_matrix_says_why(rows, found):
 def test_a_matrix_that_is_not_square_is_refused(matrix):
     with pytest.raises(InvalidParameter, match="square matrix"):
         em_np(matrix, [1, 1])
+
+
+def test_a_column_structure_needs_one_base_and_one_extra_per_item():
+    with pytest.raises(InvalidParameter, match="one base and one extra per item, got 3 bases and 2 extras"):
+        ColumnStructure([0.1, 0.1, 0.1], [0.7, 0.7])
