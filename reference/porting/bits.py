@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ldpspec.reference.porting.outputs import release_text
 from ldpspec.spec import IndependentBits, SampledOneHot
 
 UNIT_ROUNDOFF = 2.0 ** -53
@@ -194,6 +195,7 @@ class Tally:
     pairs: np.ndarray = None
     ones_count: np.ndarray = None
     malformed: list = field(default_factory=list)
+    """``(release, why)`` for each release that is not ``bits`` bits."""
 
     def __post_init__(self):
         self.ones = np.zeros(self.bits, dtype=np.int64)
@@ -214,28 +216,37 @@ class Tally:
         self.ones_count += np.bincount(block.sum(axis=1), minlength=self.bits + 1)
 
 
-def _well_formed(release, bits: int) -> bool:
-    return (isinstance(release, (list, tuple)) and len(release) == bits
-            and all(type(bit) in (int, bool) and bit in (0, 1) for bit in release))
+def _refusal(release, bits: int) -> str | None:
+    """Why ``release`` is not a release of ``bits`` bits (``None`` when it is one): a list of 0s and 1s, which JSON may
+    write as integers, as ``false``/``true`` or as the floats ``0.0``/``1.0`` (a library's float array)."""
+    if not isinstance(release, (list, tuple)):
+        return f"not a list of {bits} bits"
+    if len(release) != bits:
+        return f"{len(release)} entries; a release of this channel is {bits} bits"
+    for k, bit in enumerate(release):
+        if type(bit) not in (int, bool, float) or bit not in (0, 1):
+            return f"entry {k} is {json.dumps(bit)[:20]}, not a bit (0 or 1)"
+    return None
 
 
 def tally(releases, bits: int, dependent: Sequence[tuple[int, int]] = ()) -> Tally:
-    """Count ``releases`` (a list of lists of ``bits`` integers 0 or 1, JSON's false and true taken as 0 and 1, or an
-    array of them) in blocks; a release that is anything else is kept aside as malformed."""
+    """Count ``releases`` (a list of lists of ``bits`` bits, each 0 or 1 as an integer, a boolean or a float, or an
+    array of them) in blocks; a release that is anything else is kept aside with the reason, as malformed."""
     counts = Tally(bits, tuple(dependent))
     rows = max(BLOCK // max(bits, 1), 1)
     for start in range(0, len(releases), rows):
         chunk = releases[start:start + rows]
         try:
             block = np.asarray(chunk)
-            fine = (block.ndim == 2 and block.shape[1] == bits and block.dtype.kind in "iub"
+            fine = (block.ndim == 2 and block.shape[1] == bits and block.dtype.kind in "iubf"
                     and bool(((block == 0) | (block == 1)).all()))
         except (ValueError, TypeError):
             fine = False
         if not fine:  # release by release: the well-formed ones are counted, the others kept aside
-            good = [release for release in chunk if _well_formed(release, bits)]
-            counts.malformed.extend(release for release in chunk if not _well_formed(release, bits))
-            block = np.array(good, dtype=np.int8).reshape(len(good), bits)
+            reasons = [_refusal(release, bits) for release in chunk]
+            counts.malformed.extend((release, why) for release, why in zip(chunk, reasons) if why)
+            block = np.array([release for release, why in zip(chunk, reasons) if not why],
+                             dtype=np.int8).reshape(-1, bits)
         counts.add(block)
     return counts
 
@@ -266,7 +277,11 @@ def bit_test(law: BitLaw, releases, alpha: float, power: float, shown: int = 5) 
     report = {"test": "bits", "bits": law.bits,
               "tests": {"bits": law.bits, "pairs": len(dependent) + len(neighbours), "ones_count": 1, "total": tests},
               "threshold": limit, "largest_deviation": largest, "power": power}
-    if detects <= reach:
+    if counts.malformed:
+        report["detects_deviation_at_least"] = None
+        report["guarantee"] = (f"not stated: {len(counts.malformed)} of the {n + len(counts.malformed)} releases are "
+                               f"not {law.bits} bits (never_released)")
+    elif detects <= reach:
         report["detects_deviation_at_least"] = detects
         report["guarantee"] = (f"a sampler under which a tested probability (a bit's, two tested bits' both being 1, "
                                f"or the number of ones in [{lo}, {hi}]) is off by {detects:.4f} or more fails with "
@@ -277,7 +292,10 @@ def bit_test(law: BitLaw, releases, alpha: float, power: float, shown: int = 5) 
                                f"({detects:.3f}) is more than any tested probability can move ({reach:.3f})")
     report["n_to_detect_0.05"] = samples_needed(0.05, tests, alpha, power, law.rounding)
     report["failures"] = failures[:shown]
-    report["conforms"] = not failures and not counts.malformed and n > 0
+    passed = not failures and not counts.malformed and n > 0
+    report["conforms"] = False if not passed else True if report["detects_deviation_at_least"] else None
     if counts.malformed:
-        report["never_released"] = [json.dumps(release)[:60] for release in counts.malformed[:shown]]
+        report["never_released"] = [{"release": release_text(release), "why": why}
+                                    for release, why in counts.malformed[:shown]]
+        report["never_released_count"] = len(counts.malformed)
     return report

@@ -60,6 +60,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from ldpspec.reference.porting.bits import bit_law, bit_test
+from ldpspec.reference.porting.outputs import output_test, release_text, whole_release_test
 from ldpspec.reference.porting.vectors import MECHANISM_KINDS, VECTORS, build
 from ldpspec.reference.registry import MECHANISMS
 from ldpspec.spec import (
@@ -252,6 +253,9 @@ def _estimators_failure(answer: dict, test: dict, relative: float,
     for field in ("estimate", "variance"):
         if field not in fields:
             continue
+        if field not in answer:  # a library without this part of the estimator declares the parts it has
+            return (f"{field}: not given; a port that does not compute it declares the parts it answers, as "
+                    f"\"answers\": [\"estimators.{'estimate' if field == 'variance' else 'variance'}\"]")
         failure = _all_close(answer.get(field), test[field]["decimal"], relative, field)
         if failure:
             return failure
@@ -262,7 +266,8 @@ def _estimators_failure(answer: dict, test: dict, relative: float,
     if "direct" in test and "direct" in fields:
         direct = answer.get("direct")
         if not isinstance(direct, dict):
-            return "direct: a direct encoding's answer gives its empirical estimate, Norm-Sub and MLE"
+            return ("direct: a direct encoding's answer gives its empirical estimate, Norm-Sub and MLE; a port "
+                    "without them declares \"answers\": [\"estimators.estimate\", \"estimators.variance\"]")
         for field in ("empirical", "norm_sub", "mle"):
             failure = _all_close(direct.get(field), test["direct"][field]["decimal"], relative, f"direct.{field}")
             if failure:
@@ -308,37 +313,6 @@ def _named(key) -> str:
 
 # --- samples from the port's own generator ---------------------------------------------------------------------------
 
-def l1_threshold(outputs: int, n: int, alpha: float) -> float:
-    """``lambda`` with ``2^outputs e^(-n lambda^2 / 2) = alpha``: the L1 distance a conforming sample reaches with
-    probability at most ``alpha`` (Bretagnolle-Huber-Carol)."""
-    return math.sqrt(2 * (outputs * math.log(2) - math.log(alpha)) / n)  # 1/alpha overflows below 1e-308
-
-
-def whole_release_test(counts, probabilities, n: int, alpha: float, power: float = POWER) -> dict:
-    """The L1 test of a sample of ``n`` releases, given its counts of the channel's outputs of positive probability
-    and their exact probabilities (doubles, in the same order): the distance, the threshold, the stated power and the
-    verdict. The stated total variation is no guarantee when no distribution on these outputs is that far from the
-    channel's (``1 - min P``): then it is ``None``."""
-    distance = math.fsum(abs(count / n - p) for count, p in zip(counts, probabilities))
-    k = len(probabilities)
-    threshold = l1_threshold(k, n, alpha)
-    detects = (threshold + l1_threshold(k, n, 1 - power)) / 2
-    reach = 1 - min(probabilities)
-    report = {"test": "whole release", "n": n, "outputs": k, "l1_distance": distance, "threshold": threshold,
-              "power": power}
-    if detects <= reach:
-        report["detects_tv_at_least"] = detects
-        report["guarantee"] = (f"a sampler whose releases are {detects:.4f} or more from the channel's row in total "
-                               f"variation fails with probability at least {power}")
-    else:
-        report["detects_tv_at_least"] = None
-        report["guarantee"] = (f"none at n = {n}: the total variation this n detects with probability {power} "
-                               f"({detects:.3f}) is more than any distribution on the {k} outputs reaches "
-                               f"({reach:.3f})")
-    report["conforms"] = distance < threshold
-    return report
-
-
 def _python_release(value, where: str, depth: int = 0):
     """A release read from JSON: lists become tuples (numbers stay floats, for a continuous point); nested at most
     ``MAX_LABEL_DEPTH`` lists deep, as a label."""
@@ -347,18 +321,45 @@ def _python_release(value, where: str, depth: int = 0):
     return tuple(_python_release(part, where, depth + 1) for part in value) if isinstance(value, list) else value
 
 
+def _options(answer: dict, name: str, where: str) -> dict:
+    """The options a sample set was drawn at: required (a default would test releases drawn at other options against
+    the wrong channel), each a string, as on the command line."""
+    example = json.dumps(MECHANISMS[name].example())
+    if "options" not in answer:
+        raise InvalidParameter(f"{where}.options is missing: give the options the releases were drawn at, each value "
+                               f"a string as on the command line, e.g. {example} ({name}'s example)")
+    options = answer["options"]
+    if not isinstance(options, dict):
+        raise InvalidParameter(f"{where}.options must be an object of {name}'s options, e.g. {example}; got "
+                               f"{json.dumps(options)[:80]}")
+    for key, value in options.items():
+        if not isinstance(value, str):
+            raise InvalidParameter(f"{where}.options.{key} must be a string (options are texts, as on the command "
+                                   f"line: \"{key}\": {json.dumps(json.dumps(value))[:60]}); got "
+                                   f"{json.dumps(value)[:60]}")
+    return options
+
+
+def _wrong_options_hint(report: dict, where: str) -> None:
+    """When no release at all is one of the channel's, the likelier cause is a sample set drawn at other options
+    than it declares (or none declared): the report says so."""
+    if report.get("never_released_count") == report["n"]:
+        report["hint"] = (f"no release is one of this channel's: were they drawn at other options than "
+                          f"{where}.options ({json.dumps(report['options'])}, {report['mechanism']})?")
+
+
 def sample_report(answer: dict, index: int, alpha: float) -> dict:
     """The test of one sample set, with its power: bit by bit for a bit-vector release whose channel is a structure
-    of bits (``reference.porting.bits``), else the L1 test of the whole release."""
+    of bits (``reference.porting.bits``), output by output for a release that is one item, else the L1 test of the
+    whole release (``reference.porting.outputs``). ``conforms`` is ``None`` when the test could detect nothing at
+    this sample size."""
     where = f"samples[{index}]"
     if not isinstance(answer, dict):
         raise InvalidParameter(f"{where} must be an object")
     name = answer.get("mechanism")
     if not isinstance(name, str) or name not in MECHANISMS:
         raise InvalidParameter(f"{where}.mechanism must be a registered mechanism, got {json.dumps(name)[:40]}")
-    options = answer.get("options", MECHANISMS[name].example())
-    if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
-        raise InvalidParameter(f"{where}.options must map parameter names to their text")
+    options = _options(answer, name, where)
     built = build(name, options)  # IDUE: from the solver output the vectors record for these options
     channel = built.channel()
     x = normalize_label(answer.get("input"), f"{where}.input")
@@ -370,25 +371,37 @@ def sample_report(answer: dict, index: int, alpha: float) -> dict:
     head = {"mechanism": name, "options": options, "input": label_to_json(x), "n": len(releases), "alpha": alpha}
     law = bit_law(channel, x) if MECHANISMS[name].reports == "bit-vector" else None
     if law is not None:
-        return {**head, **bit_test(law, releases, alpha, POWER, SHOWN)}
-    row = output_distribution(channel, x)
-    observed, never = Counter(), []
-    for release in releases:
-        try:  # a point of a density falls in a cell of the exact channel (the mechanism's label)
-            y = (built.label(_python_release(release, f"{where}.releases"), channel) if channel.has_densities
-                 else normalize_label(release))
-        except (InvalidChannel, InvalidParameter, TypeError, ValueError):
-            y = None
-        if y is None or row.get(y, 0) == 0:
-            never.append(release)
+        report = {**head, **bit_test(law, releases, alpha, POWER, SHOWN)}
+    else:
+        row = output_distribution(channel, x)
+        observed, refused = Counter(), []
+        for release in releases:
+            try:  # a point of a density falls in a cell of the exact channel (the mechanism's label)
+                y = (built.label(_python_release(release, f"{where}.releases"), channel) if channel.has_densities
+                     else normalize_label(release))
+            except (InvalidChannel, InvalidParameter, TypeError, ValueError):
+                y = None
+            if y is None or y not in row:
+                refused.append((release, "not an output of the channel"))
+            elif row[y] == 0:
+                refused.append((release, f"an output of probability 0 for input {json.dumps(head['input'])}"))
+            else:
+                observed[y] += 1
+        support = {y: p for y, p in row.items() if p > 0}
+        if MECHANISMS[name].reports == "item":
+            report = {**head, **output_test(support, observed, len(releases), alpha, POWER, SHOWN)}
         else:
-            observed[y] += 1
-    support = [y for y, p in row.items() if p > 0]
-    report = {**head, **whole_release_test([observed.get(y, 0) for y in support], [float(row[y]) for y in support],
-                                           len(releases), alpha)}
-    report["conforms"] = report["conforms"] and not never
-    if never:
-        report["never_released"] = [json.dumps(release)[:60] for release in never[:SHOWN]]
+            report = {**head, "test": "whole release",
+                      **whole_release_test([observed.get(y, 0) for y in support], [float(p) for p in support.values()],
+                                           len(releases), alpha, POWER)}
+            if report["detects_tv_at_least"] is None and report["conforms"]:
+                report["conforms"] = None
+        if refused:
+            report["conforms"] = False
+            report["never_released"] = [{"release": release_text(release), "why": why}
+                                        for release, why in refused[:SHOWN]]
+            report["never_released_count"] = len(refused)
+    _wrong_options_hint(report, where)
     return report
 
 
@@ -448,7 +461,7 @@ def _not_covered(covered: dict | None, answers: dict, vectors: dict, claimed: se
         if "estimators" in covered:
             left += [f"estimators.{field}" for field in ESTIMATOR_FIELDS if field not in covered["estimators"]]
     unchecked = {}
-    for item in left:
+    for item in list(left):
         kind = item.split(".", 1)[0]
         if kind == "stream":
             unchecked[item] = list(vectors["stream"])
@@ -457,6 +470,8 @@ def _not_covered(covered: dict | None, answers: dict, vectors: dict, claimed: se
                     and (item != "estimators.direct" or "direct" in vectors[kind][key])]
             if keys:
                 unchecked[item] = [label_to_json(key) for key in keys]
+            else:  # nothing of the claimed mechanisms is of this kind (estimators.direct for a unary encoding)
+                left.remove(item)
     parts = []
     for item in left:
         if item == "samples":
@@ -466,8 +481,6 @@ def _not_covered(covered: dict | None, answers: dict, vectors: dict, claimed: se
             count = len(unchecked[item])
             parts.append(f"{item} ({count} vector{'' if count == 1 else 's'}"
                          + (f" of {', '.join(mechanisms)})" if mechanisms else ")"))
-        else:
-            parts.append(f"{item} (no vector of the claimed mechanisms)")
     statement = ("nothing: every kind was checked" if not left else
                  "not checked, and a pass says nothing about them: " + "; ".join(parts))
     return {"kinds": left, "vectors": unchecked, "statement": statement}
@@ -541,6 +554,35 @@ def conform(answers: dict, relative: float = RELATIVE_ERROR, alpha: float = ALPH
     report["mechanisms"] = sorted(claimed)
     report["unanswered"] = missing
     report["not_covered"] = _not_covered(covered, answers, vectors, claimed)
-    report["conforms"] = (not missing and all(report[kind]["failed"] == 0 for kind in COMPARE if kind in report)
-                          and all(sample["conforms"] for sample in report["samples"]))
+    if "estimators" in report:
+        report["estimators"].update(_estimator_options(answered["estimators"], vectors, report["samples"]))
+    if covered is None and missing:
+        report["hint"] = (f"{sum(map(len, missing.values()))} vectors of the claimed mechanisms are unanswered; a port "
+                          f"that answers part of the kit declares the kinds it answers, as \"answers\": "
+                          f"{json.dumps([kind for kind in KINDS if answers.get(kind)])}")
+    failed = (missing or any(report[kind]["failed"] for kind in COMPARE if kind in report)
+              or any(sample["conforms"] is False for sample in report["samples"]))
+    undecided = [f"samples[{index}] ({sample['mechanism']}, n = {sample['n']})"
+                 for index, sample in enumerate(report["samples"]) if sample["conforms"] is None]
+    report["conforms"] = False if failed else None if undecided else True
+    if undecided:
+        report["undecided"] = (f"{', '.join(undecided)}: too few releases for the test to detect anything (each "
+                               f"report's guarantee and n_to_detect say how many it needs)")
     return report
+
+
+def _estimator_options(answered: set, vectors: dict, samples: list) -> dict:
+    """Which options the estimators were checked at (the vectors' own), and a note where a mechanism's sample sets
+    were drawn at others: the estimator is not checked there."""
+    checked = {}
+    for key in sorted(answered):
+        options = vectors["estimators"][key]["options"]
+        if options not in checked.setdefault(key[0], []):
+            checked[key[0]].append(options)
+    elsewhere = sorted({sample["mechanism"] for sample in samples if sample["mechanism"] in checked
+                        and sample["options"] not in checked[sample["mechanism"]]})
+    result = {"at_options": checked}
+    if elsewhere:
+        result["note"] = (f"the estimators are checked at the options of their vectors only (at_options); the sample "
+                          f"sets of {', '.join(elsewhere)} are at other options, where no estimator is checked")
+    return result

@@ -1,7 +1,7 @@
 """The answer of a refutation: each examined pair with its event, counts, certified bound, budget, verdict and power.
 
 The **bound** of a pair ``(x, x')`` is ``ln(L / U)``: ``L`` the certified Clopper-Pearson lower bound on ``P[E | x]``
-and ``U`` the upper bound on ``P[E | x']`` (``refute.binomial``), each at level ``alpha / (2 m)`` for ``m`` examined
+and ``U`` the upper bound on ``P[E | x']`` (``reference.binomial``), each at level ``alpha / (2 m)`` for ``m`` examined
 pairs, so that every bound of the run holds together with probability at least ``1 - alpha`` (Bonferroni over the
 ``2 m`` one-sided bounds), whatever the implementation does. ``ln(P[E|x] / P[E|x'])`` is at most the pair's privacy
 loss, so the bound is a lower bound on the loss. It is compared with the declared budget of the pair (of the event,

@@ -39,7 +39,7 @@ except ImportError:  # Windows
     fcntl = None
 
 from ldpspec.reference.porting.bits import bit_law
-from ldpspec.reference.refute import binomial
+from ldpspec.reference import binomial
 from ldpspec.reference.refute.answer import Answer, PairResult, detectable_excess
 from ldpspec.reference.refute.events import (
     BitBatch,

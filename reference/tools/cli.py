@@ -440,7 +440,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     conformer = commands.add_parser(
         "conform", help="check a port's answers against the porting kit's vectors (all of them, or what the file "
-                        "declares in \"answers\"); exit 0 if they conform, 1 if not, 2 on bad input")
+                        "declares in \"answers\"); exit 0 if they conform, 1 if not, 2 on bad input, 4 when a "
+                        "sample set is too small for its test to detect anything")
     conformer.add_argument("answers", help="the port's answers file (JSON, format ldpspec-answers/2)")
     conformer.add_argument("--relative-error", default=str(RELATIVE_ERROR), metavar="R",
                            help=f"the relative error allowed in a number, in (0, 1) (default {RELATIVE_ERROR})")
@@ -683,7 +684,8 @@ def run(argv=None) -> int:
         relative, alpha = _open_unit(arguments.relative_error, "--relative-error"), _open_unit(arguments.alpha,
                                                                                                "--alpha")
         result = conform(_read_json(arguments.answers, "answers"), relative, alpha)
-        status = EXIT["holds"] if result["conforms"] else EXIT["does not hold"]
+        status = (EXIT["undecided"] if result["conforms"] is None else EXIT["holds"] if result["conforms"]
+                  else EXIT["does not hold"])
     elif arguments.command == "refute":
         answer = refute_command.run(arguments, _shard_progress())
         if arguments.output is not None:

@@ -22,6 +22,7 @@ from ldpspec.reference.porting.bits import (
     samples_needed,
 )
 from ldpspec.reference.porting.conform import ALPHA, ANSWERS_FORMAT, POWER, sample_report
+from ldpspec.reference.porting.outputs import whole_release_test
 from ldpspec.reference.porting.vectors import build
 from ldpspec.reference.registry import MECHANISMS
 from ldpspec.reference.tools.cli import main
@@ -31,6 +32,8 @@ RECOMMENDED = 10_000
 """The releases per sample set the kit recommends for a bit vector (docs/porting/conform.md)."""
 LARGEST_D = 8559
 """The largest d at which the recommended size detects a deviation of 0.05 (docs/porting/conform.md)."""
+GRR_ROW = [np.e / (np.e + 2), 1 / (np.e + 2), 1 / (np.e + 2)]
+"""GRR's row at epsilon = 1 and d = 3, for the whole-release test."""
 
 
 def oue(d: int):
@@ -168,8 +171,8 @@ def test_no_stated_power_is_vacuous(n):
     assert stated is None or stated <= reach
     if stated is None:
         assert report["guarantee"].startswith(f"none at n = {n}")
-    whole = sample_report({"mechanism": "grr", "options": {"epsilon": "1", "d": "3"}, "input": 0,
-                           "releases": ([0] * 6 + [1, 2]) * max(n // 8, 1)}, 0, ALPHA)
+    releases = max(n // 8, 1) * 8
+    whole = whole_release_test([releases * 6 // 8, releases // 8, releases // 8], GRR_ROW, releases, ALPHA, POWER)
     tv = whole["detects_tv_at_least"]
     assert tv is None or tv <= 1 - 1 / (np.e + 2)  # no distribution on GRR's 3 outputs is farther
     assert (tv is None) == whole["guarantee"].startswith("none at n")
@@ -181,19 +184,23 @@ def test_the_old_vacuous_case_states_no_guarantee():
     what any distribution reaches (GRR over 3 items, 10 releases)."""
     report = bit_test(bit_law(oue(14).channel(), 0), draw(14, 20_000, 9), ALPHA, POWER)
     assert report["conforms"] and report["detects_deviation_at_least"] < 0.04
-    whole = sample_report({"mechanism": "grr", "options": {"epsilon": "1", "d": "3"}, "input": 0,
-                           "releases": [0] * 6 + [1, 2, 1, 2]}, 0, ALPHA)
+    whole = whole_release_test([6, 2, 2], GRR_ROW, 10, ALPHA, POWER)
     assert whole["detects_tv_at_least"] is None and whole["guarantee"].startswith("none at n = 10")
 
 
 # --- malformed releases -------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("bad", [[1, 0], [1, 0, 2], [1, 0, 0.5], [1.0, 0, 0], "100", None, [[1], 0, 0]])
-def test_a_release_that_is_not_d_bits_fails_at_once(bad):
+@pytest.mark.parametrize("bad, why", [([1, 0], "2 entries; a release of this channel is 3 bits"),
+                                      ([1, 0, 2], "entry 2 is 2, not a bit"), ([1, 0, 0.5], "entry 2 is 0.5"),
+                                      ("100", "not a list of 3 bits"), (None, "not a list"),
+                                      ([[1], 0, 0], "entry 0 is [1], not a bit")])
+def test_a_release_that_is_not_d_bits_fails_at_once_and_says_why(bad, why):
     law = bit_law(oue(3).channel(), 0)
     good = draw(3, 3000, 4).tolist()
     report = bit_test(law, good[:1000] + [bad] + good[1000:], ALPHA, POWER)
-    assert not report["conforms"] and report["never_released"] == [json.dumps(bad)]
+    assert not report["conforms"] and report["never_released_count"] == 1
+    assert report["never_released"][0]["release"] == json.dumps(bad) and why in report["never_released"][0]["why"]
+    assert report["guarantee"] == "not stated: 1 of the 3001 releases are not 3 bits (never_released)"
     assert report["largest_deviation"]["deviation"] < report["threshold"]  # the others are counted, and pass
     assert bit_test(law, good, ALPHA, POWER)["conforms"]
 

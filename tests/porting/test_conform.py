@@ -16,10 +16,10 @@ from ldpspec.reference.porting.conform import (
     ANSWERS_FORMAT,
     POWER,
     conform,
-    l1_threshold,
     load_vectors,
     sample_report,
 )
+from ldpspec.reference.porting.outputs import l1_threshold, whole_release_test
 from ldpspec.reference.porting.vectors import release_json
 from ldpspec.reference.registry import MECHANISMS
 from ldpspec.reference.stream import Stream
@@ -108,7 +108,8 @@ def test_the_reference_answering_as_a_port_conforms(grr_answers, tmp_path, capsy
     assert status == 0, report
     assert report["conforms"] and report["mechanisms"] == ["grr"] and not report["unanswered"]
     assert report["parameters"]["answered"] == 11 and report["sampling"]["answered"] == 3
-    assert all(sample["conforms"] and sample["detects_tv_at_least"] < 0.1 for sample in report["samples"])
+    assert all(sample["conforms"] and sample["test"] == "outputs" and sample["detects_deviation_above"] < 0.1
+               for sample in report["samples"])
 
 
 def test_a_continuous_mechanism_answered_by_the_reference_conforms():
@@ -195,19 +196,21 @@ def test_samples_from_a_sampler_with_p_and_q_swapped_fail(grr_answers):
     answers = {"format": ANSWERS_FORMAT, "samples": [{"mechanism": "grr", "options": {"epsilon": "1", "d": "3"},
                                                             "input": 0, "releases": swapped}]}
     (sample,) = report_of(answers)["samples"]
-    assert not sample["conforms"] and sample["l1_distance"] > sample["threshold"]
+    assert not sample["conforms"] and sample["failures"][0]["output"] == 0  # the true item's frequency
 
 
 def test_a_release_the_channel_never_gives_fails_at_once():
     answers = {"format": ANSWERS_FORMAT, "samples": [{"mechanism": "grr", "options": {"epsilon": "1", "d": "3"},
                                                             "input": 0, "releases": [0, 1, 2] * 100 + [3]}]}
     (sample,) = report_of(answers)["samples"]
-    assert not sample["conforms"] and sample["never_released"] == ["3"]
+    assert not sample["conforms"] and sample["never_released"] == [{"release": "3",
+                                                                    "why": "not an output of the channel"}]
 
 
 def test_the_stated_power_holds_for_a_sampler_off_by_the_stated_distance():
-    """A GRR sampler whose releases are off by exactly the stated total variation (mass moved from the true item to
-    another) fails in at least 99% of 300 runs; the exact one passes in all of them (alpha is 1e-6)."""
+    """The whole-release test: releases off by exactly the stated total variation (mass moved from the true item to
+    another, over GRR's 3 outputs) fail in at least 99% of 300 runs; the exact ones pass in all of them (alpha is
+    1e-6)."""
     n, d = 2000, 3
     p, q = math.e / (math.e + d - 1), 1 / (math.e + d - 1)
     delta = (l1_threshold(d, n, ALPHA) + l1_threshold(d, n, 1 - POWER)) / 2
@@ -215,8 +218,7 @@ def test_the_stated_power_holds_for_a_sampler_off_by_the_stated_distance():
 
     def report(weights) -> dict:
         releases = rng.choices(range(d), weights=weights, k=n)
-        return sample_report({"mechanism": "grr", "options": {"epsilon": "1", "d": "3"}, "input": 0,
-                              "releases": releases}, 0, ALPHA)
+        return whole_release_test([releases.count(y) for y in range(d)], [p, q, q], n, ALPHA, POWER)
 
     off = [report([p - delta, q + delta, q]) for _ in range(300)]
     assert off[0]["detects_tv_at_least"] == pytest.approx(delta)
@@ -240,7 +242,8 @@ def test_the_stated_power_holds_for_a_sampler_off_by_the_stated_distance():
     ({"format": ANSWERS_FORMAT, "extra": []}, "unknown sections"),
     ({"format": ANSWERS_FORMAT, "samples": [{"mechanism": "nope", "input": 0, "releases": [0]}]},
      "registered mechanism"),
-    ({"format": ANSWERS_FORMAT, "samples": [{"mechanism": "grr", "input": 7, "releases": [0]}]},
+    ({"format": ANSWERS_FORMAT, "samples": [{"mechanism": "grr", "options": {"epsilon": "1", "d": "3"}, "input": 7,
+                                             "releases": [0]}]},
      "input of the channel"),
     ({"format": ANSWERS_FORMAT, "estimators": [{"mechanism": "grr", "id": "example", "estimate": ["x", 1, 1],
                                                 "variance": []}]},

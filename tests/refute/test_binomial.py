@@ -1,4 +1,4 @@
-"""The certified Clopper-Pearson bounds (``refute.binomial``) against an exact oracle: binomial tails summed in exact
+"""The certified Clopper-Pearson bounds (``reference.binomial``) against an exact oracle: binomial tails summed in exact
 rationals. Every certified lower bound must be proven (its exact tail is at most the level, so it is no larger than
 Clopper and Pearson's bound) and tight (the exact tail a relative 2^-30 above it exceeds the level, so Clopper and
 Pearson's bound is within 2^-30 of it); the upper bound likewise, through the failures. Beyond the oracle's reach,
@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.stats import binom
 
-from ldpspec.reference.refute import binomial
+from ldpspec.reference import binomial
 from tests.support import examples
 
 

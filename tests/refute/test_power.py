@@ -11,7 +11,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from ldpspec.reference.refute import binomial
+from ldpspec.reference import binomial
 from ldpspec.reference.refute.answer import POWER, detectable_excess
 from tests.support import DOCS
 
