@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
@@ -196,56 +197,91 @@ def n_to_detect_half(probability, outputs: int, modes: int, alpha: float, power:
     return most
 
 
-def output_test(row: dict, observed: dict, n: int, alpha: float, power: float, shown: int = 5) -> dict:
-    """The test of ``n`` releases of one input: ``row`` maps each output of positive probability to its exact
-    probability, ``observed`` each output to its count. Every output's count against its accepted counts, and the
-    whole release at ``alpha / 2``; the stated power, the failures (at most ``shown``, largest deviation first) and
-    whether they conform (``None`` when the test could detect nothing at this ``n``)."""
+@dataclass(frozen=True)
+class OutputPlan:
+    """The outputs test of ``n`` releases of one input, planned before any count is seen: each output's exact
+    probability (as a double), its accepted counts ``[lo, hi]`` and the probabilities it detects, ``at_most`` and
+    ``at_least`` (``None`` on a side where it detects none)."""
+
+    n: int
+    alpha: float
+    power: float
+    outputs: tuple
+    probabilities: tuple
+    accepted: tuple
+    detected: tuple
+    modes: int
+    n_to_detect_half: int
+
+    def test(self, observed: dict, shown: int = 5) -> dict:
+        """The report on the counts ``observed`` (output to count; an output not there has none)."""
+        n = self.n
+        counts = [observed.get(y, 0) for y in self.outputs]
+        results = []
+        for y, count, expected, (lo, hi) in zip(self.outputs, counts, self.probabilities, self.accepted):
+            results.append({"output": label_to_json(y), "observed": count / n, "expected": expected,
+                            "deviation": abs(count / n - expected), "accepted": [lo / n, hi / n],
+                            "fails": not lo <= count <= hi})
+        whole = whole_release_test(counts, self.probabilities, n, self.alpha / 2, self.power)
+        failures = sorted((r for r in results if r.pop("fails")), key=lambda r: -r["deviation"])
+        at_most, at_least = self.detected[0]
+        report = {"test": "outputs", "outputs": len(self.outputs),
+                  "tests": {"most_likely": self.modes, "others": len(self.outputs) - self.modes, "whole_release": 1},
+                  "largest_deviation": max(results, key=lambda r: r["deviation"]), "power": self.power,
+                  "most_likely_detected": {"probability": self.probabilities[0],
+                                           "at_most": None if at_most is None else float(at_most),
+                                           "at_least": None if at_least is None else float(at_least)}}
+        deviation = self.detects_deviation_above()
+        report["detects_deviation_above"] = deviation
+        if deviation is not None:
+            mode = report["most_likely_detected"]
+            sides = [f"at most {mode['at_most']:.4g}" if mode["at_most"] is not None else None,
+                     f"at least {mode['at_least']:.4g}" if mode["at_least"] is not None else None]
+            mode_text = (f"the most likely output's probability ({mode['probability']:.4g}) is "
+                         + " or ".join(side for side in sides if side) + ", or " if any(sides) else "")
+            tv = whole["detects_tv_at_least"]
+            report["guarantee"] = (f"a sampler under which {mode_text}any output's probability is off by more than "
+                                   f"{deviation:.4g} fails with probability at least {self.power}"
+                                   + (f"; so does one {tv:.4f} or more from the channel's row in total variation"
+                                      if tv is not None else ""))
+        else:
+            report["guarantee"] = f"none at n = {n}: no count of any output can be rejected at this n"
+        report["n_to_detect_half"] = self.n_to_detect_half
+        report["whole_release"] = {key: whole[key] for key in ("l1_distance", "threshold", "detects_tv_at_least")}
+        report["failures"] = failures[:shown]
+        passed = not failures and whole["conforms"]
+        detects = deviation is not None or whole["detects_tv_at_least"] is not None
+        report["conforms"] = False if not passed else True if detects else None
+        return report
+
+    def detects_deviation_above(self) -> float | None:
+        """The deviation of one output's probability, either way, beyond which every sampler is caught with
+        probability ``power`` (on a side where an output detects nothing, a move beyond ``p`` down or ``1 - p`` up is
+        impossible); ``None`` when no output detects anything."""
+        reaches = [max(p - float(below) if below is not None else p, float(above) - p if above is not None else 1 - p)
+                   for p, (below, above) in zip(self.probabilities, self.detected)
+                   if below is not None or above is not None]
+        return max(reaches) if reaches else None
+
+
+def output_plan(row: dict, n: int, alpha: float, power: float) -> OutputPlan:
+    """The plan of the outputs test for ``row`` (each output of positive probability to its exact probability), the
+    most likely outputs first."""
     levels = output_levels(row, alpha)
     top = max(row.values())
-    modes = sum(1 for p in row.values() if p == top)
+    outputs = sorted(row, key=lambda y: row[y] != top)  # stable: the most likely first, else the row's order
     miss = 1 - Fraction(power)
-    results, reaches, mode_detected = [], [], None
-    for y, p in row.items():
-        low, high = probability_bounds(p)
+    accepted, detected = [], []
+    for y in outputs:
+        low, high = probability_bounds(row[y])
         lo, hi = accepted_counts(n, low, high, levels[y])
-        below, above = detected_between(n, lo, hi, miss)
-        count, expected = observed.get(y, 0), float(p)
-        results.append({"output": label_to_json(y), "observed": count / n, "expected": expected,
-                        "deviation": abs(count / n - expected), "accepted": [lo / n, hi / n],
-                        "fails": not lo <= count <= hi})
-        if below is not None or above is not None:
-            # a sampler off by more than this either way is caught: on a side with no detection, a move beyond
-            # p (down) or 1 - p (up) is impossible
-            reaches.append(max(expected - float(below) if below is not None else expected,
-                               float(above) - expected if above is not None else 1 - expected))
-        if p == top and mode_detected is None:
-            mode_detected = {"probability": expected, "at_most": None if below is None else float(below),
-                             "at_least": None if above is None else float(above)}
-    whole = whole_release_test([observed.get(y, 0) for y in row], [float(p) for p in row.values()], n, alpha / 2,
-                               power)
-    failures = sorted((r for r in results if r.pop("fails")), key=lambda r: -r["deviation"])
-    report = {"test": "outputs", "outputs": len(row),
-              "tests": {"most_likely": modes, "others": len(row) - modes, "whole_release": 1},
-              "largest_deviation": max(results, key=lambda r: r["deviation"]), "power": power,
-              "most_likely_detected": mode_detected}
-    if reaches:
-        sides = [f"at most {mode_detected['at_most']:.4g}" if mode_detected["at_most"] is not None else None,
-                 f"at least {mode_detected['at_least']:.4g}" if mode_detected["at_least"] is not None else None]
-        mode_text = (f"the most likely output's probability ({mode_detected['probability']:.4g}) is "
-                     + " or ".join(side for side in sides if side) + ", or " if any(sides) else "")
-        tv = whole["detects_tv_at_least"]
-        report["detects_deviation_above"] = max(reaches)
-        report["guarantee"] = (f"a sampler under which {mode_text}any output's probability is off by more than "
-                               f"{max(reaches):.4g} fails with probability at least {power}"
-                               + (f"; so does one {tv:.4f} or more from the channel's row in total variation"
-                                  if tv is not None else ""))
-    else:
-        report["detects_deviation_above"] = None
-        report["guarantee"] = f"none at n = {n}: no count of any output can be rejected at this n"
-    report["n_to_detect_half"] = n_to_detect_half(top, len(row), modes, alpha, power)
-    report["whole_release"] = {key: whole[key] for key in ("l1_distance", "threshold", "detects_tv_at_least")}
-    report["failures"] = failures[:shown]
-    passed = not failures and whole["conforms"]
-    report["conforms"] = False if not passed else True if reaches or whole["detects_tv_at_least"] else None
-    return report
+        accepted.append((lo, hi))
+        detected.append(detected_between(n, lo, hi, miss))
+    modes = sum(1 for y in outputs if row[y] == top)
+    return OutputPlan(n, alpha, power, tuple(outputs), tuple(float(row[y]) for y in outputs), tuple(accepted),
+                      tuple(detected), modes, n_to_detect_half(top, len(row), modes, alpha, power))
+
+
+def output_test(row: dict, observed: dict, n: int, alpha: float, power: float, shown: int = 5) -> dict:
+    """The outputs test of ``n`` releases of one input with counts ``observed`` (``output_plan``, then its test)."""
+    return output_plan(row, n, alpha, power).test(observed, shown)
