@@ -32,22 +32,19 @@ stream vector; ``samples``: at least one sample set per claimed mechanism). A se
 the declaration leaves out makes the file malformed. The report's ``not_covered`` lists what was not checked: the
 kinds left out, and the claimed mechanisms' vectors of those kinds.
 
-**Samples** drawn with the port's own random generator are tested against the exact channel. A release the channel
-never gives fails at once. A bit-vector release whose channel is a structure of bits (``reference.porting.bits``:
-unary encodings, IDUE, IDUE-PS) is tested bit by bit: every bit's frequency, pairs of bits and the number of ones,
-each against its exact probability with Hoeffding's bound and a Bonferroni correction over the ``T`` tests; a
-deviation of ``sqrt(ln(2T/alpha) / (2n)) + sqrt(ln(100) / (2n))`` in one tested probability is detected with
-probability 0.99, whatever ``d`` but for ``ln T``. Any other release is tested whole (for a continuous release, the
-channel's atoms and cells): the test rejects when the empirical distribution's L1 distance from the channel's row
-reaches ``lambda(alpha) = sqrt(2 (k ln 2 + ln(1/alpha)) / n)`` (``k`` outputs of positive probability, ``n``
-releases). By the Bretagnolle-Huber-Carol inequality ``P(||P_n - P||_1 >= lambda) <= 2^k e^(-n lambda^2 / 2)``, a
-conforming port fails with probability at most ``alpha``; and a port whose releases follow another distribution
-``Q`` on the channel's outputs with total variation ``TV(Q, P) >= (lambda(alpha) + lambda(0.01)) / 2`` fails with
-probability at least 0.99. Each sample set's report states that smallest detected deviation, or that the sample size
-gives no guarantee (a deviation no distribution on the channel's outputs can reach).
+**Samples** drawn with the port's own random generator, at the options each sample set declares (required, strings),
+are tested against the exact channel. A release the channel never gives fails at once, and the report says why. A
+bit-vector release whose channel is a structure of bits (``reference.porting.bits``: unary encodings, IDUE, IDUE-PS)
+is tested bit by bit: every bit's frequency, pairs of bits and the number of ones, each against its exact
+probability with Hoeffding's bound and a Bonferroni correction. A release that is one item (GRR, uRR, IPRR, ...) is
+tested output by output, each count against its exact binomial law with certified tails, and whole
+(``reference.porting.outputs``). Any other release is tested whole: the L1 distance of the empirical distribution
+from the channel's row against the Bretagnolle-Huber-Carol bound. Each report states its power (the deviation
+detected with probability ``POWER``) and the size a yardstick deviation needs (``n_to_detect_...``); where the
+sample size lets the test detect nothing, the sample set is undecided (``conforms`` is ``None``).
 
 Exit status: 0 when every answer that is checked conforms, 1 when one does not, 2 when the answers file is
-malformed (one line naming the field).
+malformed (one line naming the field), 4 when nothing fails but a sample set is undecided.
 """
 
 from __future__ import annotations
