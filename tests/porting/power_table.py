@@ -17,8 +17,8 @@ import numpy as np
 from ldpspec.reference.porting.bits import bit_law, bit_test
 from ldpspec.reference.porting.conform import ALPHA, POWER
 from ldpspec.reference.porting.outputs import output_plan, whole_release_test
-from ldpspec.spec import output_distribution
 from ldpspec.reference.porting.vectors import build
+from ldpspec.spec import output_distribution
 
 FRACTIONS = (Fraction(0), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(1))
 """The deviations drawn, as fractions of the stated one."""

@@ -21,7 +21,7 @@ from ldpspec.reference.porting.bits import (
     detected_deviation,
     samples_needed,
 )
-from ldpspec.reference.porting.conform import ALPHA, ANSWERS_FORMAT, POWER, sample_report
+from ldpspec.reference.porting.conform import ALPHA, ANSWERS_FORMAT, POWER
 from ldpspec.reference.porting.outputs import whole_release_test
 from ldpspec.reference.porting.vectors import build
 from ldpspec.reference.registry import MECHANISMS

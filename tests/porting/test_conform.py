@@ -17,7 +17,6 @@ from ldpspec.reference.porting.conform import (
     POWER,
     conform,
     load_vectors,
-    sample_report,
 )
 from ldpspec.reference.porting.outputs import l1_threshold, whole_release_test
 from ldpspec.reference.porting.vectors import release_json
