@@ -175,9 +175,15 @@ def output_levels(row: dict, alpha: float) -> dict:
     return {y: mode_level if row[y] == top else other_level for y in row}
 
 
-def n_to_detect_half(probability, outputs: int, modes: int, alpha: float, power: float) -> int:
-    """The fewest releases at which a most likely output whose probability falls to half its exact value is
-    detected with probability ``power`` (the test of ``outputs`` outputs, ``modes`` of them most likely)."""
+LARGEST_SIZE = 1 << 40
+"""``n_to_detect_half`` looks no further than this many releases (``None`` beyond)."""
+
+
+def n_to_detect_half(probability, outputs: int, modes: int, alpha: float, power: float) -> int | None:
+    """The releases from which a most likely output whose probability falls to half its exact value is detected with
+    probability ``power`` (the test of ``outputs`` outputs, ``modes`` of them most likely). Found by doubling, then
+    bisection: detection grows with ``n`` but for the steps of whole counts, so at the ``n`` returned it holds and at
+    ``n - 1`` it does not, though a smaller ``n`` may happen to hold too."""
     low, high = probability_bounds(probability)
     level = Fraction(alpha) / 2 / ((4 if outputs > modes else 2) * modes)
     miss = 1 - Fraction(power)
@@ -190,6 +196,8 @@ def n_to_detect_half(probability, outputs: int, modes: int, alpha: float, power:
     n = 1
     while not detects(n):
         n *= 2
+        if n > LARGEST_SIZE:
+            return None
     fewest, most = n // 2, n  # detects(most); not detects(fewest) (or fewest = 0)
     while most - fewest > 1:
         middle = (fewest + most) // 2
@@ -211,7 +219,7 @@ class OutputPlan:
     accepted: tuple
     detected: tuple
     modes: int
-    n_to_detect_half: int
+    n_to_detect_half: int | None
 
     def test(self, observed: dict, shown: int = 5) -> dict:
         """The report on the counts ``observed`` (output to count; an output not there has none)."""
