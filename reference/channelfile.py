@@ -128,6 +128,7 @@ from ldpspec.spec import (
     PiecewiseChannel,
     RowReading,
     SpecError,
+    TooLarge,
     budget,
     cell_first_output_label,
     cell_text,
@@ -146,6 +147,7 @@ from ldpspec.spec import (
     rational_text,
     sum_text,
     unique_labels,
+    value_text,
 )
 
 FORMAT = "ldpspec-channel/1"
@@ -207,7 +209,7 @@ def _number_text(value, where: str):
     if isinstance(value, (str, Decimal, int)) and not isinstance(value, bool):
         return value
     raise InvalidChannel(f"{where} must be a number: a decimal string, a fraction, an expression or a JSON number; "
-                         f"got {type(value).__name__} {value!r}"[:300])
+                         f"got {type(value).__name__} {value_text(value)}"[:300])
 
 
 def _discrete(document: dict, max_entries: int | None, reading: RowReading | None,
@@ -236,7 +238,12 @@ def _discrete(document: dict, max_entries: int | None, reading: RowReading | Non
         if reading.remainder_to is not None:
             reading = RowReading(reading.rows, reading.numbers,
                                  label_from_json(reading.remainder_to, "channel file: reading.remainder_to"))
-    return Channel(inputs, outputs, entries, reading=reading)
+    try:
+        return Channel(inputs, outputs, entries, reading=reading)
+    except TooLarge:  # a limit, named as the option that raises it
+        raise
+    except (InvalidChannel, InvalidParameter) as error:  # said where it is: in the file (an entry by its labels)
+        raise type(error)(f"channel file: {error}") from None
 
 
 class _Numbers:
@@ -277,22 +284,22 @@ def _densities(document: dict, inputs: tuple, atoms: set) -> list:
                                  f"{type(entry).__name__}")
         kind = entry.get("kind")
         if not isinstance(kind, str) or kind not in DENSITY_KINDS:
-            raise InvalidChannel(f"{where}.kind must be one of {sorted(DENSITY_KINDS)}, got {kind!r}"[:300]
+            raise InvalidChannel(f"{where}.kind must be one of {sorted(DENSITY_KINDS)}, got {value_text(kind)}"[:300]
                                  + "; a kind this version does not know is refused, not guessed")
         keys = DENSITY_KINDS[kind]
         missing, unknown = [key for key in keys if key not in entry], sorted(set(entry) - set(keys))
         if missing or unknown:
-            raise InvalidChannel(f"{where} (kind {kind!r}) must have exactly the keys {list(keys)}; "
+            raise InvalidChannel(f"{where} (kind {value_text(kind)}) must have exactly the keys {list(keys)}; "
                                  + (f"missing {missing}" if missing else f"unknown {unknown}"))
         x = label_from_json(entry["input"], f"{where}.input")
         if x not in known_inputs:
-            raise InvalidChannel(f"{where}.input {x!r} is not one of the inputs"[:300])
+            raise InvalidChannel(f"{where}.input {value_text(x)} is not one of the inputs"[:300])
         label = label_from_json(entry["label"], f"{where}.label")
         if label in atoms:
-            raise InvalidChannel(f"{where}.label {label!r} is also an atom (in 'outputs'); a label is an atom for "
-                                 "every input or a density for every input"[:400])
+            raise InvalidChannel(f"{where}.label {value_text(label)} is also an atom (in 'outputs'); a label is an "
+                                 "atom for every input or a density for every input")
         if (x, label) in seen:
-            raise InvalidChannel(f"{where} repeats the density of input {x!r} with label {label!r} "
+            raise InvalidChannel(f"{where} repeats the density of input {value_text(x)} with label {value_text(label)} "
                                  f"(densities[{seen[x, label]}]); an input has at most one density per label"[:400])
         seen[x, label] = k
         breakpoints, values = entry["breakpoints"], entry["values"]
@@ -315,8 +322,8 @@ def _end_point(value, i: int, last: int, where: str):
     if value not in ("-inf", "inf"):
         return None
     if (value, i) not in (("-inf", 0), ("inf", last)):
-        raise InvalidChannel(f"{where}.breakpoints[{i}] is {value!r}: only the first breakpoint may be '-inf' and only "
-                             "the last 'inf'")
+        raise InvalidChannel(f"{where}.breakpoints[{i}] is {value_text(value)}: only the first breakpoint may be "
+                             "\"-inf\" and only the last \"inf\"")
     return point(value, f"{where}.breakpoints[{i}]")
 
 
@@ -338,7 +345,7 @@ def _continuous(document: dict, max_entries: int | None) -> PiecewiseChannel:
     seen = set()
     for y in outputs:
         if y in seen:
-            raise InvalidChannel(f"channel file: output labels must be unique; {y!r} appears twice"[:300])
+            raise InvalidChannel(f"channel file: output labels must be unique; {value_text(y)} appears twice"[:300])
         seen.add(y)
     rows = document.get("probabilities", [[] for _ in inputs])
     if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
@@ -354,7 +361,7 @@ def _continuous(document: dict, max_entries: int | None) -> PiecewiseChannel:
     cell_outputs = document.get("cell_outputs", "label-cell")
     if not isinstance(cell_outputs, str) or cell_outputs not in CELL_OUTPUTS:
         raise InvalidChannel(f"channel file: 'cell_outputs' must be one of {sorted(CELL_OUTPUTS)}, got "
-                             f"{cell_outputs!r}"[:300])
+                             f"{value_text(cell_outputs)}"[:300])
 
     # The limits, before any number is read: the numbers of the file, and the explicit channel of atoms and cells
     # (its cells bounded by the distinct texts of each label's breakpoints).
@@ -375,8 +382,8 @@ def _continuous(document: dict, max_entries: int | None) -> PiecewiseChannel:
         for j, (y, value) in enumerate(zip(outputs, row)):
             p = number(value, f"channel file: probabilities[{i}][{j}]")
             if p.sign() < 0 or (1 - p).sign() < 0:
-                raise InvalidChannel(f"channel file: probabilities[{i}][{j}] (atom {y!r} of input {x!r}) must be a "
-                                     f"probability in [0, 1], got {p.text()}"[:400])
+                raise InvalidChannel(f"channel file: probabilities[{i}][{j}] (atom {value_text(y)} of input "
+                                     f"{value_text(x)}) must be a probability in [0, 1], got {p.text()}"[:400])
             components[x][y] = p
     for where, x, label, entry in entries:
         last = len(entry["breakpoints"]) - 1
@@ -399,14 +406,14 @@ def _continuous(document: dict, max_entries: int | None) -> PiecewiseChannel:
         total = sum((part.mass if isinstance(part, Density) else part for part in components[x].values()), ZERO)
         if total != ONE:
             parts = f"its atoms in probabilities[{i}] and its densities" if outputs else "its densities"
-            raise InvalidChannel(f"channel file: input {x!r} must have total mass exactly 1 ({parts}), got "
+            raise InvalidChannel(f"channel file: input {value_text(x)} must have total mass exactly 1 ({parts}), got "
                                  f"{_mass_text(total)}"[:400])
     order = [*outputs, *dict.fromkeys(label for _, _, label, _ in entries)]
     if "component_order" in document:
         given = _labels(document, "component_order")
         if len(given) != len(order) or set(given) != set(order):
             raise InvalidChannel(f"channel file: 'component_order' must name every label of 'outputs' and "
-                                 f"'densities' once: the labels are {order!r}, got {given!r}"[:500])
+                                 f"'densities' once: the labels are {value_text(order)}, got {value_text(given)}"[:500])
         order = given
     try:
         channel = PiecewiseChannel(inputs, components, CELL_OUTPUTS[cell_outputs], order=order)
@@ -421,7 +428,7 @@ def _classed(document: dict, max_entries: int | None):
     structure = _required(document, "structure", f"one of {sorted(STRUCTURES)}")
     if not isinstance(structure, str) or structure not in STRUCTURES:
         raise InvalidChannel(f"channel file: 'structure' must be one of {sorted(STRUCTURES)}, got "
-                             f"{structure!r}"[:300] + "; a structure this version does not know is refused")
+                             f"{value_text(structure)}"[:300] + "; a structure this version does not know is refused")
     *keys, build = STRUCTURES[structure]
     classes = _required(document, "classes", f"a list of objects with the keys {list(keys)}")
     if not isinstance(classes, list) or not classes or not all(isinstance(c, dict) for c in classes):
@@ -507,20 +514,20 @@ def parse_channel_file(text: str, max_entries: int | None = None, reading: RowRe
         raise InvalidChannel("channel file must be a JSON object")
     version = document.get("format", FORMAT)
     if not isinstance(version, str) or version not in FORMATS:
-        raise InvalidChannel(f"channel file format must be one of {', '.join(map(repr, FORMATS))}, got "
-                             f"{version!r}"[:300])
+        raise InvalidChannel(f"channel file format must be one of {', '.join(map(value_text, FORMATS))}, got "
+                             f"{value_text(version)}"[:300])
     if version != FORMAT and (reading is not None and not reading.is_default or "reading" in document):
-        raise InvalidChannel(f"a reading of rows that do not sum to 1 applies to a matrix (format {FORMAT!r}); a "
-                             f"file of format {version!r} is read exactly")
+        raise InvalidChannel(f"a reading of rows that do not sum to 1 applies to a matrix (format "
+                             f"{value_text(FORMAT)}); a file of format {value_text(version)} is read exactly")
     allowed = (_CLASSES_KEYS if version == FORMAT_CLASSES
                else _TOP_LEVEL | (_CONTINUOUS_KEYS if version == FORMAT_CONTINUOUS else set()))
     unknown = set(document) - allowed
     if unknown & _CONTINUOUS_KEYS:
         raise InvalidChannel(f"channel file has keys {sorted(unknown & _CONTINUOUS_KEYS)} of format "
-                             f"{FORMAT_CONTINUOUS!r}; give \"format\": \"{FORMAT_CONTINUOUS}\"")
+                             f"{value_text(FORMAT_CONTINUOUS)}; give \"format\": \"{FORMAT_CONTINUOUS}\"")
     if unknown & (_CLASSES_KEYS - _TOP_LEVEL):
         raise InvalidChannel(f"channel file has keys {sorted(unknown & (_CLASSES_KEYS - _TOP_LEVEL))} of format "
-                             f"{FORMAT_CLASSES!r}; give \"format\": \"{FORMAT_CLASSES}\"")
+                             f"{value_text(FORMAT_CLASSES)}; give \"format\": \"{FORMAT_CLASSES}\"")
     if unknown:
         raise InvalidChannel(f"channel file has unknown keys {sorted(unknown)}; allowed: {sorted(allowed)}")
     section = document.get("privacy", {})
@@ -563,13 +570,13 @@ def read_channel_file(path, max_entries: int | None = None, reading: RowReading 
     except UnicodeDecodeError:
         raise InvalidChannel(f"channel file {path} is not UTF-8 text") from None
     except ValueError as error:  # a path the system cannot name (a NUL byte)
-        raise SpecError(f"cannot read channel file {path!r}: {error}") from None
+        raise SpecError(f"cannot read channel file {value_text(path)}: {error}") from None
     return parse_channel_file(text, max_entries, reading, max_pair_work=max_pair_work)
 
 
 def _privacy_to_json(channel: Channel, key: str, value):
     if key not in PRIVACY_KEYS:
-        raise InvalidChannel(f"privacy has unknown key {key!r}; allowed: {sorted(PRIVACY_KEYS)}")
+        raise InvalidChannel(f"privacy has unknown key {value_text(key)}; allowed: {sorted(PRIVACY_KEYS)}")
     parameter = PRIVACY_KEYS[key]
     if isinstance(value, tuple):  # as read from a file: a list of labels is a tuple, a pair of labels too
         value = [list(v) if isinstance(v, tuple) and parameter.kind in ("label-pairs", "levels") else v for v in value]
@@ -581,8 +588,8 @@ def _privacy_to_json(channel: Channel, key: str, value):
             inputs = set(channel.inputs)
             unknown = [x for x in value if x not in inputs]
             if unknown:
-                raise InvalidChannel(f"privacy.{key} names unknown inputs {unknown!r}")
-        text = once_per_object(lambda b, x: budget(b, f"privacy.{key}[{x!r}]").text())
+                raise InvalidChannel(f"privacy.{key} names unknown inputs {value_text(unknown)}")
+        text = once_per_object(lambda b, x: budget(b, f"privacy.{key}[{value_text(x)}]").text())
         return [None if b is None else text(b, x) for x, b in ((x, value.get(x)) for x in channel.inputs)]
     if parameter.kind in ("budgets", "numbers"):
         return [v.text() for v in parsed]

@@ -25,6 +25,7 @@ read them from there, and infer nothing from names or type hints.
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -297,7 +298,19 @@ class Mechanism:
                     raise InvalidParameter(f"mechanism {self.name} needs {parameter.option} ({parameter.help})")
                 continue
             values[parameter.keyword] = parameter.parse(text)
-        return self.build(**values, **given)
+        try:
+            return self.build(**values, **given)
+        except InvalidParameter as error:  # the build names a parameter by its keyword; the user typed its option
+            raise InvalidParameter(self._as_typed(str(error))) from None
+
+    def _as_typed(self, message: str) -> str:
+        """``message`` with the parameter it starts with (``budgets[1] must ...``, ``hash_values must ...``) named
+        by its option (``--budgets[1]``, ``--hash-values``), as the user typed it."""
+        for parameter in self.parameters:
+            match = re.match(rf"{re.escape(parameter.keyword)}(?=[ \[(])", message)
+            if match:
+                return parameter.option + message[match.end():]
+        return message
 
     def to_json(self) -> dict:
         return {"name": self.name, "title": self.title, "paper": self.home, "source": self.source,

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from ldpspec.reference.stream import Stream
-from ldpspec.spec import Density, InvalidParameter
+from ldpspec.spec import Density, InvalidParameter, value_text
 
 
 def coin(rng, p, approximation: float | None = None) -> bool:
@@ -47,7 +47,7 @@ def below(rng, n: int) -> int:
     if isinstance(rng, Stream):
         return rng.below(n)
     if n < 1:
-        raise InvalidParameter(f"n (the number of choices) must be an integer >= 1, got {n!r}")
+        raise InvalidParameter(f"n (the number of choices) must be an integer >= 1, got {value_text(n)}")
     return rng.randrange(n)
 
 

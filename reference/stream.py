@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 
-from ldpspec.spec import Exact, InvalidParameter, integer
+from ldpspec.spec import Exact, InvalidParameter, integer, value_text
 
 BLOCK_BYTES = 32
 """The bytes of one SHA-256 block."""
@@ -44,7 +44,7 @@ def seed_bytes(seed) -> bytes:
             return bytes.fromhex(seed)
         except ValueError:
             pass
-    raise InvalidParameter(f"seed must be bytes or an even number of hexadecimal digits, got {seed!r}"[:200])
+    raise InvalidParameter(f"seed must be bytes or an even number of hexadecimal digits, got {value_text(seed)}"[:200])
 
 
 class Stream:

@@ -18,6 +18,7 @@ from ldpspec.spec import (  # the kernel's exact readings of numbers and budgets
     budget,
     exact_number,
     integer,
+    value_text,
 )
 
 MAX_DOMAIN = 10_000_000
@@ -42,7 +43,7 @@ def number_of_users(n, name: str = "n (the number of users)") -> int:
 def unit_sign(value, name: str) -> int:
     """``-1`` or ``1`` (a number, not a bool)."""
     if isinstance(value, bool) or value not in (-1, 1):
-        raise InvalidParameter(f"{name} must be the sign -1 or 1, got {value!r}")
+        raise InvalidParameter(f"{name} must be the sign -1 or 1, got {value_text(value)}")
     return int(value)
 
 
@@ -58,14 +59,14 @@ def positive_budget(value, name: str, why: str):
 def flag(value, name: str) -> bool:
     """A switch: ``True`` or ``False`` (not a number or text that means one)."""
     if not isinstance(value, bool):
-        raise InvalidParameter(f"{name} must be True or False, got {value!r}")
+        raise InvalidParameter(f"{name} must be True or False, got {value_text(value)}")
     return value
 
 
 def choice(value, choices, name: str):
     """One of the named ``choices`` (a tuple of strings, or a mapping keyed by them)."""
     if not isinstance(value, str) or value not in choices:
-        raise InvalidParameter(f"{name} must be one of {', '.join(choices)}, got {value!r}")
+        raise InvalidParameter(f"{name} must be one of {', '.join(choices)}, got {value_text(value)}")
     return value
 
 
@@ -77,12 +78,12 @@ def item_index(item, d: int, name: str = "item") -> int:
 def item_set(items: Iterable, m: int, name: str = "an item set") -> tuple:
     """A set of items of ``0 .. m-1`` without repeats, returned sorted."""
     if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
-        raise InvalidParameter(f"{name} must be a list of items of 0 .. {m - 1}, got {items!r}"[:300])
+        raise InvalidParameter(f"{name} must be a list of items of 0 .. {m - 1}, got {value_text(items)}"[:300])
     items = tuple(items)
     if any(isinstance(i, bool) or not isinstance(i, Integral) or not 0 <= i < m for i in items):
-        raise InvalidParameter(f"{name} must hold integers in [0, {m - 1}], got {items!r}")
+        raise InvalidParameter(f"{name} must hold integers in [0, {m - 1}], got {value_text(items)}")
     if len(set(items)) != len(items):
-        raise InvalidParameter(f"{name} must not repeat items, got {items!r}")
+        raise InvalidParameter(f"{name} must not repeat items, got {value_text(items)}")
     return tuple(sorted(int(i) for i in items))
 
 
@@ -100,7 +101,7 @@ def count_array(counts, d: int, name: str = "true_counts") -> np.ndarray:
     if isinstance(counts, Mapping):
         array = np.zeros(d, dtype=np.int64)
         for item, count in counts.items():
-            array[item_index(item, d, f"an item of {name}")] = user_count(count, f"{name}[{item!r}]")
+            array[item_index(item, d, f"an item of {name}")] = user_count(count, f"{name}[{value_text(item)}]")
         return array
     counts = np.asarray(counts)
     if counts.shape != (d,) or not np.issubdtype(counts.dtype, np.integer) or np.any(counts < 0):
@@ -113,7 +114,8 @@ def user_count(value, name: str) -> int:
     try:
         return integer(value, name, 0)
     except InvalidParameter:
-        raise InvalidParameter(f"{name} (a number of users) must be a non-negative integer, got {value!r}") from None
+        raise InvalidParameter(f"{name} (a number of users) must be a non-negative integer, got "
+                               f"{value_text(value)}") from None
 
 
 def item_budgets(values, name: str = "budgets", *, positive: bool = False) -> tuple:
@@ -123,9 +125,11 @@ def item_budgets(values, name: str = "budgets", *, positive: bool = False) -> tu
     """
     if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
         raise InvalidParameter(f"{name} must be a list with one budget per item 0 .. d-1 (null for a non-sensitive "
-                               f"item), got {values!r}"[:300])
+                               f"item), got {value_text(values)}"[:300])
     values = tuple(values)
-    domain_size(len(values), f"the number of entries of {name} (the domain size d)")
+    if not 2 <= len(values) <= MAX_DOMAIN:
+        raise InvalidParameter(f"{name} must have one entry per item, for 2 to {MAX_DOMAIN:,} items (the domain size "
+                               f"d); got {len(values):,}")
     budgets = tuple(None if value is None else budget(value, f"{name}[{k}]") for k, value in enumerate(values))
     if positive:
         for k, value in enumerate(budgets):
@@ -148,7 +152,7 @@ def smallest_budget(budgets: tuple, name: str = "budgets"):
 def value(x, name: str = "x", low=-1, high=1):
     """One user's number of ``[low, high]``, exactly (a number, or its text such as ``"0.5"`` or ``"-1/3"``)."""
     if isinstance(x, bool):
-        raise InvalidParameter(f"{name} must be a number in [{low}, {high}], got {x!r}")
+        raise InvalidParameter(f"{name} must be a number in [{low}, {high}], got {value_text(x)}")
     number = exact_number(x, name)
     if number < low or number > high:
         raise InvalidParameter(f"{name} must be a number in [{low}, {high}], got {number.text()}")
@@ -159,7 +163,7 @@ def value_grid(values, name: str = "grid") -> tuple:
     """The inputs a numerical mechanism's exact channel is computed on: at least one number of ``[-1, 1]``, without
     repeats, returned in increasing order (exact numbers)."""
     if isinstance(values, (str, bytes, Mapping)) or not isinstance(values, Iterable):
-        raise InvalidParameter(f"{name} must be a list of numbers in [-1, 1], got {values!r}"[:300])
+        raise InvalidParameter(f"{name} must be a list of numbers in [-1, 1], got {value_text(values)}"[:300])
     numbers = [value(x, f"{name}[{k}]") for k, x in enumerate(values)]
     if not numbers:
         raise InvalidParameter(f"{name} must hold at least one number in [-1, 1]")

@@ -30,6 +30,7 @@ from mpmath.ctx_iv import MPIntervalContext
 from mpmath.ctx_mp import MPContext
 
 from ldpspec.spec.errors import InvalidParameter, SpecError
+from ldpspec.spec.labels import value_text
 from ldpspec.spec.parse import MAX_TEXT, check_decimal_size, parse_number
 
 START_BITS = 256
@@ -289,7 +290,7 @@ class Exact(Ordered):
         if isinstance(value, Exact):
             return value
         if isinstance(value, bool) or value is None:
-            raise InvalidParameter(f"{name} must be a real number, got {value!r}")
+            raise InvalidParameter(f"{name} must be a real number, got {value_text(value)}")
         rational = rational_value(value)
         if rational is not None:
             return cls.rational(rational)
@@ -298,7 +299,7 @@ class Exact(Ordered):
             if math.isnan(value):
                 raise InvalidParameter(f"{name} must be a real number, got NaN")
             if math.isinf(value):
-                raise InvalidParameter(f"{name} must be finite, got {value!r}")
+                raise InvalidParameter(f"{name} must be finite, got {value_text(value)}")
             return cls.rational(Fraction(repr(value)))
         if type(value).__name__ in ("int64", "int32", "int16", "int8", "uint64", "uint32", "uint16", "uint8"):
             return cls.rational(int(value))
@@ -316,7 +317,7 @@ class Exact(Ordered):
                 raise InvalidParameter(f"{name} must be a finite real number, got {value}") from None
         if isinstance(value, str):
             return parse_number(value, name, Exact)
-        raise InvalidParameter(f"{name} must be a real number, got {type(value).__name__} {value!r}")
+        raise InvalidParameter(f"{name} must be a real number, got {type(value).__name__} {value_text(value)}")
 
     # --- what it is ---
 

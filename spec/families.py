@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from ldpspec.spec.channel import Channel
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact
-from ldpspec.spec.labels import label_list, unique_labels
+from ldpspec.spec.labels import label_list, unique_labels, value_text
 from ldpspec.spec.numbers import exact_number
 from ldpspec.spec.protocol import ChannelProtocol, level_of
 
@@ -79,7 +79,7 @@ class AffineFamily(ChannelProtocol):
         self.outputs = unique_labels(label_list(outputs, "outputs"), "output")
         if isinstance(segments, (str, bytes)) or not isinstance(segments, Sequence):
             raise InvalidChannel(f"segments must be a list of (low, high, low_closed, high_closed, low_row, high_row), "
-                                 f"got {segments!r}"[:300])
+                                 f"got {value_text(segments)}"[:300])
         parts = []
         for i, segment in enumerate(segments):
             if not isinstance(segment, (tuple, list)) or len(segment) != 6:

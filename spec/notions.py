@@ -28,7 +28,15 @@ from dataclasses import dataclass
 from ldpspec.spec import protocol
 from ldpspec.spec.channel import Channel, map_outputs, once_per_object
 from ldpspec.spec.errors import InvalidParameter
-from ldpspec.spec.labels import label_list, label_map, label_subset, label_to_json, normalize_label, sequence
+from ldpspec.spec.labels import (
+    label_list,
+    label_map,
+    label_subset,
+    label_to_json,
+    normalize_label,
+    sequence,
+    value_text,
+)
 from ldpspec.spec.numbers import budget, exact_number
 from ldpspec.spec.parameters import Parameter, input_budgets
 from ldpspec.spec.protocol import checked_channel, column_loss
@@ -47,10 +55,18 @@ def _explicit(channel) -> Channel:
     return checked_channel(channel).explicit()
 
 
+def _namer(names: Mapping | None) -> Callable[..., str]:
+    """How the caller's user names each parameter in messages: ``names[keyword]`` (the option typed, such as
+    ``--non-sensitive``, or the file field, such as ``privacy.budgets``; ``Notion.check`` passes them), else
+    ``default``, else the keyword itself (what a caller of the Python API typed)."""
+    names = names or {}
+    return lambda keyword, default=None: names.get(keyword, default or keyword)
+
+
 def _budget_map(labels, budgets: Mapping, name: str, *, complete: bool = True) -> dict:
     mapped = label_map(labels, budgets, name, complete=complete)
     read = once_per_object(budget)
-    return {label: read(value, f"{name}[{label!r}]") for label, value in mapped.items()}
+    return {label: read(value, f"{name}[{value_text(label)}]") for label, value in mapped.items()}
 
 
 def _json_budgets(budgets: Mapping) -> list:
@@ -58,27 +74,27 @@ def _json_budgets(budgets: Mapping) -> list:
     return [[label_to_json(label), text(value)] for label, value in budgets.items()]
 
 
-def _resolve_pair_function(r) -> tuple[str, Callable]:
-    if isinstance(r, str):
-        if r not in PAIR_FUNCTIONS:
-            raise InvalidParameter(f"pair function must be one of {sorted(PAIR_FUNCTIONS)} or a callable, got {r!r}")
+def _resolve_pair_function(r, name: str = "r (the pair function)") -> tuple[str, Callable]:
+    if isinstance(r, str) and r in PAIR_FUNCTIONS:
         return r, PAIR_FUNCTIONS[r]
-    if callable(r):
+    if callable(r) and not isinstance(r, str):
         return getattr(r, "__name__", "custom"), r
-    raise InvalidParameter(f"pair function must be one of {sorted(PAIR_FUNCTIONS)} or a callable, got {r!r}")
+    raise InvalidParameter(f"{name} must be one of {', '.join(PAIR_FUNCTIONS)} or a callable; got {value_text(r)}")
 
 
 # --- LDP and ID-LDP -------------------------------------------------------------------------
 
-def ldp(channel, epsilon, max_work: int | None = None) -> Verdict:
+def ldp(channel, epsilon, max_work: int | None = None, *, names: Mapping | None = None) -> Verdict:
     """``eps``-LDP: ``P[y|x] <= e^eps P[y|x']`` for all inputs ``x, x'`` and outputs ``y``.
 
     A matrix is checked one output at a time; a channel given by its structure a pair of inputs (or of classes of
     inputs) at a time, at most ``max_work`` steps (``spec.protocol.MAX_PAIR_WORK`` by default). An
     ``AffineFamily`` is decided on its corners, for every number of its interval (``parameters["inputs"]`` says so).
+    ``names``: how the caller's user names the parameters in messages (``{"epsilon": "--epsilon"}``; every
+    predicate takes it).
     """
     channel = checked_channel(channel)
-    eps = budget(epsilon, "epsilon")
+    eps = budget(epsilon, _namer(names)("epsilon"))
     worst = WorstCase("ldp", {"epsilon": eps.text(), **_scope(channel)})
     for pair, y, loss in channel.worst_ratios(max_work):
         worst.ratio(pair, y, loss, eps)
@@ -91,25 +107,26 @@ def _scope(channel) -> dict:
     return {} if scope is None else {"inputs": scope}
 
 
-def _policy_pairs(channel, policy) -> frozenset | None:
+def _policy_pairs(channel, policy, name: str) -> frozenset | None:
     """The protected pairs of a policy graph, in both orders; ``None`` protects every pair."""
     if policy is None:
         return None
     pairs = set()
     for edge in policy:
         if len(edge) != 2:
-            raise InvalidParameter(f"policy must be a collection of pairs of inputs, got {edge!r}")
-        label_subset(channel.inputs, edge, "policy")  # rejects unknown labels
+            raise InvalidParameter(f"{name} must be a collection of pairs of inputs, got {value_text(edge)}")
+        label_subset(channel.inputs, edge, name)  # rejects unknown labels
         first, second = normalize_label(edge[0]), normalize_label(edge[1])
         pairs |= {(first, second), (second, first)}
     return frozenset(pairs)
 
 
 def _pairwise_budget_check(channel, notion: str, input_budgets: dict, r, parameters: dict, policy=None,
-                           max_work: int | None = None) -> Verdict:
-    name, function = _resolve_pair_function(r)
+                           max_work: int | None = None, names: Mapping | None = None) -> Verdict:
+    named = _namer(names)
+    name, function = _resolve_pair_function(r, named("r", "r (the pair function)"))
     parameters = {**parameters, "pair_function": name}
-    protected = _policy_pairs(channel, policy)
+    protected = _policy_pairs(channel, policy, named("policy"))
     if protected is not None:
         parameters["policy"] = sorted(([x, x2] for x, x2 in protected if repr(x) < repr(x2)), key=repr)
     worst = WorstCase(notion, parameters)
@@ -123,7 +140,7 @@ def _pairwise_budget_check(channel, notion: str, input_budgets: dict, r, paramet
     for (x, x2), (loss, y) in losses.items():
         if protected is not None and (x, x2) not in protected:
             continue
-        bound = budget(function(input_budgets[x], input_budgets[x2]), f"r(eps[{x!r}], eps[{x2!r}])")
+        bound = budget(function(input_budgets[x], input_budgets[x2]), f"r(eps[{value_text(x)}], eps[{value_text(x2)}])")
         worst.ratio((x, x2), y, loss, bound)
     return worst.verdict(channel)
 
@@ -169,15 +186,16 @@ def _budget_labels(input_budgets: dict) -> dict:
     return {x: label(value) for x, value in input_budgets.items()}
 
 
-def _id_ldp(channel, budgets: Mapping, r, notion: str, policy=None, max_work=None) -> Verdict:
+def _id_ldp(channel, budgets: Mapping, r, notion: str, policy=None, max_work=None, names=None) -> Verdict:
     channel = checked_channel(channel)
-    input_budgets = _budget_map(channel.inputs, budgets, "budgets")
+    input_budgets = _budget_map(channel.inputs, budgets, _namer(names)("budgets"))
     return _pairwise_budget_check(channel, notion, input_budgets, r,
-                                  {"budgets": _json_budgets(input_budgets), **_scope(channel)}, policy, max_work)
+                                  {"budgets": _json_budgets(input_budgets), **_scope(channel)}, policy, max_work,
+                                  names)
 
 
 def id_ldp(channel, budgets: Mapping, r: str | Callable, policy: Iterable | None = None,
-           max_work: int | None = None) -> Verdict:
+           max_work: int | None = None, *, names: Mapping | None = None) -> Verdict:
     """``E``-ID-LDP (Gu et al. Def. 2): ``P[y|x] <= e^{r(eps_x, eps_x')} P[y|x']``.
 
     Args:
@@ -188,23 +206,26 @@ def id_ldp(channel, budgets: Mapping, r: str | Callable, policy: Iterable | None
             By default every pair is protected (the complete graph of the definition).
         max_work: the most ``inputs^2 x outputs`` steps to take (``spec.protocol.MAX_PAIR_WORK`` by default).
     """
-    return _id_ldp(channel, budgets, r, "id-ldp", policy, max_work)
+    return _id_ldp(channel, budgets, r, "id-ldp", policy, max_work, names)
 
 
-def min_id_ldp(channel, budgets: Mapping, policy: Iterable | None = None, max_work: int | None = None) -> Verdict:
+def min_id_ldp(channel, budgets: Mapping, policy: Iterable | None = None, max_work: int | None = None, *,
+               names: Mapping | None = None) -> Verdict:
     """``E``-MinID-LDP (Gu et al. Def. 3): ID-LDP with ``r = min`` (optionally on a policy graph)."""
-    return _id_ldp(channel, budgets, "min", "minid-ldp", policy, max_work)
+    return _id_ldp(channel, budgets, "min", "minid-ldp", policy, max_work, names)
 
 
-def avg_id_ldp(channel, budgets: Mapping, policy: Iterable | None = None, max_work: int | None = None) -> Verdict:
+def avg_id_ldp(channel, budgets: Mapping, policy: Iterable | None = None, max_work: int | None = None, *,
+               names: Mapping | None = None) -> Verdict:
     """``E``-AvgID-LDP (Gu et al. Sec. VIII): ID-LDP with ``r = (eps_x + eps_x') / 2`` (optionally on a policy
     graph)."""
-    return _id_ldp(channel, budgets, "avg", "avgid-ldp", policy, max_work)
+    return _id_ldp(channel, budgets, "avg", "avgid-ldp", policy, max_work, names)
 
 
 # --- ULDP --------------------------------------------------------------------------------------
 
-def uldp(channel, sensitive_inputs: Iterable, protected_outputs: Iterable, epsilon) -> Verdict:
+def uldp(channel, sensitive_inputs: Iterable, protected_outputs: Iterable, epsilon, *,
+         names: Mapping | None = None) -> Verdict:
     """``(X_sen, Y_pro, eps)``-ULDP (Cao et al. Def. 2, eqs. (2)-(4)).
 
     1. Every invertible output ``y`` (``Y_inv = outputs - Y_pro``) is produced
@@ -215,9 +236,10 @@ def uldp(channel, sensitive_inputs: Iterable, protected_outputs: Iterable, epsil
     the matrix with or without it describes the same mechanism (uRAP's vectors with two non-sensitive 1s, say).
     """
     channel = _explicit(channel)
-    eps = budget(epsilon, "epsilon")
-    sensitive = label_subset(channel.inputs, sensitive_inputs, "sensitive_inputs")
-    protected = label_subset(channel.outputs, protected_outputs, "protected_outputs")
+    named = _namer(names)
+    eps = budget(epsilon, named("epsilon"))
+    sensitive = label_subset(channel.inputs, sensitive_inputs, named("sensitive_inputs"))
+    protected = label_subset(channel.outputs, protected_outputs, named("protected_outputs"))
     worst = WorstCase("uldp", {
         "epsilon": eps.text(),
         "sensitive_inputs": [x for x in channel.inputs if x in sensitive],
@@ -243,19 +265,21 @@ def uldp(channel, sensitive_inputs: Iterable, protected_outputs: Iterable, epsil
 class _SetValued:
     """The validated pieces of a set-valued channel for Cao et al. Definition 3."""
 
-    def __init__(self, channel: Channel, sensitive_items, non_sensitive_items, protected_outputs):
+    def __init__(self, channel: Channel, sensitive_items, non_sensitive_items, protected_outputs, named):
         for s in channel.inputs:
             if not isinstance(s, tuple) or len(set(s)) != len(s):
-                raise InvalidParameter(f"every input must be a set of items (a list without repeats), got {s!r}")
+                raise InvalidParameter("SULDP needs every input of the channel to be a set of items (a list without "
+                                       f"repeats); got the input {value_text(s)}")
         domain = {item for s in channel.inputs for item in s}
-        self.sensitive = self._items(sensitive_items, "sensitive_items", domain)
+        sensitive_name, non_sensitive_name = named("sensitive_items"), named("non_sensitive_items")
+        self.sensitive = self._items(sensitive_items, sensitive_name, domain)
         if non_sensitive_items is None:  # every other item of the input sets
             non_sensitive_items = domain - self.sensitive
-        self.non_sensitive = self._items(non_sensitive_items, "non_sensitive_items", domain)
+        self.non_sensitive = self._items(non_sensitive_items, non_sensitive_name, domain)
         overlap = self.sensitive & self.non_sensitive
         if overlap:
-            raise InvalidParameter("sensitive_items and non_sensitive_items must be disjoint; both contain "
-                                   f"{sorted(overlap, key=repr)!r}")
+            raise InvalidParameter(f"{sensitive_name} and {non_sensitive_name} must be disjoint; both contain "
+                                   f"{value_text(overlap)}")
         items = self.sensitive | self.non_sensitive
         # Def. 3 takes sets of one size m; the conditions read the same for sets of several sizes, which is what a
         # mechanism sees after Sec. 3.3's padding and sampling, so any family of input sets is judged.
@@ -263,33 +287,34 @@ class _SetValued:
         for s in channel.inputs:
             unknown = [x for x in s if x not in items]
             if unknown:
-                raise InvalidParameter(f"input {s!r} has items {unknown!r} outside sensitive_items and "
-                                       "non_sensitive_items")
+                raise InvalidParameter(f"input {value_text(s)} has items {value_text(unknown)} outside "
+                                       f"{sensitive_name} and {non_sensitive_name}")
             as_set = frozenset(s)
             if as_set in self.sets.values():
-                raise InvalidParameter(f"input {s!r} repeats another input as a set")
+                raise InvalidParameter(f"input {value_text(s)} repeats another input as a set")
             self.sets[s] = as_set
-        self.protected = frozenset(normalize_label(y0, "protected output")
-                                   for y0 in label_list(protected_outputs, "protected_outputs", InvalidParameter))
+        protected_name = named("protected_outputs")
+        self.protected = frozenset(normalize_label(y0, f"{protected_name} entry")
+                                   for y0 in label_list(protected_outputs, protected_name, InvalidParameter))
         self.parts = {}
         for y in channel.outputs:
             if not (isinstance(y, tuple) and len(y) == 2 and isinstance(y[1], tuple) and len(set(y[1])) == len(y[1])):
                 raise InvalidParameter(
                     "every output must be a pair [protected part y0, list of revealed items without repeats]; got "
-                    f"{y!r}")
+                    f"{value_text(y)}")
             parts = (y[0], frozenset(y[1]))
             if parts in self.parts.values():
-                raise InvalidParameter(f"output {y!r} repeats another output (the revealed items form a set)")
+                raise InvalidParameter(f"output {value_text(y)} repeats another output (the revealed items form a set)")
             self.parts[y] = parts
 
     @staticmethod
     def _items(items, name: str, domain: set) -> frozenset:
         """Items named by the user: each must occur in some input set (a typo must not make a check pass)."""
         result = frozenset(normalize_label(x, f"{name} item") for x in label_list(items, name, InvalidParameter))
-        unknown = sorted(result - domain, key=repr)
+        unknown = result - domain
         if unknown:
-            raise InvalidParameter(f"{name} names items that occur in no input set: {unknown!r}; the items are "
-                                   f"{sorted(domain, key=repr)!r}")
+            raise InvalidParameter(f"{name} names items that occur in no input set: {value_text(unknown)}; the items "
+                                   f"are {value_text(domain)}")
         return result
 
     def parameters(self, eps) -> dict:
@@ -340,10 +365,11 @@ class _SetValued:
 
 
 def _suldp_check(channel, sensitive_items, non_sensitive_items, protected_outputs, epsilon, notion,
-                 ratio_check) -> Verdict:
+                 ratio_check, names: Mapping | None) -> Verdict:
     channel = _explicit(channel)
-    eps = budget(epsilon, "epsilon")
-    structure = _SetValued(channel, sensitive_items, non_sensitive_items, protected_outputs)
+    named = _namer(names)
+    eps = budget(epsilon, named("epsilon"))
+    structure = _SetValued(channel, sensitive_items, non_sensitive_items, protected_outputs, named)
     worst = WorstCase(notion, structure.parameters(eps))
     structure.check_invertible_parts(channel, worst)
     ratio_check(channel, structure, eps, worst)
@@ -357,7 +383,8 @@ def _column_ratio(worst: WorstCase, inputs: Sequence, column: Sequence, output, 
         worst.ratio(pair, output, loss, eps)
 
 
-def suldp_marginal(channel, sensitive_items, non_sensitive_items, protected_outputs, epsilon) -> Verdict:
+def suldp_marginal(channel, sensitive_items, non_sensitive_items, protected_outputs, epsilon, *,
+                   names: Mapping | None = None) -> Verdict:
     """SULDP, reading A of (11): the marginal of the protected part ``y0`` alone.
 
     ``P[y0|s] <= e^eps P[y0|s']`` for all input sets and every ``y0`` in
@@ -371,10 +398,11 @@ def suldp_marginal(channel, sensitive_items, non_sensitive_items, protected_outp
             if y0 in structure.protected:
                 _column_ratio(worst, marginal.inputs, marginal.column(y0), y0, eps)
     return _suldp_check(channel, sensitive_items, non_sensitive_items, protected_outputs, epsilon,
-                        "suldp-marginal", ratio_check)
+                        "suldp-marginal", ratio_check, names)
 
 
-def suldp_joint_unrevealed(channel, sensitive_items, non_sensitive_items, protected_outputs, epsilon) -> Verdict:
+def suldp_joint_unrevealed(channel, sensitive_items, non_sensitive_items, protected_outputs, epsilon, *,
+                           names: Mapping | None = None) -> Verdict:
     """SULDP, reading B restricted to outputs that reveal nothing: ``(y0, {})``.
 
     ``P[(y0, {})|s] <= e^eps P[(y0, {})|s']`` for all input sets and every protected ``y0``.
@@ -385,10 +413,11 @@ def suldp_joint_unrevealed(channel, sensitive_items, non_sensitive_items, protec
             if y0 in structure.protected and not revealed:
                 _column_ratio(worst, channel.inputs, channel.column(y), y, eps)
     return _suldp_check(channel, sensitive_items, non_sensitive_items, protected_outputs, epsilon,
-                        "suldp-joint-unrevealed", ratio_check)
+                        "suldp-joint-unrevealed", ratio_check, names)
 
 
-def suldp_joint(channel, sensitive_items, non_sensitive_items, protected_outputs, epsilon) -> Verdict:
+def suldp_joint(channel, sensitive_items, non_sensitive_items, protected_outputs, epsilon, *,
+                names: Mapping | None = None) -> Verdict:
     """SULDP, reading B: the whole release ``(y0, R)``.
 
     ``P[(y0, R)|s] <= e^eps P[(y0, R)|s']`` for every protected ``y0``, every
@@ -404,7 +433,7 @@ def suldp_joint(channel, sensitive_items, non_sensitive_items, protected_outputs
             column = channel.column(y)
             _column_ratio(worst, [channel.inputs[i] for i in holders], [column[i] for i in holders], y, eps)
     return _suldp_check(channel, sensitive_items, non_sensitive_items, protected_outputs, epsilon,
-                        "suldp-joint", ratio_check)
+                        "suldp-joint", ratio_check, names)
 
 
 SULDP_READINGS: dict[str, Callable] = {
@@ -417,7 +446,7 @@ SULDP_READINGS: dict[str, Callable] = {
 
 # --- IPLDP -------------------------------------------------------------------------------------
 
-def ipldp(channel, budgets: Mapping) -> Verdict:
+def ipldp(channel, budgets: Mapping, *, names: Mapping | None = None) -> Verdict:
     """``(D_S, E)``-IPLDP (IPLDP preprint Def. 3).
 
     The inputs are the item domain ``D``; outputs are items of ``D``. ``budgets``
@@ -431,8 +460,8 @@ def ipldp(channel, budgets: Mapping) -> Verdict:
     domain = set(channel.inputs)
     stray = [y for y in channel.outputs if y not in domain]
     if stray:
-        raise InvalidParameter(f"IPLDP maps items to items: outputs {stray!r} are not input items")
-    item_budgets = _budget_map(channel.inputs, budgets, "budgets", complete=False)
+        raise InvalidParameter(f"IPLDP maps items to items: outputs {value_text(stray)} are not input items")
+    item_budgets = _budget_map(channel.inputs, budgets, _namer(names)("budgets"), complete=False)
     worst = WorstCase("ipldp", {"budgets": _json_budgets(item_budgets)})
     losses = channel.output_losses()
     for x in channel.inputs:
@@ -453,20 +482,21 @@ def ipldp(channel, budgets: Mapping) -> Verdict:
 
 # --- graded LDP --------------------------------------------------------------------------------
 
-def _interval_bounds(boundaries: Sequence, budgets: Sequence) -> tuple[list, list]:
-    bounds = [exact_number(b, f"boundaries[{j}]") for j, b in enumerate(sequence(boundaries, "boundaries"))]
+def _interval_bounds(boundaries: Sequence, budgets: Sequence, named) -> tuple[list, list]:
+    where, budgets_where = named("boundaries"), named("budgets")
+    bounds = [exact_number(b, f"{where}[{j}]") for j, b in enumerate(sequence(boundaries, where))]
     if len(bounds) < 2 or any(a >= b for a, b in zip(bounds, bounds[1:])):
-        raise InvalidParameter("boundaries must be at least two strictly increasing numbers, got "
+        raise InvalidParameter(f"{where} must be at least two strictly increasing numbers, got "
                                f"[{', '.join(b.text() for b in bounds)}]")
-    budgets = sequence(budgets, "budgets")
+    budgets = sequence(budgets, budgets_where)
     if len(budgets) != len(bounds) - 1:
-        raise InvalidParameter(f"budgets must give one budget per interval: {len(bounds) - 1} intervals, "
-                               f"{len(budgets)} budgets")
-    return bounds, [budget(value, f"budgets[{j}]") for j, value in enumerate(budgets)]
+        raise InvalidParameter(f"{budgets_where} must give one budget per interval of {where}: {len(bounds) - 1} "
+                               f"intervals, {len(budgets)} budgets")
+    return bounds, [budget(value, f"{budgets_where}[{j}]") for j, value in enumerate(budgets)]
 
 
 def graded_ldp(channel, boundaries: Sequence, budgets: Sequence, r: str | Callable,
-               max_work: int | None = None) -> Verdict:
+               max_work: int | None = None, *, names: Mapping | None = None) -> Verdict:
     """Graded LDP (Hao et al. Def. 2) on a finite set of numerical inputs, or on every number of an interval.
 
     Interval ``j`` of ``boundaries`` has budget ``budgets[j]``. For any two different inputs,
@@ -480,7 +510,7 @@ def graded_ldp(channel, boundaries: Sequence, budgets: Sequence, r: str | Callab
     * an ``AffineFamily`` covers every number of the interval, decided on its corner channel by the segment-end
       lemma (``spec.families``); each of its segments must lie within one interval.
     """
-    bounds, level_budgets = _interval_bounds(boundaries, budgets)
+    bounds, level_budgets = _interval_bounds(boundaries, budgets, _namer(names))
     parameters = {"boundaries": [b.text() for b in bounds], "budgets": [e.text() for e in level_budgets]}
     channel = checked_channel(channel)
     levels = channel.input_levels(bounds)
@@ -488,7 +518,8 @@ def graded_ldp(channel, boundaries: Sequence, budgets: Sequence, r: str | Callab
         f"the channel's {len(channel.inputs)} inputs, a grid: the verdict is exact on them and says nothing of the "
         "numbers between them (a failure on the grid is a failure on the interval)")
     input_budgets = {x: level_budgets[level] for x, level in levels.items()}
-    return _pairwise_budget_check(channel, "graded-ldp", input_budgets, r, parameters, max_work=max_work)
+    return _pairwise_budget_check(channel, "graded-ldp", input_budgets, r, parameters, max_work=max_work,
+                                  names=names)
 
 
 # --- The notions, declared once --------------------------------------------------------------------
@@ -522,25 +553,29 @@ class Notion:
         (checked before a channel file's numbers are read)."""
         return self.pairwise and not self.scans_columns
 
-    def check(self, channel, values: Mapping, max_work: int | None = None) -> Verdict:
+    def check(self, channel, values: Mapping, max_work: int | None = None, names: Mapping | None = None) -> Verdict:
         """Decide the notion with ``values`` keyed by parameter keyword, as ``Parameter.parse`` returns them.
 
         A list of input budgets is mapped onto the channel's inputs; an optional parameter without a value
         gets the predicate's default. ``max_work`` bounds a pairwise check (``spec.protocol.MAX_PAIR_WORK``).
+        ``names``: where each value came from, as its user wrote it, keyed by keyword (``{"non_sensitive_items":
+        "--non-sensitive", "budgets": "privacy.budgets"}``): every message about a value names it so (by default a
+        list of budgets is named by its option).
         """
+        names = dict(names or {})
         arguments = {}
         for parameter in self.parameters:
             value = values.get(parameter.keyword)
             if value is None and parameter.required:
                 raise InvalidParameter(
                     f"notion {self.name} needs {parameter.option} ({parameter.help}): give it on the command line or "
-                    f"in the channel file's privacy section as {parameter.file_key!r}")
+                    f"in the channel file's privacy section as privacy.{parameter.file_key}")
             if value is not None and parameter.kind == "input-budgets" and not isinstance(value, Mapping):
-                value = input_budgets(channel.inputs, value, parameter.option)
+                value = input_budgets(channel.inputs, value, names.setdefault(parameter.keyword, parameter.option))
             arguments[parameter.keyword] = value
         if self.pairwise:
             arguments["max_work"] = max_work
-        return self.predicate(channel, **arguments)
+        return self.predicate(channel, **arguments, names=names)
 
     def to_json(self) -> dict:
         return {"name": self.name, "definition": self.definition,

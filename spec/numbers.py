@@ -27,6 +27,7 @@ from mpmath.ctx_mp import MPContext
 
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.exact import APPROXIMATION_DIGITS, MAX_POWER, MAX_POWER_BITS, Exact, Undecided, cut_text
+from ldpspec.spec.labels import value_text
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.parse import parse_number
 
@@ -64,7 +65,7 @@ def integer(value, name: str, minimum: int | None = None, maximum: int | None = 
     it."""
     if (isinstance(value, bool) or not isinstance(value, Integral) or (minimum is not None and value < minimum)
             or (maximum is not None and value > maximum)):
-        raise InvalidParameter(f"{name} must be {integer_range(minimum, maximum)}, got {value!r}")
+        raise InvalidParameter(f"{name} must be {integer_range(minimum, maximum)}, got {value_text(value)}")
     return int(value)
 
 
@@ -90,7 +91,8 @@ def budget(value, name: str = "epsilon") -> Nats:
     elif isinstance(value, str) and "log" in value:  # "log(3)", or as Nats.text writes it: "2*log(3)", "log(3)/2"
         nats = parse_number(value, name, Exact, log=Nats.log)
         if not isinstance(nats, Nats):
-            raise InvalidParameter(f"{name} must be a budget: a number >= 0 or log(x) for x >= 1, got {value!r}")
+            raise InvalidParameter(f"{name} must be a budget: a number >= 0 or log(x) for x >= 1, got "
+                                   f"{value_text(value)}")
     else:
         number = exact_number(value, name)
         rational = number.as_rational()
@@ -99,7 +101,7 @@ def budget(value, name: str = "epsilon") -> Nats:
                                    f"write an irrational budget as log(x), for example log(3)")
         nats = Nats.rational(rational)
     if nats.is_infinite:
-        raise InvalidParameter(f"{name} must be finite, got {value!r}")
+        raise InvalidParameter(f"{name} must be finite, got {value_text(value)}")
     if nats.base is not None and nats.as_rational() is None and (
             max(abs(nats.power), nats.root) > MAX_POWER or abs(nats.power) * nats.base.bits() > MAX_POWER_BITS):
         raise InvalidParameter(
@@ -107,7 +109,7 @@ def budget(value, name: str = "epsilon") -> Nats:
             f"at most {MAX_POWER_BITS:,} bits (budgets are compared and added exactly through x^p and x^r); got "
             f"{cut_text(nats.text())}; write it with a smaller p or r, or as a decimal")
     if nats.sign() < 0:
-        raise InvalidParameter(f"{name} must be a finite real number >= 0, got {_shown(value)}")
+        raise InvalidParameter(f"{name} must be a finite real number >= 0, got {value_text(value)}")
     if nats is value or nats.as_rational() is not None:  # a Nats given stays the object it is
         return nats
     return nats.named(name)
@@ -117,7 +119,7 @@ def probability(value, name: str) -> Exact:
     """A probability: an exact number in [0, 1]."""
     number = exact_number(value, name)
     if number.sign() < 0 or (1 - number).sign() < 0:
-        raise InvalidParameter(f"{name} must be a probability in [0, 1], got {_shown(number)}")
+        raise InvalidParameter(f"{name} must be a probability in [0, 1], got {value_text(number)}")
     return number
 
 
@@ -152,8 +154,3 @@ def to_decimal_string(value, digits: int = DISPLAY_DIGITS) -> str:
         return ("-" if value < 0 else "") + f"exp({ctx.nstr(ctx.log(abs(value)), digits, strip_zeros=False)})"
     return ctx.nstr(value, digits, strip_zeros=False)
 
-
-def _shown(value) -> str:
-    if isinstance(value, (Exact, Nats)):
-        return value.text()
-    return repr(value)

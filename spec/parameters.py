@@ -17,7 +17,7 @@ from decimal import Decimal
 
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import cut_text
-from ldpspec.spec.labels import normalize_label
+from ldpspec.spec.labels import normalize_label, value_text
 from ldpspec.spec.numbers import budget, exact_number, integer, integer_range
 from ldpspec.spec.parse import MAX_DECIMAL_EXPONENT, MAX_TEXT
 
@@ -113,7 +113,7 @@ class Parameter:
             return _integer(value, where, self.minimum, self.maximum)
         if self.kind == "choice":
             if value not in self.choices:
-                raise InvalidParameter(f"{where} must be one of {', '.join(self.choices)}; got {value!r}")
+                raise InvalidParameter(f"{where} must be one of {', '.join(self.choices)}; got {value_text(value)}")
             return value
         items = _list(value, where, self.kind)
         if self.kind == "budgets":
@@ -133,7 +133,8 @@ class Parameter:
             levels = []
             for k, level in enumerate(items):
                 if not isinstance(level, list) or len(level) != 2:
-                    raise InvalidParameter(f"{where}[{k}] must be a pair [budget, number of items]; got {level!r}")
+                    raise InvalidParameter(f"{where}[{k}] must be a pair [budget, number of items]; got "
+                                           f"{value_text(level)}")
                 levels.append((budget(_number(level[0], f"{where}[{k}][0]"), f"{where}[{k}][0]"),
                                _integer(level[1], f"{where}[{k}][1]")))
             return tuple(levels)
@@ -143,7 +144,7 @@ class Parameter:
             pairs = []
             for k, pair in enumerate(items):
                 if not isinstance(pair, list) or len(pair) != 2:
-                    raise InvalidParameter(f"{where}[{k}] must be a pair of labels; got {pair!r}")
+                    raise InvalidParameter(f"{where}[{k}] must be a pair of labels; got {value_text(pair)}")
                 pairs.append(tuple(label_from_json(v, f"{where}[{k}]") for v in pair))
             return tuple(pairs)
         return tuple(exact_number(_number(v, f"{where}[{k}]"), f"{where}[{k}]") for k, v in enumerate(items))  # numbers
@@ -225,24 +226,19 @@ def _json(text: str, where: str, kind: str):
     except InvalidParameter:  # a number beyond the decimal module's range, said where it is
         raise
     except (ValueError, RecursionError):  # not JSON, an integer of too many digits, or nesting too deep
-        raise InvalidParameter(f"{where} must be {KINDS[kind]}, for example '[1, 2]'; got {_short(text)}") from None
-
-
-def _short(value) -> str:
-    text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+        raise InvalidParameter(f"{where} must be {KINDS[kind]}, for example '[1, 2]'; got {value_text(text)}") from None
 
 
 def _list(value, where: str, kind: str) -> list:
     if not isinstance(value, list):
-        raise InvalidParameter(f"{where} must be {KINDS[kind]}; got {value!r}")
+        raise InvalidParameter(f"{where} must be {KINDS[kind]}; got {value_text(value)}")
     return value
 
 
 def _number(value, where: str):
     """A number as given: text, a JSON number, or a number from the Python API (``exact`` reads it)."""
     if value is None or isinstance(value, (bool, list, tuple, dict)):
-        raise InvalidParameter(f"{where} must be a number (a decimal string or a JSON number); got {value!r}")
+        raise InvalidParameter(f"{where} must be a number (a decimal string or a JSON number); got {value_text(value)}")
     return value
 
 
@@ -252,9 +248,9 @@ def _integer(value, where: str, minimum: int | None = None, maximum: int | None 
     if isinstance(value, str):
         text = value.strip()
         if len(text) > 100 or not text.lstrip("+-").isdigit():
-            raise InvalidParameter(f"{where} must be {allowed}; got {_short(value)}")
+            raise InvalidParameter(f"{where} must be {allowed}; got {value_text(value)}")
         value = int(text)
     try:
         return integer(value, where, minimum, maximum)
     except InvalidParameter:  # the value cut short: a JSON integer may have thousands of digits
-        raise InvalidParameter(f"{where} must be {allowed}; got {_short(value)}") from None
+        raise InvalidParameter(f"{where} must be {allowed}; got {value_text(value)}") from None

@@ -16,6 +16,7 @@ from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 
 from ldpspec.spec.errors import InvalidParameter
+from ldpspec.spec.labels import value_text
 
 _TOKEN = re.compile(r"\s*(?:(?P<number>\d+(?:\.\d*)?(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?)|(?P<name>[a-z]+)|"
                     r"(?P<symbol>[-+*/()]))")
@@ -95,14 +96,15 @@ def parse_number(text: str, name: str, number, *, log=None):
     if stripped.lower() in ("nan", "+nan", "-nan"):
         raise InvalidParameter(f"{name} must be a real number, got NaN")
     if stripped.lower().lstrip("+-") in ("inf", "infinity"):
-        raise InvalidParameter(f"{name} must be finite, got {text!r}")
+        raise InvalidParameter(f"{name} must be finite, got {value_text(text)}")
     while position < len(text):
         match = _TOKEN.match(text, position)
         if not match or match.end() == position:
             if text[position:].strip() == "":
                 break
             raise InvalidParameter(f"{name} must be a decimal number, a fraction a/b or an expression of them with "
-                                   f"exp(); cannot read {text!r} at {text[position:position + 10]!r}")
+                                   f"exp(); cannot read {value_text(text)} at "
+                                   f"{value_text(text[position:position + 10])}")
         kind = match.lastgroup
         tokens.append((kind, match.group(kind)))
         position = match.end()
@@ -154,19 +156,19 @@ class _Parser:
 
     def error(self, what: str):
         return InvalidParameter(f"{self.name} must be a decimal number, a fraction a/b or an expression of them with "
-                                f"exp(); {what} in {self.text!r}")
+                                f"exp(); {what} in {value_text(self.text)}")
 
     def peek(self):
         return self.tokens[self.position] if self.position < len(self.tokens) else (None, None)
 
     def expect(self, symbol: str):
         if self.peek() != ("symbol", symbol):
-            raise self.error(f"expected {symbol!r}")
+            raise self.error(f"expected {value_text(symbol)}")
         self.position += 1
 
     def finish(self):
         if self.position != len(self.tokens):
-            raise self.error(f"unexpected {self.peek()[1]!r}")
+            raise self.error(f"unexpected {value_text(self.peek()[1])}")
 
     def expression(self):
         value = self.term()
@@ -211,12 +213,12 @@ class _Parser:
             try:
                 decimal = Decimal(token)
             except InvalidOperation:  # the token pattern admits only numbers, so this is not expected
-                raise self.error(f"cannot read the number {token!r}") from None
+                raise self.error(f"cannot read the number {value_text(token)}") from None
             check_decimal_size(decimal, self.name)
             return self.number.rational(Fraction(decimal))
         if kind == "name":
             if token != "exp":
-                raise self.error(f"unknown function {token!r} (only exp() is allowed here)")
+                raise self.error(f"unknown function {value_text(token)} (only exp() is allowed here)")
             self.position += 1
             self.expect("(")
             argument = self.expression()
@@ -232,5 +234,5 @@ class _Parser:
             value = self.expression()
             self.expect(")")
             return value
-        raise self.error("expected a number" if kind is None else f"unexpected {token!r}")
+        raise self.error("expected a number" if kind is None else f"unexpected {value_text(token)}")
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from ldpspec.reference.mechanism import Guarantee
 from ldpspec.reference.validation import MAX_DOMAIN, domain_size, item_set, positive_integer, user_count
-from ldpspec.spec import InvalidParameter, Parameter
+from ldpspec.spec import InvalidParameter, Parameter, value_text
 
 Y0_READINGS = ("multiset", "set")
 """How suGRR's sensitive outputs form ``y0`` (the audit's reading ``sugrr_y0``)."""
@@ -48,7 +48,7 @@ def user_set(items: Iterable, d: int, m: int, name: str = "a user's set") -> tup
     items = item_set(items, d, name)
     if len(items) != m:
         raise InvalidParameter(f"{name} must hold exactly m = {m} items (pad or sample it to m first, Sec. 3.3), "
-                               f"got {len(items)}: {list(items)!r}")
+                               f"got {len(items)}: {value_text(list(items))}")
     return items
 
 
@@ -107,8 +107,8 @@ def population_arrays(population: Mapping, d: int, m: int) -> tuple[np.ndarray, 
         pass
     sets, counts = np.zeros((len(keys), m), dtype=np.int64), np.zeros(len(keys), dtype=np.int64)
     for row, (items, count) in enumerate(zip(keys, users)):
-        sets[row] = user_set(items, d, m, f"population set {items!r}")
-        counts[row] = user_count(count, f"population[{items!r}]")
+        sets[row] = user_set(items, d, m, f"population set {value_text(items)}")
+        counts[row] = user_count(count, f"population[{value_text(items)}]")
     return sets, counts
 
 

@@ -49,7 +49,7 @@ from ldpspec.reference.mechanism import DOMAIN_SIZE, EPSILON, Benchmark, Guarant
 from ldpspec.reference.shared.estimators import count_estimate
 from ldpspec.reference.shared.urr import SENSITIVE, URR
 from ldpspec.reference.validation import choice, domain_size, number_of_users
-from ldpspec.spec import ONE, ZERO, Channel, InvalidParameter, budget, check_entries, count_text
+from ldpspec.spec import ONE, ZERO, Channel, InvalidParameter, budget, check_entries, count_text, value_text
 
 NOTION = "suldp-joint"
 """The notion the mechanisms claim with their parameters: SULDP on the whole release (reading B of (11), page
@@ -138,7 +138,7 @@ class _SetMechanism:
         counts = [0] * self.d
         for output in outputs:
             if not (isinstance(output, tuple) and len(output) == 2):
-                raise InvalidParameter(f"a release must be a pair (y0, revealed items), got {output!r}")
+                raise InvalidParameter(f"a release must be a pair (y0, revealed items), got {value_text(output)}")
             y0, revealed = output
             for x in (*(y0 or ()), *revealed):
                 counts[x] += 1

@@ -59,6 +59,7 @@ from ldpspec.spec import (
     check_entries,
     count_text,
     map_outputs,
+    value_text,
 )
 
 Y0_READINGS = ("vector", "sensitive-bits")
@@ -94,7 +95,7 @@ class _SuRAPBase:
     def vector(self, output: tuple) -> list[int]:
         """The perturbed vector ``b`` a release carries."""
         if not (isinstance(output, tuple) and len(output) == 2):
-            raise InvalidParameter(f"a release must be a pair (y0, revealed items), got {output!r}")
+            raise InvalidParameter(f"a release must be a pair (y0, revealed items), got {value_text(output)}")
         y0, revealed = output
         if self.y0 == "vector":
             return list(y0)

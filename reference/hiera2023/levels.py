@@ -14,7 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ldpspec.reference.validation import value
-from ldpspec.spec import InvalidParameter, Parameter, budget, exact_number, level_of
+from ldpspec.spec import InvalidParameter, Parameter, budget, exact_number, level_of, value_text
 
 PAPER_BOUNDARIES = ("-1", "-0.6", "-0.2", "0.2", "0.6", "1")
 """The five equal intervals of the paper's experiments (Sec. 6)."""
@@ -36,14 +36,14 @@ class Levels:
     def __init__(self, boundaries: Sequence, budgets: Sequence):
         if isinstance(boundaries, (str, bytes)) or not isinstance(boundaries, Sequence):
             raise InvalidParameter(f"boundaries must be a list of numbers -1 = b_0 < ... < b_k = 1, got "
-                                   f"{boundaries!r}"[:300])
+                                   f"{value_text(boundaries)}"[:300])
         self.boundaries = tuple(exact_number(b, f"boundaries[{j}]") for j, b in enumerate(boundaries))
         if len(self.boundaries) < 2 or self.boundaries[0] != -1 or self.boundaries[-1] != 1 or any(
                 a >= b for a, b in zip(self.boundaries, self.boundaries[1:])):
             raise InvalidParameter("boundaries must be at least two strictly increasing numbers from -1 to 1, got "
                                    f"[{', '.join(b.text() for b in self.boundaries)}]")
         if isinstance(budgets, (str, bytes)) or not isinstance(budgets, Sequence):
-            raise InvalidParameter(f"budgets must be a list with one budget per interval, got {budgets!r}"[:300])
+            raise InvalidParameter(f"budgets must be a list with one budget per interval, got {value_text(budgets)}")
         self.k = len(self.boundaries) - 1
         if len(budgets) != self.k:
             raise InvalidParameter(f"budgets must give one budget per interval: {self.k} intervals, {len(budgets)} "

@@ -47,7 +47,7 @@ from ldpspec.reference.validation import (
     value,
     value_array,
 )
-from ldpspec.spec import AffineFamily, Channel, Exact, InvalidParameter, Parameter, check_entries, integer
+from ldpspec.spec import AffineFamily, Channel, Exact, InvalidParameter, Parameter, check_entries, integer, value_text
 
 LEVEL_BUDGET_SOURCES = ("perturbed", "true")
 """Whose budget step 3 uses: the perturbed level ``t*`` (as printed) or the true level ``t``."""
@@ -168,7 +168,7 @@ class LHP:
                 level, released = integer(output[0], "level", 1, self.k), unit_sign(output[1], "value")
             except InvalidParameter:
                 raise InvalidParameter(f"a release must be a pair (level in 1 .. {self.k}, sign -1 or 1), got "
-                                       f"{output!r}"[:300]) from None
+                                       f"{value_text(output)}"[:300]) from None
             counts[output_index(level, released)] += 1
         return counts
 

@@ -39,7 +39,7 @@ from ldpspec.reference.hiera2023.lhp import LHP
 from ldpspec.reference.shared.harmony import Harmony
 from ldpspec.reference.shared.pm import PiecewiseMechanism
 from ldpspec.reference.validation import choice, flag, positive_integer
-from ldpspec.spec import InvalidParameter
+from ldpspec.spec import InvalidParameter, value_text
 
 ORACLES = ("hiera", "graded-laplace", "harmony", "pm")
 COMPONENT_LEVELS = ("attribute", "value")
@@ -111,7 +111,7 @@ class PrivateLinearRegression:
         self.mu = positive_integer(mu, "mu (the number of data reuses)", maximum=self.levels.k)
         self.group_size = None if group_size is None else positive_integer(group_size, "group_size")
         if not (isinstance(regularisation, (int, float)) and math.isfinite(regularisation) and regularisation >= 0):
-            raise InvalidParameter(f"regularisation must be a finite number >= 0, got {regularisation!r}")
+            raise InvalidParameter(f"regularisation must be a finite number >= 0, got {value_text(regularisation)}")
         self.regularisation = float(regularisation)
 
     def default_group_size(self, d: int) -> int:

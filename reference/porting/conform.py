@@ -71,6 +71,7 @@ from ldpspec.spec import (
     normalize_label,
     output_distribution,
     to_decimal_string,
+    value_text,
 )
 
 ANSWERS_FORMAT = "ldpspec-answers/2"
@@ -190,8 +191,9 @@ def _stream_failure(answer: dict, test: dict, relative: float) -> str | None:
 def _parameters_failure(answer: dict, test: dict, relative: float) -> str | None:
     result = answer.get("result")
     if result not in ("valid", "invalid"):
-        raise InvalidParameter(f"parameters answer {answer.get('mechanism')} {answer.get('id')!r}: result must be "
-                               f"'valid' or 'invalid', got {json.dumps(result)[:40]}")
+        named = value_text([answer.get("mechanism"), answer.get("id")])
+        raise InvalidParameter(f"parameters answer {named}: result must be \"valid\" or \"invalid\", got "
+                               f"{json.dumps(result)[:40]}")
     if result != test["result"]:
         reason = f" ({test['reason']})" if test["result"] == "invalid" else ""
         return f"result: got {result}, expected {test['result']}{reason}"
@@ -490,9 +492,9 @@ def conform(answers: dict, relative: float = RELATIVE_ERROR, alpha: float = ALPH
     if not isinstance(answers, dict) or answers.get("format") != ANSWERS_FORMAT:
         raise InvalidParameter(f"the answers file must be a JSON object with \"format\": \"{ANSWERS_FORMAT}\"")
     if not 0 < relative < 1:
-        raise InvalidParameter(f"relative error must be in (0, 1), got {relative!r}")
+        raise InvalidParameter(f"the relative error (--relative-error) must be in (0, 1), got {value_text(relative)}")
     if not 0 < alpha < 1:
-        raise InvalidParameter(f"alpha must be in (0, 1), got {alpha!r}")
+        raise InvalidParameter(f"alpha (--alpha) must be in (0, 1), got {value_text(alpha)}")
     unknown = set(answers) - {"format", "port", "answers", *KINDS}
     if unknown:
         raise InvalidParameter(f"unknown sections of the answers file: {', '.join(sorted(unknown))}; the sections "

@@ -616,7 +616,7 @@ def main(argv=None) -> int:
     options = parser.parse_args(argv)
     unknown = [kind for kind in options.kinds if kind not in KINDS]
     if unknown:
-        parser.error(f"unknown kind {unknown[0]!r}; the kinds are {', '.join(sorted(KINDS))}")
+        parser.error(f"unknown kind \"{unknown[0]}\"; the kinds are {', '.join(sorted(KINDS))}")
     try:
         refuted = refuted_in_ledger(options.ledger) if options.ledger else refuted_in_vectors()
     except (OSError, ValueError) as error:

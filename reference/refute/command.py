@@ -37,7 +37,7 @@ from ldpspec.reference.refute.implementations import (
 from ldpspec.reference.refute.run import MAX_PAIRS, SELECTION_SHARE, SHARD_SIZE, Plan, reference_model, refute
 from ldpspec.reference.registry import MECHANISMS
 from ldpspec.reference.validation import MAX_DOMAIN
-from ldpspec.spec import NOTIONS, InvalidParameter, json_with_decimals, label_from_json
+from ldpspec.spec import NOTIONS, InvalidParameter, json_with_decimals, label_from_json, value_text
 
 SAMPLES = 100_000
 """Releases per input by default."""
@@ -135,7 +135,7 @@ def _positive(text: str) -> int:
     except ValueError:
         value = 0
     if value < 1:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text[:40]!r}")
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {value_text(text, 40)}")
     return value
 
 
@@ -145,7 +145,7 @@ def _natural(text: str) -> int:
     except ValueError:
         value = -1
     if not 0 <= value < 2 ** 128:
-        raise argparse.ArgumentTypeError(f"must be an integer of [0, 2^128), got {text[:40]!r}")
+        raise argparse.ArgumentTypeError(f"must be an integer of [0, 2^128), got {value_text(text, 40)}")
     return value
 
 
@@ -156,7 +156,7 @@ def _unit(text: str, option: str) -> Fraction:
     except (ValueError, ZeroDivisionError):
         value = None
     if value is None or not 0 < value < 1:
-        raise InvalidParameter(f"{option} must be a number in (0, 1), such as 0.01; got {text[:40]!r}")
+        raise InvalidParameter(f"{option} must be a number in (0, 1), such as 0.01; got {value_text(text, 40)}")
     return value
 
 
@@ -166,14 +166,14 @@ def _json(text: str | None, option: str):
     try:
         return json_with_decimals(text, option)
     except (ValueError, RecursionError):
-        raise InvalidParameter(f"{option} must be JSON; got {text[:60]!r}") from None
+        raise InvalidParameter(f"{option} must be JSON; got {value_text(text, 60)}") from None
 
 
 def _options(text: str | None, option: str) -> dict | None:
     value = _json(text, option)
     if value is not None and not (isinstance(value, dict) and all(isinstance(v, str) for v in value.values())):
         raise InvalidParameter(f"{option} must be a JSON object of texts, such as {{\"epsilon\": \"1\", \"d\": "
-                               f"\"3\"}} (numbers as strings, read exactly); got {text[:60]!r}")
+                               f"\"3\"}} (numbers as strings, read exactly); got {value_text(text, 60)}")
     return value
 
 
@@ -182,7 +182,7 @@ def _labels(text: str | None, option: str) -> tuple | None:
     if value is None:
         return None
     if not isinstance(value, list) or not value:
-        raise InvalidParameter(f"{option} must be a non-empty JSON list of labels; got {text[:60]!r}")
+        raise InvalidParameter(f"{option} must be a non-empty JSON list of labels; got {value_text(text, 60)}")
     return tuple(label_from_json(v, f"{option}[{k}]") for k, v in enumerate(value))
 
 
@@ -205,7 +205,7 @@ def _implementation(arguments):
     if arguments.twin:
         if arguments.twin not in MECHANISMS:
             raise InvalidParameter(f"--twin must be a registered mechanism ({', '.join(MECHANISMS)}); got "
-                                   f"{arguments.twin!r}")
+                                   f"{value_text(arguments.twin)}")
         options = _options(arguments.twin_options, "--twin-options") or MECHANISMS[arguments.twin].example()
         return Registered(arguments.twin, options)
     return "file"
@@ -220,7 +220,7 @@ def _reference(arguments, twin):
     if arguments.reference_mechanism:
         name = arguments.reference_mechanism
         if name not in MECHANISMS:
-            raise InvalidParameter(f"--reference-mechanism must be a registered mechanism; got {name!r}")
+            raise InvalidParameter(f"--reference-mechanism must be a registered mechanism; got {value_text(name)}")
         options = _options(arguments.reference_options, "--reference-options")
         if options is None:
             options = (dict(twin.options) if isinstance(twin, Registered) and twin.name == name
@@ -255,7 +255,8 @@ def _kind(arguments, twin, reference) -> Kind:
             return Kind("numbers")
         if not (isinstance(interval, list) and len(interval) == 2
                 and all(isinstance(v, (int, Decimal)) and not isinstance(v, bool) for v in interval)):
-            raise InvalidParameter(f"--interval must be [low, high], two numbers; got {arguments.interval[:60]!r}")
+            raise InvalidParameter("--interval must be [low, high], two numbers; got "
+                                   f"{value_text(arguments.interval, 60)}")
         low, high = (float(v) for v in interval)
         if not low <= high:
             raise InvalidParameter(f"--interval must have low <= high; got [{low}, {high}]")
@@ -292,7 +293,7 @@ def run(arguments, progress=None):
             inputs = tuple(releases)
         missing = [x for x in inputs if x not in releases]
         if missing:
-            raise InvalidParameter(f"--inputs names inputs the releases file does not have: {missing[:5]!r}")
+            raise InvalidParameter(f"--inputs names inputs the releases file does not have: {value_text(missing, 5)}")
     if inputs is None:
         source = reference_channel if reference_channel is not None else (twin.channel() if twin else None)
         if source is not None:
@@ -329,7 +330,8 @@ def run(arguments, progress=None):
         raise InvalidParameter("no release is left to certify: lower --selection-share")
     pairs = _labels(arguments.pairs, "--pairs")
     if pairs is not None and not all(isinstance(pair, tuple) and len(pair) == 2 for pair in pairs):
-        raise InvalidParameter(f"--pairs must be a JSON list of pairs [x, x'] of inputs; got {arguments.pairs[:60]!r}")
+        raise InvalidParameter("--pairs must be a JSON list of pairs [x, x'] of inputs; got "
+                               f"{value_text(arguments.pairs, 60)}")
     plan = Plan(implementation, kind, notion.name, values, inputs, samples, selection, alpha, arguments.seed,
                 shard_size, arguments.max_pairs, arguments.call_timeout, pairs)
     model = None if reference_channel is None else reference_model(reference_channel, declared, kind)

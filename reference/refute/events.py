@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import betaincinv
 
-from ldpspec.spec import InvalidChannel, InvalidParameter, label_text, label_to_json, normalize_label
+from ldpspec.spec import InvalidChannel, InvalidParameter, label_text, label_to_json, normalize_label, value_text
 
 # --- the kinds of release ------------------------------------------------------------------------------------------
 
@@ -57,7 +57,7 @@ def plain(value, depth: int = 0):
 
 def _shown(release) -> str:
     try:
-        return label_text(plain(release), 80)
+        return value_text(plain(release), 80)
     except ReleaseError:
         return "a release nested too deep"
 
@@ -81,7 +81,7 @@ class Kind:
 
     def __post_init__(self):
         if self.name not in ("labels", "bits", "sets", "numbers"):
-            raise InvalidParameter(f"--releases must be labels, bits, sets or numbers; got {self.name!r}")
+            raise InvalidParameter(f"--releases must be labels, bits, sets or numbers; got {value_text(self.name)}")
         if self.name in ("bits", "sets") and not (isinstance(self.d, int) and self.d >= 1):
             raise InvalidParameter(f"--releases {self.name} needs the number of bits or items d >= 1")
 
@@ -138,9 +138,9 @@ class Kind:
             try:
                 label = normalize_label(plain(release), "release")
             except InvalidChannel as error:
-                raise ReleaseError(f"input {label_text(x, 60)} released {_shown(release)}: {error}") from None
+                raise ReleaseError(f"input {value_text(x, 60)} released {_shown(release)}: {error}") from None
             if self.outputs is not None and label not in self.outputs:
-                raise ReleaseError(f"input {label_text(x, 60)} released {_shown(release)}, which is not one of the "
+                raise ReleaseError(f"input {value_text(x, 60)} released {_shown(release)}, which is not one of the "
                                    f"declared outputs ({len(self.outputs):,} of them)")
             counts[label] += count
         return LabelBatch(counts, n)
@@ -152,15 +152,15 @@ class Kind:
             values = None
         if values is None or len(values) != len(releases):
             bad = next((r for r in releases if not _is_number(r)), releases[0] if len(releases) else None)
-            raise ReleaseError(f"input {label_text(x, 60)} released {_shown(bad)}, which is not a number")
+            raise ReleaseError(f"input {value_text(x, 60)} released {_shown(bad)}, which is not a number")
         wrong = ~np.isfinite(values)
         if self.low is not None:
             wrong |= values < self.low
         if self.high is not None:
             wrong |= values > self.high
         if wrong.any():
-            raise ReleaseError(f"input {label_text(x, 60)} released {values[np.argmax(wrong)]!r}, outside the declared "
-                               f"{self.describe()}")
+            raise ReleaseError(f"input {value_text(x, 60)} released {value_text(values[np.argmax(wrong)])}, outside "
+                               f"the declared {self.describe()}")
         return NumberBatch(values)
 
     def _bits(self, releases, x) -> BitBatch:
@@ -185,7 +185,7 @@ class Kind:
             if row is None:
                 allowed = (f"a list of {d:,} bits (0 or 1)" if self.name == "bits"
                            else f"a set of distinct items of 0 .. {d - 1:,}")
-                raise ReleaseError(f"input {label_text(x, 60)} released {_shown(release)}; a release here is "
+                raise ReleaseError(f"input {value_text(x, 60)} released {_shown(release)}; a release here is "
                                    f"{allowed}")
             rows[i] = row
         return BitBatch(np.packbits(rows, axis=1), d)

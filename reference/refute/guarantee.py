@@ -38,6 +38,7 @@ from ldpspec.spec import (
     label_to_json,
     level_of,
     normalize_label,
+    value_text,
 )
 
 
@@ -147,7 +148,7 @@ def _input_budgets(inputs: tuple, value, where: str, *, complete: bool = True) -
     if not isinstance(value, Mapping):
         value = input_budgets(inputs, tuple(value), where)
     mapped = label_map(inputs, value, where, complete=complete)
-    return {x: budget(v, f"{where}[{x!r}]") for x, v in mapped.items() if v is not None}
+    return {x: budget(v, f"{where}[{value_text(x)}]") for x, v in mapped.items() if v is not None}
 
 
 def _protected_pairs(inputs: tuple, policy) -> frozenset | None:
@@ -157,7 +158,7 @@ def _protected_pairs(inputs: tuple, policy) -> frozenset | None:
     pairs = set()
     for edge in label_list(policy, "policy", InvalidParameter):
         if len(edge) != 2:
-            raise InvalidParameter(f"policy must be a list of pairs of inputs, got {edge!r}")
+            raise InvalidParameter(f"policy must be a list of pairs of inputs, got {value_text(edge)}")
         a, b = (normalize_label(x, "policy label") for x in edge)
         label_subset(inputs, (a, b), "policy")  # names an unknown input
         pairs |= {(a, b), (b, a)}
@@ -187,7 +188,7 @@ def _id_ldp_family(notion: str, fixed_r: str | None):
         budgets = _input_budgets(inputs, values["budgets"], "--budgets")
         r = fixed_r or values["r"]
         if r not in PAIR_FUNCTIONS:
-            raise InvalidParameter(f"--pair-function must be one of {', '.join(PAIR_FUNCTIONS)}; got {r!r}")
+            raise InvalidParameter(f"--pair-function must be one of {', '.join(PAIR_FUNCTIONS)}; got {value_text(r)}")
         parameters = {"budgets": [[label_to_json(x), _text(budgets[x])] for x in inputs], "pair_function": r}
         if values.get("policy") is not None:
             parameters["policy"] = [[label_to_json(a) for a in edge] for edge in values["policy"]]
@@ -231,7 +232,7 @@ def _suldp(reading: str):
         for s in inputs:
             if not isinstance(s, tuple) or len(set(s)) != len(s):
                 raise InvalidParameter(f"inputs: every input of {reading} is a set of items (a list without "
-                                       f"repeats); got {s!r}")
+                                       f"repeats); got {value_text(s)}")
             sets[s] = frozenset(s)
         domain = frozenset(item for s in inputs for item in s)
 
@@ -240,7 +241,7 @@ def _suldp(reading: str):
                                                                                        InvalidParameter))
             unknown = sorted(found - domain, key=repr)
             if unknown:
-                raise InvalidParameter(f"{where} names items that occur in no input set: {unknown!r}")
+                raise InvalidParameter(f"{where} names items that occur in no input set: {value_text(unknown)}")
             return found
         sensitive = items(values["sensitive_items"], "--sensitive")
         non_sensitive = (domain - sensitive if values.get("non_sensitive_items") is None
@@ -331,8 +332,8 @@ def _graded(inputs, values):
     budgets = {}
     for x in inputs:
         if isinstance(x, (tuple, type(None))):
-            raise InvalidParameter(f"inputs: graded LDP needs numerical inputs, got {x!r}")
-        budgets[x] = level_budgets[level_of(exact_number(x, f"input {x!r}"), bounds)]
+            raise InvalidParameter(f"inputs: graded LDP needs numerical inputs, got {value_text(x)}")
+        budgets[x] = level_budgets[level_of(exact_number(x, f"input {value_text(x)}"), bounds)]
     r = values["r"]
     parameters = {"boundaries": [b.text() for b in bounds], "budgets": [_text(b) for b in level_budgets],
                   "pair_function": r}
@@ -358,7 +359,7 @@ def declare(notion: str, values: Mapping, inputs) -> Declared:
     """The guarantee ``notion`` with ``values`` (keyed by the predicate's keywords, as ``Parameter.parse`` returns
     them; ``Notion.check`` takes the same) over the examined ``inputs``."""
     if notion not in NOTIONS:
-        raise InvalidParameter(f"notion must be one of {', '.join(NOTIONS)}; got {notion!r}")
+        raise InvalidParameter(f"notion must be one of {', '.join(NOTIONS)}; got {value_text(notion)}")
     inputs = _inputs(inputs)
     for parameter in NOTIONS[notion].parameters:
         if parameter.required and values.get(parameter.keyword) is None:

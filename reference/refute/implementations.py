@@ -41,7 +41,7 @@ import numpy as np
 from ldpspec.reference.porting.bits import bit_law
 from ldpspec.reference.porting.vectors import build
 from ldpspec.reference.registry import MECHANISMS
-from ldpspec.spec import InvalidChannel, InvalidParameter, SpecError, label_text, normalize_label
+from ldpspec.spec import InvalidChannel, InvalidParameter, SpecError, normalize_label, value_text
 
 
 class ImplementationError(SpecError):
@@ -95,20 +95,20 @@ def load_callable(target: str, path: tuple = ()):
     module_name, _, name = target.partition(":")
     if not module_name or not name:
         raise InvalidParameter(f"--callable must be MODULE:FUNCTION (for example mylib.client:release); got "
-                               f"{target!r}")
+                               f"{value_text(target)}")
     for folder in reversed(path):
         if folder not in sys.path:
             sys.path.insert(0, folder)
     try:
         module = importlib.import_module(module_name)
     except Exception as error:  # the module's own import failed: say so, not a traceback
-        raise InvalidParameter(f"--callable: cannot import {module_name!r}: {type(error).__name__}: "
+        raise InvalidParameter(f"--callable: cannot import {value_text(module_name)}: {type(error).__name__}: "
                                f"{str(error)[:200]}") from None
     function = module
     for attribute in name.split("."):
         function = getattr(function, attribute, None)
     if not callable(function):
-        raise InvalidParameter(f"--callable: {module_name!r} has no function {name!r}")
+        raise InvalidParameter(f"--callable: {value_text(module_name)} has no function {value_text(name)}")
     _LOADED[target] = function
     return function
 
@@ -191,7 +191,7 @@ class PythonCallable:
         releases = []
         append = releases.append
         stuck = "" if timeout is None else (
-            f"{self.target} did not return within {timeout:g} s (--call-timeout) on input {label_text(x, 60)}, "
+            f"{self.target} did not return within {timeout:g} s (--call-timeout) on input {value_text(x, 60)}, "
             "release {calls:,} of its shard; it is blocked in code that cannot be interrupted, and its worker is "
             "restarted")
         try:
@@ -200,10 +200,10 @@ class PythonCallable:
                     append(function(x, rng))
         except CallTimeout:
             raise ImplementationError(f"{self.target} did not return within {timeout:g} s (--call-timeout) on input "
-                                      f"{label_text(x, 60)}, release {len(releases) + 1:,} of its shard") from None
+                                      f"{value_text(x, 60)}, release {len(releases) + 1:,} of its shard") from None
         except Exception as error:
             raise ImplementationError(f"{self.target} raised {type(error).__name__}: {str(error)[:200]} on input "
-                                      f"{label_text(x, 60)}, release {len(releases) + 1:,} of its shard") from None
+                                      f"{value_text(x, 60)}, release {len(releases) + 1:,} of its shard") from None
         return releases
 
 
@@ -228,7 +228,8 @@ class Command:
             process = subprocess.Popen(self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        stderr=subprocess.PIPE, env=environment, cwd=self.cwd)
         except OSError as error:
-            raise InvalidParameter(f"--command: cannot start {self.argv[0]!r}: {error.strerror or error}") from None
+            raise InvalidParameter(f"--command: cannot start {value_text(self.argv[0])}: "
+                                   f"{error.strerror or error}") from None
         writer = threading.Thread(target=_feed, args=(process.stdin, line, count), daemon=True)
         writer.start()
         releases, buffer = [], b""
@@ -239,13 +240,13 @@ class Command:
             while len(releases) < count:
                 if not selector.select(timeout):
                     raise ImplementationError(f"{self.describe()} printed no release within {timeout:g} s "
-                                              f"(--call-timeout) on input {label_text(x, 60)}, release "
+                                              f"(--call-timeout) on input {value_text(x, 60)}, release "
                                               f"{len(releases) + 1:,} of its shard")
                 chunk = os.read(descriptor, 1 << 20)
                 if not chunk:
                     error = process.stderr.read(2000).decode(errors="replace").strip().splitlines()
                     raise ImplementationError(f"{self.describe()} ended after {len(releases):,} of {count:,} "
-                                              f"releases of input {label_text(x, 60)}"
+                                              f"releases of input {value_text(x, 60)}"
                                               + (f"; its last error line: {error[-1][:200]}" if error else ""))
                 buffer += chunk
                 *lines, buffer = buffer.split(b"\n")
@@ -255,8 +256,8 @@ class Command:
                     try:
                         releases.append(json.loads(text))
                     except ValueError:
-                        raise ImplementationError(f"{self.describe()} printed {text[:80]!r} for input "
-                                                  f"{label_text(x, 60)}, release {len(releases) + 1:,}: not one JSON "
+                        raise ImplementationError(f"{self.describe()} printed {value_text(text, 80)} for input "
+                                                  f"{value_text(x, 60)}, release {len(releases) + 1:,}: not one JSON "
                                                   "value per line") from None
         finally:
             selector.close()
@@ -414,11 +415,11 @@ def read_releases_file(path: str) -> tuple[dict, str]:
             data = handle.read()
         document = json.loads(data.decode("utf-8"))
     except OSError as error:
-        raise SpecError(f"--releases-file: cannot read {path!r}: {error.strerror or error}") from None
+        raise SpecError(f"--releases-file: cannot read {value_text(path)}: {error.strerror or error}") from None
     except (ValueError, RecursionError) as error:
-        raise InvalidParameter(f"--releases-file: {path!r} is not JSON: {str(error)[:120]}") from None
+        raise InvalidParameter(f"--releases-file: {value_text(path)} is not JSON: {str(error)[:120]}") from None
     if not isinstance(document, dict) or document.get("format") != RELEASES_FORMAT:
-        raise InvalidParameter(f"--releases-file: {path!r} must be an object with \"format\": "
+        raise InvalidParameter(f"--releases-file: {value_text(path)} must be an object with \"format\": "
                                f"\"{RELEASES_FORMAT}\" and \"releases\"")
     entries = document.get("releases")
     if not isinstance(entries, list) or not entries:

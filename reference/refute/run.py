@@ -38,8 +38,8 @@ try:
 except ImportError:  # Windows
     fcntl = None
 
-from ldpspec.reference.porting.bits import bit_law
 from ldpspec.reference import binomial
+from ldpspec.reference.porting.bits import bit_law
 from ldpspec.reference.refute.answer import Answer, PairResult, detectable_excess
 from ldpspec.reference.refute.events import (
     BitBatch,
@@ -56,11 +56,11 @@ from ldpspec.reference.refute.implementations import STUCK, ImplementationError,
 from ldpspec.spec import (
     InvalidParameter,
     SpecError,
-    label_text,
     label_to_json,
     normalize_label,
     output_distribution,
     rational_text,
+    value_text,
 )
 
 SHARD_SIZE = 1 << 16
@@ -249,7 +249,7 @@ def _on_dask(tasks: list, on_result, address: str) -> None:
     try:
         client = Client(address, timeout="30s")
     except (OSError, TimeoutError) as error:
-        raise InvalidParameter(f"--cluster: no Dask scheduler answers at {address!r}: {error}") from None
+        raise InvalidParameter(f"--cluster: no Dask scheduler answers at {value_text(address)}: {error}") from None
     topic = f"ldpspec-refute-{os.getpid()}-{id(tasks)}"
     with client:
         stuck = []
@@ -290,11 +290,11 @@ def _reachable(address: str) -> None:
     except ValueError:
         host = port = None
     if not host or not port:
-        raise InvalidParameter(f"--cluster must be a scheduler's address tcp://HOST:PORT; got {address!r}")
+        raise InvalidParameter(f"--cluster must be a scheduler's address tcp://HOST:PORT; got {value_text(address)}")
     try:
         socket.create_connection((host, port), timeout=10).close()
     except OSError as error:
-        raise InvalidParameter(f"--cluster: no Dask scheduler answers at {address!r}: "
+        raise InvalidParameter(f"--cluster: no Dask scheduler answers at {value_text(address)}: "
                                f"{error.strerror or error}") from None
 
 
@@ -362,14 +362,14 @@ class Checkpoint:
         try:
             self.handle = open(path, "a+", encoding="utf-8")
         except OSError as error:
-            raise SpecError(f"--checkpoint: cannot write {path!r}: {error.strerror or error}") from None
+            raise SpecError(f"--checkpoint: cannot write {value_text(path)}: {error.strerror or error}") from None
         try:
             if fcntl is not None:  # Windows has no fcntl: no lock there
                 fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             self.close()
-            raise InvalidParameter(f"--checkpoint: {path!r} is in use by another run of the same plan; wait for it, "
-                                   "or give another file") from None
+            raise InvalidParameter(f"--checkpoint: {value_text(path)} is in use by another run of the same plan; "
+                                   "wait for it, or give another file") from None
         self.handle.seek(0)
         text = self.handle.read()
         if not text:
@@ -382,11 +382,11 @@ class Checkpoint:
             head = None
         if not isinstance(head, dict) or head.get("format") != CHECKPOINT_FORMAT:
             self.close()
-            raise InvalidParameter(f"--checkpoint: {path!r} is not a checkpoint of ldpspec refute; give a new file "
-                                   "or remove it")
+            raise InvalidParameter(f"--checkpoint: {value_text(path)} is not a checkpoint of ldpspec refute; give a "
+                                   "new file or remove it")
         if head.get("identity") != identity:
             self.close()
-            raise InvalidParameter(f"--checkpoint: {path!r} belongs to another run (another implementation, "
+            raise InvalidParameter(f"--checkpoint: {value_text(path)} belongs to another run (another implementation, "
                                    "guarantee, sizes or seed); give a new file, or run with the options it was "
                                    "written with")
         if not text.endswith("\n"):  # the last shard was cut short: drop it, it is drawn again
@@ -400,8 +400,8 @@ class Checkpoint:
                 self.done[Shard(*entry["shard"])] = _decode(entry["result"], plan.kind)
             except (ValueError, KeyError, TypeError, IndexError, RecursionError):  # edited by hand, or not ours
                 self.close()
-                raise InvalidParameter(f"--checkpoint: line {number} of {path!r} is not a finished shard of ldpspec "
-                                       "refute; give a new file or remove it") from None
+                raise InvalidParameter(f"--checkpoint: line {number} of {value_text(path)} is not a finished shard of "
+                                       "ldpspec refute; give a new file or remove it") from None
 
     def _append(self, entry: dict) -> None:
         try:
@@ -410,7 +410,7 @@ class Checkpoint:
             self.handle.flush()
             os.fsync(self.handle.fileno())
         except OSError as error:
-            raise SpecError(f"--checkpoint: cannot write {self.path!r}: {error.strerror or error}") from None
+            raise SpecError(f"--checkpoint: cannot write {value_text(self.path)}: {error.strerror or error}") from None
 
     def record(self, shard: Shard, result: dict) -> None:
         self.done[shard] = result
@@ -464,7 +464,7 @@ def candidate_pairs(declared: Declared, named: tuple | None = None) -> list:
     if named is not None:
         for pair in named:
             if len(pair) != 2 or pair[0] == pair[1] or any(x not in inputs for x in pair):
-                raise InvalidParameter(f"--pairs: {pair!r} is not an ordered pair of two different inputs of "
+                raise InvalidParameter(f"--pairs: {value_text(pair)} is not an ordered pair of two different inputs of "
                                        "--inputs")
         return list(dict.fromkeys(tuple(pair) for pair in named))
     return [(x, x2) for x in inputs for x2 in inputs if x != x2
@@ -593,7 +593,7 @@ def reference_model(channel, declared: Declared, kind: Kind):
     missing = [x for x in declared.inputs if x not in set(channel.inputs)]
     if missing:
         raise InvalidParameter(f"--inputs names inputs the reference channel does not have: "
-                               f"{', '.join(label_text(x, 40) for x in missing[:5])}")
+                               f"{', '.join(value_text(x, 40) for x in missing[:5])}")
     if kind.bitwise:
         laws = {x: bit_law(channel, x) for x in declared.inputs}
         if any(law is None for law in laws.values()):

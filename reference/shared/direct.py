@@ -9,7 +9,9 @@ reports with ``n_y`` naming item ``y`` (``m_hat_y = n_y / n``), three estimates 
   same amount from every positive entry so that they sum to 1, and repeat until no entry is negative;
 * **MLE** (maximum likelihood over the simplex, which the preprint uses beside Norm-Sub) by EM, the iterative
   Bayesian update ``p_x <- p_x sum_y (n_y / n) Q(y|x) / (pQ)_y`` from the uniform vector, until the l1 change of an
-  iteration is at most ``tolerance`` or ``max_iterations`` are done; the result says which.
+  iteration is at most ``tolerance`` or ``max_iterations`` are done; the result says which. When the empirical
+  estimate lies in the simplex it is the MLE itself (``m_hat`` maximises the likelihood over every output law, and
+  the empirical estimate attains it).
 
 GRR, uRR, KRR, URR and IPRR share a *column structure*: ``Q(y|x) = base_y + extra_y [y = x]`` (a report of ``y``
 comes from anyone with ``base_y`` and from a holder of ``y`` with ``extra_y`` more). Then ``m_y = base_y + extra_y
@@ -17,8 +19,12 @@ p_y`` on the simplex, so
 
 * the empirical estimate is ``(m_hat_y - base_y) / extra_y``;
 * the log-likelihood ``sum_y n_y ln(base_y + extra_y p_y)`` is separable, and its maximiser over the simplex has a
-  closed form (``mle``): by the KKT conditions, ``p_y = max(t n_y - base_y / extra_y, 0)`` for the one ``t > 0`` that
-  makes the entries sum to 1 (water-filling, exact);
+  closed form (``mle``) when every ``extra_y > 0`` (each item reported more often by its holders than by anyone
+  else, as by every registered mechanism): by the KKT conditions, ``p_y = max(t n_y - base_y / extra_y, 0)`` for the
+  one ``t > 0`` that makes the entries sum to 1 (water-filling, exact). A channel written by hand may have
+  ``extra_y < 0`` (its rows sum to 1, so every ``extra_y`` is the same ``1 - sum_y base_y``: a diagonal below the
+  column's other entries); ``maximum_likelihood`` then answers with the empirical estimate when it lies in the
+  simplex (it is the MLE), else with EM, and names which;
 * an EM iteration (``em_np``) costs O(d) instead of O(d^2).
 
 A channel, as these estimators see it, is a ``DirectChannel``, of one of two kinds that answer the same questions
@@ -38,7 +44,7 @@ from __future__ import annotations
 import math
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import ClassVar
 
@@ -47,7 +53,7 @@ import numpy as np
 from ldpspec.reference.shared.estimators import CountEstimator, CountEstimatorTwin, item_counts
 from ldpspec.reference.twin_sampling import count_items
 from ldpspec.reference.validation import number_of_users, positive_integer, user_count
-from ldpspec.spec import ZERO, Exact, InvalidParameter, to_decimal_string
+from ldpspec.spec import ZERO, Exact, InvalidParameter, to_decimal_string, value_text
 
 NOT_INVERTIBLE = "the channel is not invertible: the empirical estimator needs an invertible direct encoding"
 
@@ -76,12 +82,32 @@ class EMResult:
     converged: bool  # the last iteration changed the estimate by at most the tolerance (l1)
     change: float  # the l1 change of the last iteration
     log_likelihood: float  # sum_y n_y ln (pQ)_y at the estimate
+    why: str = ""  # why a channel with the column structure was not answered in closed form (empty for a matrix)
     method: ClassVar[str] = "EM"
 
     def to_json(self) -> dict:
-        return {"estimate": [float(v) for v in self.estimate], "iterations": self.iterations,
-                "converged": self.converged, "change": self.change, "log_likelihood": self.log_likelihood,
-                "method": self.method}
+        result = {"estimate": [float(v) for v in self.estimate], "iterations": self.iterations,
+                  "converged": self.converged, "change": self.change, "log_likelihood": self.log_likelihood,
+                  "method": self.method}
+        return {**result, "closed_form": self.why} if self.why else result
+
+
+@dataclass(frozen=True)
+class EmpiricalMLE:
+    """The empirical estimate when it lies in the simplex: then it is the MLE, exactly (``m_hat`` maximises the
+    multinomial likelihood over every output law, and ``p_hat Q = m_hat``; ``Q`` is invertible, so no other ``p``
+    attains it). ``ColumnStructure.maximum_likelihood`` answers with it where the closed form does not apply; ``why``
+    says why not."""
+
+    estimate: Sequence
+    exact: bool = False  # exact numbers (written as decimal strings), else floats
+    why: str = ""
+    method: ClassVar[str] = "empirical estimate (it lies in the simplex, so it is the MLE)"
+    converged: ClassVar[bool] = True
+
+    def to_json(self) -> dict:
+        numbers = [to_decimal_string(v) if self.exact else float(v) + 0.0 for v in self.estimate]  # + 0.0: no -0.0
+        return {"estimate": numbers, "method": self.method, "closed_form": self.why}
 
 
 @dataclass(frozen=True)
@@ -221,9 +247,10 @@ class ColumnStructure(DirectChannel):
         return ColumnStructure(floats(self.base), floats(self.extra))
 
     def reachable(self) -> list[bool]:
-        """``base_y + extra_y > 0``: the holders of ``y`` report it."""
+        """``base_y + extra_y > 0`` (the holders of ``y`` report it) or ``base_y > 0`` (the others do: with ``extra_y
+        < 0`` they may be the only ones)."""
         q = self.floats()
-        return (q.base + q.extra > 0).tolist()
+        return ((q.base + q.extra > 0) | ((q.base > 0) & (q.d > 1))).tolist()
 
     def evident_singularity(self) -> Singularity | None:
         """An item with ``extra_y = 0``: its column is ``base_y`` for every input (the only way a column structure
@@ -256,9 +283,33 @@ class ColumnStructure(DirectChannel):
         return (counts / counts.sum() - q.base) / q.extra
 
     def maximum_likelihood(self, counts, tolerance: float = 1e-10, max_iterations: int = 100_000,
-                           exact: bool = False) -> ClosedFormMLE:
-        """The closed form: ``mle`` (exact) or ``mle_np`` (floats); no iteration, so no tolerance."""
-        return ClosedFormMLE(mle(self, counts), exact=True) if exact else ClosedFormMLE(mle_np(self, counts))
+                           exact: bool = False) -> ClosedFormMLE | EmpiricalMLE | EMResult:
+        """The closed form, ``mle`` (exact) or ``mle_np`` (floats), with no iteration and so no tolerance, when every
+        ``extra_y > 0``. Otherwise (a diagonal below its column's other entries) the documented fallbacks, which
+        name themselves: the empirical estimate when it lies in the simplex (it is the MLE; exact with ``exact``),
+        else EM (``em_np``, floats) from the uniform vector, whose result says why (``closed_form``)."""
+        why = self.closed_form_refusal(exact)
+        if why is None:
+            return ClosedFormMLE(_mle(self, counts), exact=True) if exact else ClosedFormMLE(mle_np(self, counts))
+        values = self.empirical(counts) if exact else self.empirical_np(counts)
+        if all((v.sign() if exact else v) >= 0 for v in values):
+            return EmpiricalMLE(values, exact, why)
+        return replace(self.em_np(counts, tolerance, max_iterations), why=why)
+
+    def closed_form_refusal(self, exact: bool = True) -> str | None:
+        """Why the closed-form MLE does not apply, or ``None`` when it does: every ``extra_y > 0`` and ``base_y >=
+        0``, decided exactly, or on the floats that ``mle_np`` computes with (``exact=False``: an exact sign is kept
+        by the rounding, but a positive extra below the doubles' range is 0 there)."""
+        if exact:
+            ok = [Exact.of(e).sign() > 0 and Exact.of(b).sign() >= 0 for e, b in zip(self.extra, self.base)]
+        else:
+            q = self.floats()
+            ok = ((q.extra > 0) & (q.base >= 0)).tolist()
+        y = next((y for y, fine in enumerate(ok) if not fine), None)
+        if y is None:
+            return None
+        return (f"not applicable: it needs each item's diagonal entry above the other entries of its column "
+                f"(extra_y > 0 and base_y >= 0); item {y} has extra_y = {value_text(Exact.of(self.extra[y]))}")
 
     def _output_law(self, p):
         return self.base * p.sum() + self.extra * p
@@ -429,7 +480,7 @@ def _counts(counts, d: int) -> list[int]:
 
 def _em_limits(tolerance, max_iterations) -> tuple[float, int]:
     if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or not 0 < tolerance < math.inf:
-        raise InvalidParameter(f"tolerance must be a finite number > 0, got {tolerance!r}")
+        raise InvalidParameter(f"tolerance must be a finite number > 0, got {value_text(tolerance)}")
     return float(tolerance), positive_integer(max_iterations, "max_iterations")
 
 
@@ -526,10 +577,18 @@ def _water_level(counts, offsets):
 
 def mle(structure: ColumnStructure, counts: Sequence[int]) -> list:
     """The MLE of ``p`` over the simplex for a column-structured channel, in closed form (exact)."""
+    refusal = structure.closed_form_refusal()
+    if refusal is not None:
+        raise InvalidParameter(f"mle: the closed form is {refusal}; ColumnStructure.maximum_likelihood answers such "
+                               "a channel")
+    return _mle(structure, counts)
+
+
+def _mle(structure: ColumnStructure, counts: Sequence[int]) -> list:
+    """``mle`` once its condition is known to hold (each extra's sign is decided once: with exponentials that is
+    most of the work)."""
     counts = _counts(counts, len(structure.base))
     offsets = [Exact.of(b) / Exact.of(e) for b, e in zip(structure.base, structure.extra)]
-    if any(Exact.of(e).sign() <= 0 for e in structure.extra) or any(o.sign() < 0 for o in offsets):
-        raise InvalidParameter("the closed-form MLE needs extra_y > 0 and base_y >= 0 for every item")
     return [Exact.of(v) for v in _water_level([Exact.rational(c) for c in counts], offsets)]
 
 
@@ -569,7 +628,8 @@ def mle_np(structure: ColumnStructure, counts) -> np.ndarray:
     if np.any(rows < 0) or np.any(rows != np.floor(rows)) or np.any(rows.sum(axis=1) <= 0):
         raise InvalidParameter("counts must be non-negative integers with a positive total in every row")
     if np.any(extra <= 0) or np.any(base < 0):
-        raise InvalidParameter("the closed-form MLE needs extra_y > 0 and base_y >= 0 for every item")
+        raise InvalidParameter(f"mle_np: the closed form is {structure.closed_form_refusal(exact=False)}; "
+                               "ColumnStructure.maximum_likelihood answers such a channel")
     offset = np.broadcast_to(base / extra, rows.shape)
     with np.errstate(divide="ignore"):
         threshold = np.where(rows > 0, np.where(offset > 0, rows / np.where(offset > 0, offset, 1), np.inf), 0.0)

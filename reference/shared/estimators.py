@@ -26,7 +26,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 
 from ldpspec.reference.validation import item_index, number_of_users
-from ldpspec.spec import Exact, InvalidParameter
+from ldpspec.spec import Exact, InvalidParameter, value_text
 
 
 def _any_equal(p, q) -> bool:
@@ -89,7 +89,7 @@ def bit_counts(reports: Iterable, bits: int) -> list[int]:
     counts = [0] * bits
     for report in reports:
         if len(report) != bits or any(bit not in (0, 1) for bit in report):
-            raise InvalidParameter(f"a report must be {bits} bits (0 or 1), got {report!r}"[:300])
+            raise InvalidParameter(f"a report must be {bits} bits (0 or 1), got {value_text(report)}"[:300])
         counts = [c + bit for c, bit in zip(counts, report)]
     return counts
 
@@ -208,7 +208,7 @@ class MeanOfReleases(ABC):
 
         n = number_of_users(n)
         if len(counts) != 1:
-            raise InvalidParameter(f"counts must be [sum of the releases], got {list(counts)!r}")
+            raise InvalidParameter(f"counts must be [sum of the releases], got {value_text(list(counts))}")
         return [exact_number(counts[0], "the sum of the releases") / n]
 
     def estimate_moments(self, inputs: Sequence) -> tuple[list, list]:

@@ -38,7 +38,7 @@ from ldpspec.reference.validation import (
     value_array,
     value_grid,
 )
-from ldpspec.spec import AffineFamily, Channel, Exact, InvalidParameter, check_entries
+from ldpspec.spec import AffineFamily, Channel, Exact, InvalidParameter, check_entries, value_text
 
 
 def harmony_scale(E):
@@ -107,7 +107,7 @@ class Harmony:
         """``[m*]``, the mean of the releases: ``C (n_+ - n_-) / n`` (exact)."""
         n = number_of_users(n)
         if len(counts) != 2:
-            raise InvalidParameter(f"counts must be [n_-, n_+], got {list(counts)!r}")
+            raise InvalidParameter(f"counts must be [n_-, n_+], got {value_text(list(counts))}")
         return [self.scale * (counts[1] - counts[0]) / n]
 
     def estimate_moments(self, inputs: Sequence) -> tuple[list, list]:

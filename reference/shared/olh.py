@@ -46,7 +46,7 @@ from ldpspec.reference.shared.estimators import CountEstimator, CountEstimatorTw
 from ldpspec.reference.shared.grr import Grr
 from ldpspec.reference.twin_sampling import ITEMS_PER_CHUNK
 from ldpspec.reference.validation import count_array, domain_size, item_array, item_index
-from ldpspec.spec import Channel, InvalidParameter, Parameter, budget, check_entries, integer
+from ldpspec.spec import Channel, InvalidParameter, Parameter, budget, check_entries, integer, value_text
 
 MAX_HASH_RANGE = 65521
 """The largest ``g``: the largest prime below ``2^16``. A hash value then fits 16 bits, and a report's pair ``(j, y)``
@@ -168,7 +168,7 @@ class LocalHashing(CountEstimator):
     def _pair(self, output) -> tuple[int, int]:
         """A release ``(j, y)``, checked."""
         if not isinstance(output, (tuple, list)) or len(output) != 2:
-            raise InvalidParameter(f"a release must be a pair (j, y), got {output!r}"[:300])
+            raise InvalidParameter(f"a release must be a pair (j, y), got {value_text(output)}"[:300])
         return (integer(output[0], "a release's hash index j", 0, self.hashes - 1),
                 integer(output[1], "a release's hash value y", 0, self.g - 1))
 

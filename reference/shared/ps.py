@@ -28,7 +28,7 @@ from ldpspec.reference.validation import MAX_DOMAIN, item_set, positive_integer
 
 def padding_length(value) -> int:
     """The padding length ``l``, an integer >= 1."""
-    return positive_integer(value, "padding_length", MAX_DOMAIN)
+    return positive_integer(value, "padding (the padding length l)", MAX_DOMAIN)
 
 
 def padding_and_sampling(items: Iterable, padding: int, m: int, rng: random.Random) -> int:

@@ -23,7 +23,7 @@ from ldpspec.reference.mechanism import EPSILON, Benchmark, Guarantee, Mechanism
 from ldpspec.reference.shared.estimators import item_counts
 from ldpspec.reference.twin_sampling import ITEMS_PER_CHUNK, ExactBernoulli, count_items, item_reports, put_items
 from ldpspec.reference.validation import count_array, item_index, number_of_users
-from ldpspec.spec import Channel, Exact, InvalidParameter, budget, check_entries
+from ldpspec.spec import Channel, Exact, InvalidParameter, budget, check_entries, value_text
 
 
 def rr_keep_probability(E):
@@ -73,7 +73,7 @@ class RandomizedResponse:
         """``[f_hat]``, the estimated frequency of true 1s, from the counts of 0s and 1s (exact)."""
         self._check_estimable(n)
         if len(counts) != 2:
-            raise InvalidParameter(f"counts must be [number of 0s, number of 1s], got {list(counts)!r}")
+            raise InvalidParameter(f"counts must be [number of 0s, number of 1s], got {value_text(list(counts))}")
         f = Exact.rational(counts[1]) / n
         return [(f - self.flip) / (2 * self.p - 1)]
 

@@ -40,7 +40,7 @@ from ldpspec.reference.validation import (
     item_index,
     smallest_budget,
 )
-from ldpspec.spec import ZERO, Channel, InvalidParameter, Parameter, budget, check_entries, label_list
+from ldpspec.spec import ZERO, Channel, InvalidParameter, Parameter, budget, check_entries, label_list, value_text
 
 
 def urr_probabilities(E, k: int) -> tuple:
@@ -71,10 +71,13 @@ def sensitive_items(items, d: int, name: str = "sensitive (the sensitive items X
     if isinstance(items, range) and items.step == 1 and 0 <= items.start and items.stop <= d:
         return tuple(items)  # a range of items (every item sensitive, say): valid as a whole
     items = label_list(items, name, InvalidParameter)
-    for item in items:
-        item_index(item, d, f"every item of {name}")
+    for k, item in enumerate(items):
+        try:
+            item_index(item, d)
+        except InvalidParameter:  # said by the parameter's name first, so that the command line names its option
+            raise InvalidParameter(f"{name} must hold items of 0 .. {d - 1}; entry {k} is {value_text(item)}") from None
     if len(set(items)) != len(items):
-        raise InvalidParameter(f"{name} must not repeat an item, got {list(items)!r}")
+        raise InvalidParameter(f"{name} must not repeat an item, got {value_text(list(items))}")
     if not items:
         raise InvalidParameter(f"{name} must hold at least one item of 0 .. {d - 1}, got none")
     return tuple(sorted(int(item) for item in items))

@@ -28,9 +28,11 @@
         The distribution of the items estimated from the counts of the reports of a direct encoding (one item
         reported for one item: GRR, KRR, uRR/URR, IPRR, or a channel file whose outputs are its inputs) as JSON:
         ``n``, the empirical estimate, its Norm-Sub, and the MLE: in closed form for a channel whose columns are
-        constant off the diagonal (all of the registered ones), else by EM (with its iterations and whether it
-        converged; a run that stops at the cap says so on standard error and still exits 0). Floats by default;
-        ``--exact`` prints the exact empirical estimate, Norm-Sub and closed-form MLE as decimal strings.
+        constant off the diagonal with each diagonal entry above them (all of the registered ones), else the
+        empirical estimate when it lies in the simplex (it is then the MLE), else by EM (with its iterations and
+        whether it converged; a run that stops at the cap says so on standard error and still exits 0); ``method``
+        names the one that answered. Floats by default; ``--exact`` prints the exact empirical estimate, Norm-Sub and
+        MLE (in closed form or the empirical estimate; EM runs in floats) as decimal strings.
 
     ldpspec conform ANSWERS.json [--relative-error R] [--alpha A]
         Whether a port's answers (its outputs for the porting kit's vectors, and samples from its own random
@@ -82,7 +84,6 @@ from ldpspec.spec import (
     json_ready,
     json_with_decimals,
     label_from_json,
-    label_text,
     label_to_json,
     loss_profile,
     loss_profile_summary,
@@ -90,6 +91,7 @@ from ldpspec.spec import (
     summary_profile,
     terminal_reporter,
     to_decimal_string,
+    value_text,
 )
 
 EXIT = {"holds": 0, "does not hold": 1, "bad input": 2, "bug": 3, "undecided": 4}
@@ -152,14 +154,15 @@ def check(arguments) -> tuple[dict, bool | None]:
     notion = NOTIONS[arguments.notion]
     stored = read_channel_file(arguments.channel, arguments.max_entries, _reading(arguments),
                                max_pair_work=arguments.max_work if notion.pairs_on_a_matrix else None)
-    values = {}
+    values, names = {}, {}  # each value, and where it came from: a message names the option or the file's field
     for parameter in notion.parameters:
         text = getattr(arguments, parameter.name.replace("-", "_"), None)
         if text is not None:
-            values[parameter.keyword] = parameter.parse(text)
+            values[parameter.keyword], names[parameter.keyword] = parameter.parse(text), parameter.option
         elif parameter.file_key in stored.privacy:
             values[parameter.keyword] = stored.privacy[parameter.file_key]
-    verdict = notion.check(stored.channel, values, arguments.max_work)  # a PiecewiseChannel as in memory
+            names[parameter.keyword] = f"privacy.{parameter.file_key}"
+    verdict = notion.check(stored.channel, values, arguments.max_work, names)  # a PiecewiseChannel as in memory
     if arguments.output is not None:
         _write(arguments.output, json_text(verdict.to_json(full=True)))
     return verdict.to_json(full=arguments.full), verdict.holds
@@ -230,14 +233,15 @@ def _parse_counts(text: str, d: int, where: str = "--counts") -> list[int]:
     except (ValueError, RecursionError):
         values = None
     if not isinstance(values, list):
-        raise InvalidParameter(f"{where} must be {COUNTS.help}; got {text[:60]!r}")
+        raise InvalidParameter(f"{where} must be {COUNTS.help}; got {value_text(text, 60)}")
     if len(values) != d:
         raise InvalidParameter(f"{where} must have one count per item ({d} items); got {len(values)}")
     for k, value in enumerate(values):
         try:
             integer(value, f"{where}[{k}]", 0, MAX_COUNT)
         except InvalidParameter:  # said with 2^53, and the value cut short: JSON's integers have no length limit
-            raise InvalidParameter(f"{where}[{k}] must be an integer in [0, 2^53]; got {str(value)[:40]}") from None
+            raise InvalidParameter(f"{where}[{k}] must be an integer in [0, 2^53]; got "
+                                   f"{value_text(value, 40)}") from None
     if sum(values) > MAX_COUNT:
         raise InvalidParameter(f"{where} must total at most 2^53 reports (counts are held in floats); got "
                                f"{sum(values)}")
@@ -255,7 +259,7 @@ def _em_options(arguments) -> tuple[float, int]:
         tolerance = math.inf
     if not 0 < tolerance < math.inf:
         raise InvalidParameter(f"{TOLERANCE.option} must be a number > 0 (within the float range); got "
-                               f"{given.get('tolerance')!r}")
+                               f"{value_text(given.get('tolerance'))}")
     return tolerance, MAX_ITERATIONS.parse(given.get("max-iterations", MAX_ITERATIONS.default))
 
 
@@ -293,12 +297,12 @@ def _singular(singularity, labels) -> str:
     """Why the channel is not invertible (its ``singularity()``), as the error says it: a constant column, two equal
     rows, or linear dependence."""
     if singularity.output is not None:
-        label = label_text(labels[singularity.output], 40)
+        label = value_text(labels[singularity.output], 40)
         return (f" (its column of output {label} is constant: P[{label}|x] = {_number_text(singularity.value)} for "
                 "every x)")
     if singularity.inputs is not None:
         first, second = singularity.inputs
-        return (f" (inputs {label_text(labels[first], 40)} and {label_text(labels[second], 40)} have the same "
+        return (f" (inputs {value_text(labels[first], 40)} and {value_text(labels[second], 40)} have the same "
                 "row: no count tells them apart)")
     return " (its rows are linearly dependent)"
 
@@ -316,10 +320,10 @@ def estimate(arguments) -> dict:
     impossible = next((y for y, reached in enumerate(channel.reachable()) if counts[y] and not reached), None)
     if impossible is not None:
         raise InvalidParameter(f"--counts[{impossible}] is {counts[impossible]}, but the channel never reports "
-                               f"{labels[impossible]!r}")
+                               f"{value_text(labels[impossible])}")
     evident = channel.evident_singularity()
     if evident is not None:
-        label = label_text(labels[evident.output], 40)
+        label = value_text(labels[evident.output], 40)
         raise InvalidParameter(f"the channel is not invertible: its column of output {label} is constant "
                                f"(P[{label}|x] = {_number_text(evident.value)} for every input x), so a "
                                "report of it says nothing of the input; the empirical estimator needs an invertible "
@@ -341,7 +345,8 @@ def estimate(arguments) -> dict:
             raise InvalidParameter("the channel is not invertible in floating point (the empirical estimate is not "
                                    "finite); try --exact")
         first, second = [float(v) for v in values], [float(v) for v in norm_sub_np(values)]
-    # the maximiser in closed form (water-filling, exact with --exact) for a column structure, else by EM
+    # the maximiser in closed form (water-filling, exact with --exact) for a column structure with every extra_y > 0,
+    # else the empirical estimate when it lies in the simplex, else by EM; the result names its method
     likelihood = channel.maximum_likelihood(counts, tolerance, max_iterations, exact=arguments.exact)
     if not likelihood.converged:
         print(f"ldpspec: warning: EM stopped after {likelihood.iterations:,} iterations ({MAX_ITERATIONS.option}) "
@@ -503,17 +508,18 @@ def _add_estimate_options(parser: argparse.ArgumentParser, default) -> None:
                             default=default, required=False,
                             help=parameter.help + (f" (default {parameter.default})" if parameter.default else ""))
     parser.add_argument("--exact", action="store_true", default=False if default is None else default,
-                        help="the empirical estimate, Norm-Sub and the closed-form MLE computed exactly, as decimal "
-                             "strings (EM, for other channels, runs in floats either way)")
+                        help="the empirical estimate, Norm-Sub and the MLE computed exactly, as decimal strings (the "
+                             "MLE in closed form or as the empirical estimate; EM, where neither answers, runs in "
+                             "floats either way)")
 
 
 def _limit(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text[:40]!r}") from None
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {value_text(text, 40)}") from None
     if value < 1:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {text[:40]!r}")
+        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {value_text(text, 40)}")
     return value
 
 
@@ -621,9 +627,9 @@ def _write(path: str | None, text: str) -> None:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(text)
     except OSError as error:
-        raise SpecError(f"--output: cannot write {path!r}: {error.strerror or error}") from None
+        raise SpecError(f"--output: cannot write {value_text(path)}: {error.strerror or error}") from None
     except ValueError as error:  # a path the system cannot name (a NUL byte)
-        raise SpecError(f"--output: cannot write {path!r}: {error}") from None
+        raise SpecError(f"--output: cannot write {value_text(path)}: {error}") from None
 
 
 def _open_unit(text: str, option: str) -> float:
@@ -635,7 +641,7 @@ def _open_unit(text: str, option: str) -> float:
         value = math.nan
     if not 0 < value < 1:
         raise InvalidParameter(f"{option} must be a number in (0, 1) that a double holds (from about 5e-324); got "
-                               f"{text[:40]!r}")
+                               f"{value_text(text, 40)}")
     return value
 
 
@@ -644,9 +650,9 @@ def _read_json(path: str, what: str):
         with open(path, encoding="utf-8") as handle:
             return json.load(handle)
     except OSError as error:
-        raise SpecError(f"{what}: cannot read {path!r}: {error.strerror or error}") from None
+        raise SpecError(f"{what}: cannot read {value_text(path)}: {error.strerror or error}") from None
     except (ValueError, RecursionError) as error:
-        raise SpecError(f"{what}: {path!r} is not JSON: {str(error)[:120]}") from None
+        raise SpecError(f"{what}: {value_text(path)} is not JSON: {str(error)[:120]}") from None
 
 
 def _shard_progress():

@@ -184,7 +184,7 @@ def test_idue_solve_models_and_notions(capsys, model, notion):
     (["idue", "solve", "--levels", "[[1, 0]]"], "must be an integer >= 1"),
     (["idue", "solve", "--budgets", "[0, 1]"], "every budget must be > 0"),
     (["channel", "grr", "--d", "3"], "required: --epsilon"),
-    (["channel", "idue-ps", "--levels", "[[1, 2]]", "--padding", "1", "--dummy-level", "3"], "dummy_level must be"),
+    (["channel", "idue-ps", "--levels", "[[1, 2]]", "--padding", "1", "--dummy-level", "3"], "--dummy-level must be"),
     (["channel", "sue", "--epsilon", "1", "--d", "20"], "20 inputs x 1,048,576 outputs"),
     (["channel", "oue-ps", "--epsilon", "1", "--m", "3"], "required: --padding"),
 ])

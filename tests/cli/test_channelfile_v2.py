@@ -289,17 +289,17 @@ A_VALUES = ("densities", 0, "values")
     (_set(A_BREAKPOINTS, ["-1", "0/1", "0.0"]), r"densities\[0\]\.breakpoints must increase strictly"),
     (_set(A_VALUES, ["5/4", "-1/4"]), r"densities\[0\]\.values\[1\] must be a density >= 0, got -0\.25"),
     (_set(A_VALUES, ["1/2", "1/2"]),
-     r"input 'a' must have total mass exactly 1 \(its atoms in probabilities\[0\] and its densities\), got 1\.25"),
-    (_set(A_VALUES, ["1/2", "0"]), r"input 'a' must have total mass exactly 1 .*got 0\.75"),
-    (_set(("probabilities",), [["1/2"], ["1/4"]]), r"input 'a' must have total mass exactly 1"),
-    (_set(("probabilities",), [["-1/4"], ["1/4"]]), r"probabilities\[0\]\[0\] \(atom 'none' of input 'a'\) must be a "
+     r'input "a" must have total mass exactly 1 \(its atoms in probabilities\[0\] and its densities\), got 1\.25'),
+    (_set(A_VALUES, ["1/2", "0"]), r'input "a" must have total mass exactly 1 .*got 0\.75'),
+    (_set(("probabilities",), [["1/2"], ["1/4"]]), r'input "a" must have total mass exactly 1'),
+    (_set(("probabilities",), [["-1/4"], ["1/4"]]), r'probabilities\[0\]\[0\] \(atom "none" of input "a"\) must be a '
                                                      r"probability in \[0, 1\], got -0\.25"),
     (_set(("densities", 1, "kind"), "gaussian"),
-     r"densities\[1\]\.kind must be one of \['constant', 'exponential'\], got 'gaussian'"),
-    (_set(("densities", 1, "kind"), "exponential"), r"densities\[1\] \(kind 'exponential'\) must have exactly the "
+     r"densities\[1\]\.kind must be one of \['constant', 'exponential'\], got \"gaussian\""),
+    (_set(("densities", 1, "kind"), "exponential"), r'densities\[1\] \(kind "exponential"\) must have exactly the '
                                                     r"keys .*; missing \['rates'\]"),
     (_delete(("densities", 1, "kind")),
-     r"densities\[1\]\.kind must be one of \['constant', 'exponential'\], got None"),
+     r"densities\[1\]\.kind must be one of \['constant', 'exponential'\], got null"),
     (_set(A_VALUES, ["1"]),
      r"densities\[0\] needs n \+ 1 >= 2 breakpoints and n values; got 3 breakpoints and 1 values"),
     (_set(A_BREAKPOINTS, ["0"]), r"densities\[0\] needs n \+ 1 >= 2 breakpoints and n values; got 1 breakpoints"),
@@ -307,14 +307,14 @@ A_VALUES = ("densities", 0, "values")
     (_set(("probabilities",), [["1/4", "0"], ["1/4"]]), r"probabilities\[0\] must have one entry per atom"),
     (_set(("probabilities",), [["1/4"]]), r"'probabilities' must have one row per input: 2 inputs, 1 rows"),
     (_delete(("probabilities",)), r"'outputs' and 'probabilities' \(the atoms\) go together"),
-    (_set(("outputs",), ["none", "none"]), r"output labels must be unique; 'none' appears twice"),
-    (_set(("densities", 0, "input"), "c"), r"densities\[0\]\.input 'c' is not one of the inputs"),
-    (_set(("densities", 0, "label"), "none"), r"densities\[0\]\.label 'none' is also an atom"),
-    (_set(("densities", 0, "rate"), "1"), r"densities\[0\] \(kind 'constant'\) must have exactly the keys .*unknown "
+    (_set(("outputs",), ["none", "none"]), r'output labels must be unique; "none" appears twice'),
+    (_set(("densities", 0, "input"), "c"), r'densities\[0\]\.input "c" is not one of the inputs'),
+    (_set(("densities", 0, "label"), "none"), r'densities\[0\]\.label "none" is also an atom'),
+    (_set(("densities", 0, "rate"), "1"), r'densities\[0\] \(kind "constant"\) must have exactly the keys .*unknown '
                                           r"\['rate'\]"),
-    (_delete(A_VALUES), r"densities\[0\] \(kind 'constant'\) must have exactly the keys .*missing \['values'\]"),
+    (_delete(A_VALUES), r'densities\[0\] \(kind "constant"\) must have exactly the keys .*missing \[\'values\'\]'),
     (_append_density({"input": "a", "label": None, "kind": "constant", "breakpoints": ["2", "3"], "values": ["0"]}),
-     r"densities\[2\] repeats the density of input 'a' with label None \(densities\[0\]\)"),
+     r'densities\[2\] repeats the density of input "a" with label null \(densities\[0\]\)'),
     (_set(("densities", 0), ["a", None]), r"densities\[0\] must be an object"),
     (_set(("densities",), {"a": []}), r"'densities' must be a list"),
     (_delete(("densities",)), r"'densities' is missing"),
@@ -322,15 +322,15 @@ A_VALUES = ("densities", 0, "values")
     (_set(A_BREAKPOINTS, ["-1", "inf", "1"]), r"densities\[0\]\.breakpoints\[1\]"),
     (_set(A_BREAKPOINTS, ["-1", None, "1"]), r"densities\[0\]\.breakpoints\[1\] must be a number"),
     (_set(A_VALUES, ["1/2", True]), r"densities\[0\]\.values\[1\] must be a number"),
-    (_set(("cell_outputs",), "label"), r"'cell_outputs' must be one of \['cell-label', 'label-cell'\], got 'label'"),
+    (_set(("cell_outputs",), "label"), r"'cell_outputs' must be one of \['cell-label', 'label-cell'\], got \"label\""),
     (_set(("component_order",), ["none"]), r"'component_order' must name every label of 'outputs' and 'densities' "
                                            r"once"),
-    (_set(("outputs",), ["[-1, 0)"]), r"output labels must be unique; '\[-1, 0\)' appears twice"),
-    (_set(("format",), "ldpspec-channel/9"), r"format must be one of 'ldpspec-channel/1', 'ldpspec-channel/2', "
-                                             r"'ldpspec-channel/3'"),
+    (_set(("outputs",), ["[-1, 0)"]), r'output labels must be unique; "\[-1, 0\)" appears twice'),
+    (_set(("format",), "ldpspec-channel/9"), r'format must be one of "ldpspec-channel/1", "ldpspec-channel/2", '
+                                             r'"ldpspec-channel/3"'),
     (_set(("format",), "ldpspec-channel/1"), r"has keys \['cell_outputs', 'densities'\] of format "
-                                             r"'ldpspec-channel/2'"),
-    (_delete(("format",)), r"of format 'ldpspec-channel/2'"),
+                                             r'"ldpspec-channel/2"'),
+    (_delete(("format",)), r'of format "ldpspec-channel/2"'),
     (_set(("inputs",), ["a", "a"]), r"input labels must be unique"),
 ])
 def test_malformed_version_2_files_are_refused_naming_the_place(tmp_path, capsys, corrupt, message):
@@ -365,7 +365,7 @@ def test_a_wrong_mass_is_shown_briefly(breakpoints, shown):
     """A density of value 1 on a tiny interval: the mass is shown in a few digits, the input named."""
     document = {"format": FORMAT_CONTINUOUS, "inputs": ["a"], "densities": [
         {"input": "a", "label": None, "kind": "constant", "breakpoints": breakpoints, "values": ["1"]}]}
-    with pytest.raises(spec.InvalidChannel, match=r"input 'a' must have total mass exactly 1 \(its densities\), "
+    with pytest.raises(spec.InvalidChannel, match=r'input "a" must have total mass exactly 1 \(its densities\), '
                                                   + shown) as error:
         channelfile.parse_channel_file(json.dumps(document))
     assert len(str(error.value)) < 200

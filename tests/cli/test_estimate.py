@@ -4,7 +4,10 @@ that stops at the cap says so."""
 
 from __future__ import annotations
 
+import itertools
 import json
+import math
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -153,7 +156,7 @@ def test_counts_of_an_output_the_channel_never_reports_are_refused(tmp_path):
     path.write_text(json.dumps({"inputs": ["a", "b", "c"], "outputs": ["a", "b", "c"],
                                 "probabilities": [["1/2", "1/2", "0"], ["1/2", "1/2", "0"], ["1/2", "1/2", "0"]]}),
                     encoding="utf-8")
-    assert "--counts[2] is 1, but the channel never reports 'c'" in error_of(["--channel", path,
+    assert '--counts[2] is 1, but the channel never reports "c"' in error_of(["--channel", path,
                                                                            "--counts", "[1, 1, 1]"])
 
 
@@ -225,7 +228,7 @@ def test_convergence_prints_nothing_on_standard_error(tmp_path):
 
 @pytest.mark.parametrize("rows, message", [
     ([["1/2", "1/3", "1/6"], ["1/2", "1/3", "1/6"], ["1/5", "3/5", "1/5"]],
-     "not invertible (inputs 'a' and 'b' have the same row: no count tells them apart)"),
+     'not invertible (inputs "a" and "b" have the same row: no count tells them apart)'),
     ([["1/2", "1/4", "1/4"], ["0", "1/2", "1/2"], ["1/4", "3/8", "3/8"]], "not invertible (its rows are linearly "
                                                                           "dependent)"),
 ])
@@ -253,3 +256,124 @@ def test_em_runs_in_floats_with_exact(tmp_path):
     exact, _ = estimate(["--channel", path, "--counts", "[20, 30, 25]", "--exact"])
     assert exact["mle"] == floats["mle"] and exact["mle"]["method"] == "EM"
     assert [float(v) for v in exact["empirical"]] == pytest.approx(floats["empirical"], rel=1e-12)
+
+
+# --- a diagonal below the other entries of its columns (issue 35, item 11) ------------------------------------------
+
+SWAPPED = [["1/4", "3/4"], ["3/4", "1/4"]]
+"""A 2-item channel that reports the other item with probability 3/4: a column structure with extra_y = -1/2."""
+LOW_DIAGONAL = [["1/5", "2/5", "2/5"], ["2/5", "1/5", "2/5"], ["2/5", "2/5", "1/5"]]
+"""A 3-item channel with 1/5 on the diagonal and 2/5 off it: extra_y = -1/5."""
+METHODS = {"empirical estimate (it lies in the simplex, so it is the MLE)", "EM"}
+
+
+def _solve(rows: list[list[Fraction]], counts: list[int]) -> list[Fraction]:
+    """The p with p Q = counts / n, by Gauss-Jordan elimination on P^T with Fractions (written here, independently of
+    ``reference.shared.direct``)."""
+    d, n = len(rows), sum(counts)
+    system = [[rows[x][y] for x in range(d)] + [Fraction(counts[y], n)] for y in range(d)]  # P^T p = m
+    for col in range(d):
+        pivot = next(r for r in range(col, d) if system[r][col] != 0)
+        system[col], system[pivot] = system[pivot], system[col]
+        system[col] = [v / system[col][col] for v in system[col]]
+        for r in range(d):
+            if r != col:
+                system[r] = [a - system[r][col] * b for a, b in zip(system[r], system[col])]
+    return [system[x][d] for x in range(d)]
+
+
+def _log_likelihood(rows, counts, p) -> float:
+    d = len(rows)
+    law = [sum(p[x] * float(rows[x][y]) for x in range(d)) for y in range(d)]
+    return sum(c * math.log(law[y]) for y, c in enumerate(counts) if c)
+
+
+def _simplex_grid(d: int, steps: int):
+    """Every point of the simplex with coordinates in multiples of 1/steps."""
+    for cuts in itertools.combinations(range(steps + d - 1), d - 1):  # stars and bars
+        bounds = (-1, *cuts, steps + d - 1)
+        yield tuple((bounds[k + 1] - bounds[k] - 1) / steps for k in range(d))
+
+
+def _assert_the_mle(rows: list[list[Fraction]], counts: list[int], p: list[float]) -> None:
+    """``p`` maximises sum_y n_y ln (pQ)_y over the simplex: it lies in the simplex, satisfies the KKT conditions
+    (the gradient g_x = sum_y n_y Q(y|x) / (pQ)_y equals n where p_x > 0 and is at most n where p_x = 0), and no point
+    of a grid over the simplex has a larger likelihood."""
+    d, n = len(rows), sum(counts)
+    assert all(v >= 0 for v in p) and sum(p) == pytest.approx(1, abs=1e-12)
+    law = [sum(p[x] * float(rows[x][y]) for x in range(d)) for y in range(d)]
+    gradient = [sum(c * float(rows[x][y]) / law[y] for y, c in enumerate(counts) if c) for x in range(d)]
+    for x in range(d):
+        assert gradient[x] <= n * (1 + 1e-6), (x, gradient, p)
+        if p[x] > 1e-6:
+            assert gradient[x] == pytest.approx(n, rel=1e-6), (x, gradient, p)
+    best = max(_log_likelihood(rows, counts, point) for point in _simplex_grid(d, 60))
+    assert _log_likelihood(rows, counts, p) >= best - 1e-9
+
+
+def _low_diagonal_file(tmp_path, rows) -> object:
+    path = tmp_path / "low-diagonal.json"
+    labels = ["a", "b", "c"][:len(rows)]
+    path.write_text(json.dumps({"inputs": labels, "outputs": labels, "probabilities": rows}), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("rows, counts", [
+    (SWAPPED, [3, 1]), (SWAPPED, [1, 3]), (SWAPPED, [2, 2]), (SWAPPED, [1, 0]), (SWAPPED, [5, 2]),
+    (LOW_DIAGONAL, [3, 1, 1]), (LOW_DIAGONAL, [7, 7, 6]), (LOW_DIAGONAL, [4, 3, 3]), (LOW_DIAGONAL, [1, 2, 2]),
+    (LOW_DIAGONAL, [10, 0, 3]), (LOW_DIAGONAL, [0, 4, 1]),
+])
+@pytest.mark.parametrize("exact", [False, True])
+def test_a_diagonal_below_its_column_gets_an_estimate_not_a_refusal(tmp_path, rows, counts, exact):
+    """The closed form needs extra_y > 0; these invertible channels have extra_y < 0. They get the empirical estimate
+    when it lies in the simplex (then it is the MLE, exactly), else EM; the JSON names which, and why."""
+    path = _low_diagonal_file(tmp_path, rows)
+    result, err = estimate(["--channel", path, "--counts", json.dumps(counts), *(["--exact"] if exact else [])])
+    q = [[Fraction(v) for v in row] for row in rows]
+    solution = _solve(q, counts)  # the empirical estimate, exactly
+    _assert_equals(result["empirical"], solution, exact)
+    mle = result["mle"]
+    assert "extra_y > 0" in mle["closed_form"]  # why the closed form did not answer
+    if all(v >= 0 for v in solution):
+        assert mle["method"] == "empirical estimate (it lies in the simplex, so it is the MLE)"
+        _assert_equals(mle["estimate"], solution, exact)
+    else:  # EM, in floats either way; these counts have an MLE EM reaches
+        assert mle["method"] == "EM" and mle["converged"] and err == "", (mle, err)
+    _assert_the_mle(q, counts, [float(v) for v in mle["estimate"]])
+
+
+def _assert_equals(shown: list, exact_values: list[Fraction], exact: bool) -> None:
+    """The numbers printed are ``exact_values``: to the 50 significant digits of ``--exact``, or as doubles."""
+    if exact:
+        assert all(abs(Fraction(v) - w) <= Fraction(1, 10 ** 48) for v, w in zip(shown, exact_values, strict=True))
+    else:
+        assert shown == pytest.approx([float(w) for w in exact_values], abs=1e-12)
+
+
+def test_an_mle_em_approaches_slowly_is_still_printed(tmp_path):
+    """Counts whose MLE sits on an edge along which the likelihood is flat to first order: EM stops at the cap, says
+    so, and its estimate still beats every point of a grid over the simplex."""
+    path = _low_diagonal_file(tmp_path, LOW_DIAGONAL)
+    result, err = estimate(["--channel", path, "--counts", "[1, 2, 3]"])  # 100,000 iterations, about a second
+    assert result["mle"]["method"] == "EM" and not result["mle"]["converged"] and "EM stopped" in err
+    q = [[Fraction(v) for v in row] for row in LOW_DIAGONAL]
+    p = result["mle"]["estimate"]
+    assert all(v >= 0 for v in p) and sum(p) == pytest.approx(1)
+    best = max(_log_likelihood(q, [1, 2, 3], point) for point in _simplex_grid(3, 60))
+    assert _log_likelihood(q, [1, 2, 3], p) >= best - 1e-8
+
+
+@pytest.mark.parametrize("rows", [SWAPPED, LOW_DIAGONAL, [["1/3", "2/3"], ["3/5", "2/5"]], [["0", "1"], ["1", "0"]],
+                                  [["1/10", "9/20", "9/20"], ["9/20", "1/10", "9/20"], ["9/20", "9/20", "1/10"]]])
+def test_every_invertible_channel_with_a_low_diagonal_gets_an_estimate(tmp_path, rows):
+    """Every count vector of up to 3 reports per item of a few such channels: exit 0 and an estimate in the simplex,
+    never a refusal (EM capped low: this is about answering, the tests above about the answer)."""
+    path = _low_diagonal_file(tmp_path, rows)
+    d = len(rows)
+    q = [[Fraction(v) for v in row] for row in rows]
+    for counts in itertools.product(range(4), repeat=d):
+        if not any(counts) or any(c and not any(q[x][y] for x in range(d)) for y, c in enumerate(counts)):
+            continue
+        result, _ = estimate(["--channel", path, "--counts", json.dumps(list(counts)), "--max-iterations", "500"])
+        assert result["mle"]["method"] in METHODS
+        assert all(v >= 0 for v in result["mle"]["estimate"])

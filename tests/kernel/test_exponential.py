@@ -223,7 +223,7 @@ def _with(path, value):
 
 
 @pytest.mark.parametrize("document, message", [
-    (_with(("densities", 0, "breakpoints"), ["-inf", "inf", "1"]), r"breakpoints\[1\] is 'inf': only"),
+    (_with(("densities", 0, "breakpoints"), ["-inf", "inf", "1"]), r'breakpoints\[1\] is "inf": only'),
     (_with(("densities", 0, "breakpoints"), ["-1", "-1/2", "inf"]), "rate < 0|rate > 0|total mass"),
     (_with(("densities", 0, "rates"), ["-1/2", "-1/2"]), r"\(-inf, -1\) must have a rate > 0"),
     (_with(("densities", 0, "rates"), ["exp(1)", "-1/2"]), r"rate must be a rational"),

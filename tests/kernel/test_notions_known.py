@@ -211,7 +211,7 @@ def test_a_policy_graph_protects_only_its_pairs():
     assert not spec.min_id_ldp(channel, budgets)                             # the complete graph protects hiv too
     assert spec.min_id_ldp(channel, budgets, policy=[("flu", "cold")]).holds  # only flu-cold is protected
     assert spec.ldp_epsilon(channel).is_infinite                            # gain beyond any 2 min E
-    with pytest.raises(spec.InvalidParameter, match="unknown label 'x'"):
+    with pytest.raises(spec.InvalidParameter, match='unknown label "x"'):
         spec.min_id_ldp(channel, budgets, policy=[("flu", "x")])
 
 

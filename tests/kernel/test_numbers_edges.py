@@ -93,13 +93,13 @@ def test_refused_budgets_name_the_parameter_epsilon_by_default():
     the parameter (``epsilon`` unless told) and what it got."""
     with pytest.raises(InvalidParameter, match=r"^epsilon must be a finite real number >= 0, got -1$"):
         budget(-1)
-    with pytest.raises(InvalidParameter, match=r"^delta must be a finite real number >= 0, got 'log\(1/2\)'$"):
+    with pytest.raises(InvalidParameter, match=r"^delta must be a finite real number >= 0, got \"log\(1/2\)\"$"):
         budget("log(1/2)", "delta")
     with pytest.raises(
         InvalidParameter, match=r"^delta must be a rational number of nats or log\(x\), got exp\(0\.5\)"
     ):
         budget("exp(1/2)", "delta")
-    with pytest.raises(InvalidParameter, match=r"^delta must be finite, got Nats\('inf'\)$"):
+    with pytest.raises(InvalidParameter, match=r"^delta must be finite, got inf$"):
         budget(Nats.infinity(), "delta")
     with pytest.raises(InvalidParameter, match=r"^delta must be a decimal number"):
         budget("log(x)", "delta")

@@ -14,12 +14,15 @@ from ldpspec.reference.shared.direct import (
     ClosedFormMLE,
     ColumnStructure,
     DirectMatrix,
+    EmpiricalMLE,
     EMResult,
     NotInvertible,
     Singularity,
     column_structure,
     em_np,
     inverse,
+    mle,
+    mle_np,
 )
 from ldpspec.reference.shared.grr import Grr
 from ldpspec.reference.shared.urr import URR
@@ -104,3 +107,36 @@ def test_a_matrix_that_is_not_square_is_refused(matrix):
 def test_a_column_structure_needs_one_base_and_one_extra_per_item():
     with pytest.raises(InvalidParameter, match="one base and one extra per item, got 3 bases and 2 extras"):
         ColumnStructure([0.1, 0.1, 0.1], [0.7, 0.7])
+
+
+SWAPPED = [[Fraction(1, 4), Fraction(3, 4)], [Fraction(3, 4), Fraction(1, 4)]]
+
+
+def test_a_diagonal_below_its_column_is_answered_by_the_documented_fallbacks():
+    """extra_y < 0 (issue 35): the closed form does not apply, and ``maximum_likelihood`` says so and answers with the
+    empirical estimate where it lies in the simplex (exactly the MLE), else with EM; ``mle`` and ``mle_np``, the closed
+    form itself, refuse naming the item."""
+    structure = column_structure(SWAPPED)
+    assert structure.extra == [Fraction(-1, 2), Fraction(-1, 2)]
+    assert structure.reachable() == [True, True] and structure.evident_singularity() is None
+    for exact in (True, False):
+        inverse_answer = structure.maximum_likelihood([3, 1], exact=exact)
+        assert isinstance(inverse_answer, EmpiricalMLE) and list(inverse_answer.estimate) == [0, 1]
+        assert "item 0 has extra_y = -0.5" in inverse_answer.to_json()["closed_form"]
+        by_em = structure.maximum_likelihood([1, 0], exact=exact)  # the empirical estimate is (-1/2, 3/2)
+        assert isinstance(by_em, EMResult) and by_em.converged and by_em.estimate[0] < 1e-9
+        assert by_em.to_json()["method"] == "EM" and "extra_y > 0" in by_em.to_json()["closed_form"]
+    # the same channel as a matrix: EM, which approaches the same maximum (slowly: it lies on an edge of the simplex)
+    assert np.allclose(DirectMatrix(SWAPPED).maximum_likelihood([3, 1], 1e-12, 5000).estimate, [0, 1], atol=1e-2)
+    assert "closed_form" not in DirectMatrix(SWAPPED).maximum_likelihood([1, 0]).to_json()
+    with pytest.raises(InvalidParameter, match="^mle: the closed form is not applicable.*item 0 has extra_y = -0.5"):
+        mle(structure, [3, 1])
+    with pytest.raises(InvalidParameter, match="^mle_np: the closed form is not applicable.*item 0"):
+        mle_np(structure, [3, 1])
+
+
+def test_an_output_only_the_others_report_is_reachable():
+    """extra_y = -1: only the holders of the other item report y (``reachable`` read only base + extra before)."""
+    structure = column_structure([[0, 1], [1, 0]])
+    assert structure.reachable() == [True, True]
+    assert list(structure.maximum_likelihood([2, 1], exact=True).estimate) == [Fraction(1, 3), Fraction(2, 3)]

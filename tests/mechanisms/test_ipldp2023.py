@@ -62,7 +62,7 @@ def test_definition_5_is_the_compact_form_for_every_budget():
 
 
 @pytest.mark.parametrize(("budgets", "message"), [
-    ([1], r"d \(domain size\)|entries of budgets"),
+    ([1], r"budgets must have one entry per item, for 2 to 10,000,000 items \(the domain size d\); got 1"),
     ([1, 0], r"budgets\[1\].*> 0"),
     ([1, -1], r"budgets\[1\]"),
     ([1, float("nan")], r"budgets\[1\]"),

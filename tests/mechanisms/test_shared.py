@@ -74,7 +74,7 @@ def test_compact_reports():
     (lambda: padding_and_sampling((0, 0), 2, 3, random.Random()), "must not repeat"),
     (lambda: padding_and_sampling((5,), 2, 3, random.Random()), r"integers in \[0, 2\]"),
     (lambda: padding_and_sampling((0,), 0, 3, random.Random()),
-     r"padding_length must be an integer in \[1, 10,000,000\]"),
+     r"padding \(the padding length l\) must be an integer in \[1, 10,000,000\]"),
     (lambda: Grr(1, 4).perturb(4, random.Random()), r"item must be an integer in \[0, 3\]"),
     (lambda: oue(1, 3).perturb(-1, random.Random()), r"item must be an integer in \[0, 2\]"),
     (lambda: Grr(1, 4).twin.reports(np.array([0, 7]), np.random.default_rng()), r"values in \[0, 3\]"),
@@ -86,8 +86,7 @@ def test_compact_reports():
     (lambda: oue(1, 2.5), r"d \(domain size\) must be an integer in \[2, 10,000,000\]"),
     (lambda: Grr(-1, 3), "epsilon must be a finite real number >= 0"),
     (lambda: URR(1, 3, []), r"sensitive \(the sensitive items X_sen\) must hold at least one item of 0 .. 2"),
-    (lambda: URR(1, 3, [0, 3]), r"every item of sensitive \(the sensitive items X_sen\) must be an integer in "
-                                r"\[0, 2\]"),
+    (lambda: URR(1, 3, [0, 3]), r"sensitive \(the sensitive items X_sen\) must hold items of 0 \.\. 2; entry 1 is 3"),
     (lambda: URR(1, 3, [1, 1]), "must not repeat an item"),
     (lambda: URR(1, 3, "01"), "must be a list of labels"),
 ])

@@ -13,6 +13,7 @@ from ldpspec.reference.tools import benchmark
 from ldpspec.reference.tools.benchmark.measure import Job, measure
 from ldpspec.reference.tools.benchmark.peers import libraries
 from ldpspec.reference.tools.benchmark.report import TABLES, print_report
+from ldpspec.spec import value_text
 
 ONLY = {
     "--set-valued": "only the set-valued rows: the sizes NxD:sets (by default 1000000x256:sets, where the workloads "
@@ -40,7 +41,7 @@ def _sizes(text: str) -> list[tuple[int, int, str]]:
             kind = None  # not NxD
         if kind not in KINDS:
             raise argparse.ArgumentTypeError(f"a size is NxD or NxD:KIND, KIND one of "
-                                             f"{', '.join(known for known in KINDS if known)}; got {size!r}")
+                                             f"{', '.join(known for known in KINDS if known)}; got {value_text(size)}")
         sizes.append((n, d, kind))
     return sizes
 
