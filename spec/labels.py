@@ -122,15 +122,27 @@ def _quoted(text: str) -> str:
 
 
 def label_text(label, limit: int = 80) -> str:
-    """A label for a sentence: its ``repr``, or for a bit vector of more than 64 bits its length and the positions of
-    its rarer value (``output_to_json``), cut to about ``limit`` characters: a witness's output may have 10^7 bits."""
+    """A label for a sentence: its ``repr`` (a decimal as its text), or for a bit vector of more than 64 bits its
+    length and the positions of its rarer value (``output_to_json``), cut to about ``limit`` characters: a witness's
+    output may have 10^7 bits."""
     shown = output_to_json(label)
     if isinstance(shown, dict):
         rarer = "ones" if "ones" in shown else "zeros"
         positions = ", ".join(map(str, shown[rarer][:8])) + (", ..." if len(shown[rarer]) > 8 else "")
         return f"<{shown['bits']:,} bits, {rarer} at [{positions}]>"
-    text = repr(label)
+    text = _label_repr(label)
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def _label_repr(label) -> str:
+    """A label as Python writes a label of strings, integers and tuples (the verdicts' wording), but a decimal as the
+    text the user wrote (``0.5``, not ``Decimal('0.5')``)."""
+    if isinstance(label, tuple):
+        inner = ", ".join(_label_repr(part) for part in label)
+        return f"({inner},)" if len(label) == 1 else f"({inner})"
+    if isinstance(label, Decimal):
+        return str(label)
+    return repr(label)
 
 
 MAX_LABEL_DEPTH = 50

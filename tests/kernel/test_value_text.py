@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from ldpspec import spec
-from ldpspec.spec import value_text
+from ldpspec.spec import label_text, value_text
 
 REPRS = ("Decimal(", "Fraction(", "mpf(", "<object", "Exact(", "Nats(")
 
@@ -119,3 +119,12 @@ def test_every_predicate_names_its_parameters_as_the_caller_names_them():
         with pytest.raises(spec.InvalidParameter) as error:
             notion.check(channel, values, names={keyword: f"--typed-{keyword}"})
         assert str(error.value).startswith(f"--typed-{keyword} "), (notion.name, str(error.value))
+
+
+def test_a_verdict_names_a_decimal_label_by_its_text():
+    """Witnesses and verdicts write labels as Python writes strings, integers and tuples, and a decimal as the text
+    the user wrote: never ``Decimal('0.5')``."""
+    assert label_text((0, 0, Decimal("0E+999999999"))) == "(0, 0, 0E+999999999)"
+    assert label_text((Decimal("0.5"),)) == "(0.5,)"
+    assert label_text(("a", (1, 2))) == "('a', (1, 2))"
+
