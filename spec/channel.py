@@ -108,16 +108,47 @@ def _simple_entry_general(text: str, bounded: bool) -> Exact | None:
     return Exact.rational(rational)
 
 
-def _probability_entry(value, x, y, reading: RowReading) -> Exact:
+def _dominant_sign(poly: tuple) -> int | None:
+    """The sign of ``sum_i c_i e^{q_i}`` (an exact number's numerator or denominator: terms sorted by exponent) when
+    the term of the largest exponent outweighs the others in coefficients, ``|c_top| >= sum |c_i|``: then
+    ``|c_top| e^{q_top} > sum |c_i| e^{q_i}``, every ``e^{q_i}`` being below ``e^{q_top}``. ``None`` otherwise. The
+    mass of a cell of a Laplace density, ``(e^{-a} - e^{-b}) / 2``, and one minus it are decided so, without the
+    interval arithmetic ``Exact.sign`` needs (a density file of 10^5 cells spent most of its reading there)."""
+    if not poly:
+        return 0
+    *rest, (_, top) = poly
+    if abs(top) >= sum(abs(c) for _, c in rest):
+        return 1 if top > 0 else -1
+    return None
+
+
+def _at_least_zero(number: Exact) -> bool:
+    """Whether ``number >= 0``, exactly (``_dominant_sign`` where it decides, else ``Exact.sign``)."""
+    top, bottom = _dominant_sign(number.num), _dominant_sign(number.den)
+    if top is not None and bottom is not None:
+        return top * bottom >= 0
+    return number.sign() >= 0
+
+
+def _probability_entry(value, x, y, reading: RowReading, deferred: list | None = None) -> Exact:
     """The entry ``P[y|x]`` read exactly under ``reading``, or ``InvalidChannel`` naming it: a probability in
-    [0, 1], or under a reading that makes rows sum to 1 (``spec.rows``) a number >= 0."""
+    [0, 1], or under a reading that makes rows sum to 1 (``spec.rows``) a number >= 0.
+
+    ``deferred``: where to put ``(x, y, p)`` instead of checking ``p <= 1`` now when ``p`` is not rational (``1 - p``
+    is an exact subtraction, and its sign may need interval arithmetic). The caller checks them only if a row does
+    not sum to exactly 1 (``_check_deferred``): entries >= 0 in a row that sums to 1 are each at most 1."""
     try:
         p = reading.number(value, f"P[{y!r}|{x!r}]")
         rational = p.as_rational()  # a rational's bounds are integer comparisons; 1 - p costs an exact subtraction
         if rational is not None:
             inside = rational.numerator >= 0 and (reading.rows != "exact" or rational.numerator <= rational.denominator)
         else:
-            inside = p.sign() >= 0 and (reading.rows != "exact" or (1 - p).sign() >= 0)
+            inside = _at_least_zero(p)
+            if inside and reading.rows == "exact":
+                if deferred is None:
+                    inside = _at_least_zero(1 - p)
+                else:
+                    deferred.append((x, y, p))
     except InvalidParameter as error:
         raise InvalidChannel(str(error)) from None
     except Undecided:
@@ -126,6 +157,18 @@ def _probability_entry(value, x, y, reading: RowReading) -> Exact:
         allowed = "a probability in [0, 1]" if reading.rows == "exact" else "a number >= 0"
         raise InvalidChannel(f"P[{y!r}|{x!r}] must be {allowed}, got {p.text()}")
     return p
+
+
+def _check_deferred(deferred: list) -> None:
+    """``p <= 1`` for the entries ``_probability_entry`` deferred, in the order they were read: the message names
+    the first entry above 1 (or whose bound is undecided), as if it had been checked when read."""
+    for x, y, p in deferred:
+        try:
+            inside = _at_least_zero(1 - p)
+        except Undecided:
+            inside = False
+        if not inside:
+            raise InvalidChannel(f"P[{y!r}|{x!r}] must be a probability in [0, 1], got {p.text()}")
 
 
 class Channel(ChannelProtocol):
@@ -162,9 +205,14 @@ class Channel(ChannelProtocol):
                 f"probabilities must have one row per input: {len(self.inputs)} inputs, {len(rows_given)} rows")
         # Each distinct value given is read once: a mechanism repeats a few objects over a whole matrix, and a file
         # a few texts (keyed by the text itself, and by the object otherwise; ``rows_given`` holds the objects).
+        deferred = []  # entries whose bound p <= 1 follows once their rows sum to 1 (``_probability_entry``)
         with _collection_paused():
-            rows = self._read_rows(rows_given, reading, {})
-        rows, self._rows_read = read_rows(self.inputs, self.outputs, rows, reading)
+            rows = self._read_rows(rows_given, reading, {}, deferred)
+        try:
+            rows, self._rows_read = read_rows(self.inputs, self.outputs, rows, reading)
+        except InvalidChannel:
+            _check_deferred(deferred)  # an entry above 1 is named before the row it makes sum to more than 1
+            raise
         self._rows = tuple(rows)
         self._input_index = {x: i for i, x in enumerate(self.inputs)}
         self._output_index = {y: j for j, y in enumerate(self.outputs)}
@@ -178,9 +226,10 @@ class Channel(ChannelProtocol):
             self._doubles = matrix_doubles(self._rows)
         return self._doubles
 
-    def _read_rows(self, rows_given: Sequence, reading: RowReading, read: dict) -> list:
+    def _read_rows(self, rows_given: Sequence, reading: RowReading, read: dict, deferred: list) -> list:
         """The rows given, each entry read exactly (``_simple_entry`` for short decimals and fractions, else
-        ``_probability_entry``), each distinct text or object once (``read``, up to ``READ_ONCE`` of them)."""
+        ``_probability_entry``, which puts in ``deferred`` the entries whose bound by 1 the rows' sums imply), each
+        distinct text or object once (``read``, up to ``READ_ONCE`` of them)."""
         rows = []
         simple, bounded, shared = reading.numbers == "decimal", reading.rows == "exact", {}  # see _simple_entry
         for x, row in progress.steps(zip(self.inputs, rows_given), "reading the rows", len(self.inputs),
@@ -195,7 +244,7 @@ class Channel(ChannelProtocol):
                 p = read.get(key)
                 if p is None:
                     p = _simple_entry(value, bounded, shared) if simple and type(value) is str else None
-                    p = p if p is not None else _probability_entry(value, x, y, reading)
+                    p = p if p is not None else _probability_entry(value, x, y, reading, deferred)
                     if len(read) >= READ_ONCE:
                         read.clear()  # the values of the rows just read are the ones that repeat, if any do
                         shared.clear()

@@ -41,11 +41,12 @@ from functools import cmp_to_key
 from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact
-from ldpspec.spec.labels import normalize_label, unique_labels
+from ldpspec.spec.labels import label_list, normalize_label, unique_labels
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import exact_number
 from ldpspec.spec.protocol import checked_channel
-from ldpspec.spec.structured import StructuredChannel
+from ldpspec.spec.rows import exact_sum
+from ldpspec.spec.structured import StructuredChannel, number_key
 
 
 class Infinity:
@@ -83,8 +84,9 @@ def compare_points(a, b) -> int:
     if isinstance(b, Infinity):
         return -b.sign
     left, right = a.as_rational(), b.as_rational()
-    if left is not None and right is not None:  # most breakpoints: without the detour through Exact
-        return (left > right) - (left < right)
+    if left is not None and right is not None:  # most breakpoints: in integers (a Fraction compares in Python)
+        first, second = left.numerator * right.denominator, right.numerator * left.denominator
+        return (first > second) - (first < second)
     return a.compare(b)
 
 
@@ -100,11 +102,15 @@ def point(value, name: str):
 
 
 def sorted_unique(points: list) -> list:
-    """Breakpoints sorted, equal ones once."""
-    ordered = sorted(points, key=cmp_to_key(compare_points))
+    """Breakpoints sorted, equal ones once (the first given of equal ones). Equal rationals and infinities are merged
+    by a key first (``_point_key``, hashed in C), so that 10^5 breakpoints shared by two densities are sorted once."""
+    first = {}
+    for point_ in points:
+        first.setdefault(_point_key(point_), point_)
+    ordered = sorted(first.values(), key=cmp_to_key(compare_points))
     unique = []
     for point_ in ordered:
-        if not unique or compare_points(point_, unique[-1]) != 0:
+        if not unique or compare_points(point_, unique[-1]) != 0:  # equal points that are not rational
             unique.append(point_)
     return unique
 
@@ -128,8 +134,13 @@ def piece_moment(coefficient: Exact, rate: Fraction, low, high, power: int) -> E
     if rate == 0:
         c, a, b = (value.as_rational() if isinstance(value, Exact) else None for value in (coefficient, low, high))
         if c is not None and a is not None and b is not None:  # most pieces: in rationals, one Exact at the end
+            if power == 0:
+                return Exact.rational(c * (b - a))
             return Exact.rational(c * (b ** (power + 1) - a ** (power + 1)) / (power + 1))
         return coefficient * (high ** (power + 1) - low ** (power + 1)) / (power + 1)
+
+    if power == 0:  # a mass: c (e^{rate high} - e^{rate low}) / rate, four exact operations (a density file has 10^5)
+        return coefficient * (exponential_at(rate, high) - exponential_at(rate, low)) / Exact.rational(rate)
 
     def antiderivative(y) -> Exact:
         if isinstance(y, Infinity):
@@ -151,9 +162,10 @@ class Density:
     the ends is an exact number. The first breakpoint may be ``-inf`` where its piece has a rate > 0 (or is zero),
     the last ``+inf`` where its piece has a rate < 0 (or is zero): the tails of a Laplace density."""
 
-    __slots__ = ("breakpoints", "values", "rates")
+    __slots__ = ("breakpoints", "values", "rates", "_mass")
 
     def __init__(self, breakpoints: Sequence, values: Sequence, name: str = "density", rates: Sequence | None = None):
+        self._mass = None
         self.breakpoints = tuple(point(b, f"{name} breakpoint") for b in breakpoints)
         self.values = tuple(exact_number(v, f"{name} value") for v in values)
         if len(self.breakpoints) < 2 or len(self.values) != len(self.breakpoints) - 1:
@@ -171,14 +183,15 @@ class Density:
             if not compare_points(low, high) < 0:
                 raise InvalidChannel(f"{name} breakpoints must increase strictly; got {low.text()} then {high.text()}")
         for value in self.values:
-            if value < 0:
+            rational = value.as_rational()
+            if rational.numerator < 0 if rational is not None else value.sign() < 0:
                 raise InvalidChannel(f"{name} values must be >= 0, got {value.text()}")
         for i, (value, rate) in enumerate(zip(self.values, self.rates)):
             low, high = self.breakpoints[i], self.breakpoints[i + 1]
-            if value and low == NEGATIVE_INFINITY and not rate > 0:
+            if value and isinstance(low, Infinity) and not rate > 0:  # only the first breakpoint may be -inf
                 raise InvalidChannel(f"{name}: the piece on (-inf, {high.text()}) must have a rate > 0 to be "
                                      f"integrable, got {rate}")
-            if value and high == POSITIVE_INFINITY and not rate < 0:
+            if value and isinstance(high, Infinity) and not rate < 0:  # only the last may be +inf
                 raise InvalidChannel(f"{name}: the piece on [{low.text()}, inf) must have a rate < 0 to be "
                                      f"integrable, got {rate}")
             if rate and any(not isinstance(end, Infinity) and end.as_rational() is None for end in (low, high)):
@@ -202,8 +215,10 @@ class Density:
 
     @property
     def mass(self) -> Exact:
-        """The integral of the density, exactly."""
-        return self.moment(0)
+        """The integral of the density, exactly (computed once: a density does not change)."""
+        if self._mass is None:
+            self._mass = self.moment(0)
+        return self._mass
 
     def moment(self, power: int) -> Exact:
         """``int y^power f(y) dy`` exactly, for ``power`` in 0, 1, 2 (mass, first and second raw moment)."""
@@ -217,7 +232,7 @@ class Density:
                 rational += value
             else:
                 others.append(moment)
-        return sum(others, Exact.rational(rational))
+        return exact_sum([Exact.rational(rational), *others])  # 10^5 exponential pieces: one sum, not 10^5
 
     def mass_between(self, low, high) -> Exact:
         """The integral of the density over ``[low, high)`` (ends exact numbers or infinities), exactly. A piece
@@ -271,6 +286,25 @@ class Density:
             shape = c.text() if not rate else f"{c.text()} e^({rate} y)"
             return f"[{low.text()}, {high.text()}): {shape}"
         return f"Density({', '.join(piece_text(*piece) for piece in self.pieces())})"
+
+
+def _exponential_mass(factor: Fraction, low: Fraction, high: Fraction) -> Exact:
+    """``factor (e^high - e^low)``, the mass ``(c / rate) (e^{rate b} - e^{rate a})`` of a piece over a cell, built
+    in the exact numbers' own form: the two terms sorted by exponent, over the denominator of ``factor`` (already
+    without a common factor with its numerator). The same number, in the same form, as ``piece_moment``'s arithmetic
+    (a test checks the two)."""
+    a, b = factor.numerator, factor.denominator
+    terms = ((low, -a), (high, a)) if low < high else ((high, a), (low, -a))
+    return Exact(tuple((q.numerator if q.denominator == 1 else q, c) for q, c in terms), ((0, b),), reduced=True)
+
+
+def _point_key(value):
+    """A hashable key of a breakpoint, equal for equal rationals: ``(numerator, denominator)`` (a tuple hashes in C,
+    a Fraction in Python), the infinity itself, or the object of a breakpoint that is not rational."""
+    if isinstance(value, Infinity):
+        return value
+    rational = value.as_rational()
+    return (rational.numerator, rational.denominator) if rational is not None else ("object", id(value))
 
 
 def _rational_rate(value, name: str) -> Fraction:
@@ -359,13 +393,15 @@ class PiecewiseChannel(StructuredChannel):
                                      f"{list(self.kinds)!r}, the order gives {order!r}"[:500])
             self.kinds = {label: self.kinds[label] for label in order}
         self.output_label = output_label
-        self._cells = {}
+        self._cells, self._positions = {}, {}
         for label, kind in self.kinds.items():
             if kind == "density":
                 points = sorted_unique([b for x in self.inputs if label in self.components[x]
                                          for b in self.components[x][label].breakpoints])
                 self._cells[label] = list(zip(points, points[1:]))
-        self._explicit = None
+                self._positions[label] = {_point_key(point_): k for k, point_ in enumerate(points)}
+        self._terms = {}  # (input, label) -> its (coefficient, rate) on each cell, computed once
+        self._cell_channel = None
         self._float_ends = {}
 
     @classmethod
@@ -437,8 +473,18 @@ class PiecewiseChannel(StructuredChannel):
             if kind == "atom":
                 yield self.output_label(label, None)
             else:
-                for low, high in self._cells[label]:
-                    yield self.output_label(label, cell_text(low, high))
+                cells = self._cells[label]
+                points = [low for low, _ in cells] + [cells[-1][1]]
+                texts = [point_.text() for point_ in points]  # each breakpoint written once, not once per cell
+                for k, low in enumerate(points[:-1]):
+                    opening = "(" if isinstance(low, Infinity) else "["
+                    yield self.output_label(label, f"{opening}{texts[k]}, {texts[k + 1]})")
+
+    def check_outputs(self) -> None:
+        """Refuse, as ``cell_masses()`` would, a channel two of whose outputs have one label (an atom named as a cell:
+        ``"[0, 1)"`` beside a density of label ``None``), without computing a mass: a reader of a file of 10^5
+        exponential pieces needs only this of the cells' channel."""
+        unique_labels(label_list(tuple(self.iter_outputs()), "outputs"), "output")
 
     @property
     def has_rates(self) -> bool:
@@ -456,10 +502,45 @@ class PiecewiseChannel(StructuredChannel):
             elif part is None:
                 row.extend([ZERO] * len(self._cells[label]))
             else:
-                cells = self._cells[label]
-                row.extend(piece_moment(c, rate, low, high, 0)
-                           for (c, rate), (low, high) in zip(part.terms_on_cells(cells), cells))
+                row.extend(self._masses(x, label))
         return row
+
+    def _masses(self, x, label) -> list:
+        """Input ``x``'s masses of the cells of density component ``label``, ``piece_moment``'s numbers: a Laplace
+        density over 10^5 cells has 10^5 of them, so a rational coefficient's exponential piece is written at once
+        in its exact form (``_exponential_mass``) rather than by five exact operations."""
+        masses, last = [], None  # last: (c, rate, c / rate, the cell's high end, rate times it) of the cell before
+        for (c, rate), (low, high) in zip(self._cell_terms(x, label), self._cells[label]):
+            rational = c.as_rational() if rate else None
+            if rational and not isinstance(low, Infinity) and not isinstance(high, Infinity):
+                if last is not None and last[0] is c and last[1] == rate and last[3] is low:  # the same piece
+                    factor, at_low = last[2], last[4]
+                else:
+                    factor, at_low = rational / rate, rate * low.as_rational()
+                at_high = rate * high.as_rational()
+                masses.append(_exponential_mass(factor, at_low, at_high))
+                last = (c, rate, factor, high, at_high)
+            else:
+                masses.append(piece_moment(c, rate, low, high, 0))
+        return masses
+
+    def _cell_terms(self, x, label) -> list:
+        """``(coefficient, rate)`` of input ``x``'s density of component ``label`` on each of its cells (``(0, 0)``
+        where it has none), computed once per input: each piece fills the cells between the positions of its ends
+        among the cells' breakpoints. A breakpoint that is not rational, and not the object the cells hold, is
+        found by ``Density.terms_on_cells``' pass over the cells instead."""
+        if (x, label) not in self._terms:
+            cells, part = self._cells[label], self.components[x].get(label)
+            terms = [(ZERO, Fraction(0))] * len(cells)
+            positions = self._positions[label]
+            for low, high, c, rate in (part.pieces() if part is not None else ()):
+                start, stop = positions.get(_point_key(low)), positions.get(_point_key(high))
+                if start is None or stop is None:
+                    terms = part.terms_on_cells(cells)
+                    break
+                terms[start:stop] = [(c, rate)] * (stop - start)
+            self._terms[x, label] = terms
+        return self._terms[x, label]
 
     def cell_masses(self, max_entries: int | None = None) -> Channel:
         """The discrete channel of atoms and cells' masses. For constant densities it is ``explicit()``; with
@@ -468,12 +549,9 @@ class PiecewiseChannel(StructuredChannel):
         check_entries(len(self.inputs) * self.output_count,
                       f"the cells of this channel ({len(self.inputs):,} inputs x {self.output_count:,} outputs)",
                       max_entries)
-        if self._explicit is not None:  # constant densities: computed once
-            return self._explicit
-        channel = Channel(self.inputs, tuple(self.iter_outputs()), [self._row(x) for x in self.inputs])
-        if not self.has_rates:
-            self._explicit = channel
-        return channel
+        if self._cell_channel is None:  # computed once: the channel does not change
+            self._cell_channel = Channel(self.inputs, tuple(self.iter_outputs()), [self._row(x) for x in self.inputs])
+        return self._cell_channel
 
     def explicit(self, max_entries: int | None = None) -> Channel:
         """The channel of atoms and cells (see the module's docstring): ratio conditions hold on it exactly when they
@@ -485,9 +563,7 @@ class PiecewiseChannel(StructuredChannel):
                                  "cell, so it has no explicit channel of cells; the notions judged by pairwise losses "
                                  "(ldp, graded-ldp, id-ldp, min-id-ldp, avg-id-ldp) apply to it, and cell_masses() "
                                  "gives the cells' masses for a goodness-of-fit test")
-        if self._explicit is None:
-            self._explicit = self.cell_masses(max_entries)
-        return self._explicit
+        return self.cell_masses(max_entries)
 
     def probability(self, x, y):
         channel = self.explicit()
@@ -505,41 +581,61 @@ class PiecewiseChannel(StructuredChannel):
         monotone in ``y`` and its supremum over the cell is its limit at one end: the upper end when the ratio
         grows, the lower one when it falls, anywhere when it is constant; ``+inf`` when that end is infinite, or
         where ``f(y|x) > 0 = f(y|other)``. The output named is the cell; of cells with the same supremum, one where
-        it is attained (a constant ratio) rather than only approached. For constant densities this is the explicit
-        channel's loss (a test checks the two)."""
-        best, best_output, best_approached = None, None, False
+        it is attained (a constant ratio) rather than only approached, else the first. For constant densities this
+        is the explicit channel's loss (a test checks the two).
+
+        The cells of one component whose two coefficients are the same objects (or equal rationals) and whose ratio
+        has the same growth form a group: its suprema ``(c/c') e^{growth * end}`` are ordered as the cells, which come
+        in increasing order, so the group's best is its last cell when the ratio grows, its first when it falls or is
+        constant (attained, and first of equal ones). Only the groups' suprema are compared exactly: a density of 10^5
+        pieces of one value beside a Laplace density makes two groups, not 10^5 exact comparisons. Across groups the
+        scan's rule picks the largest supremum, the first attained one of equal suprema, else the first, as the scan
+        over every cell does."""
+        groups = {}  # (label, keys of c and c', growth) -> (position, c, c', growth, label, cell) of the group's best
+        position = 0
         for label, kind in self.kinds.items():
             part, other_part = self.components[x].get(label), self.components[other].get(label)
             if kind == "atom":
-                candidates = [(ZERO if part is None else part, ZERO if other_part is None else other_part, 0,
-                               None, self.output_label(label, None))]
+                c, c2 = ZERO if part is None else part, ZERO if other_part is None else other_part
+                candidates = [(c, Fraction(0), c2, Fraction(0), None)]
             else:
-                cells = self._cells[label]
-                empty = [(ZERO, Fraction(0))] * len(cells)
-                terms = part.terms_on_cells(cells) if part is not None else empty
-                other_terms = other_part.terms_on_cells(cells) if other_part is not None else empty
-                candidates = [(c, c2, rate - rate2, cell, self.output_label(label, cell_text(*cell)))
-                              for (c, rate), (c2, rate2), cell in zip(terms, other_terms, cells)]
-            for c, c2, growth, cell, output in candidates:
+                candidates = zip(self._cell_terms(x, label), self._cell_terms(other, label), self._cells[label])
+                candidates = ((c, rate, c2, rate2, cell) for (c, rate), (c2, rate2), cell in candidates)
+            last = None  # (c, rate, c', rate') of the cell before, with its growth and key: a piece covers many cells
+            for c, rate, c2, rate2, cell in candidates:
+                position += 1
                 if not c:
                     continue  # x never produces these outputs: no constraint
                 if not c2:
-                    return Nats.infinity(), output
-                ratio = c / c2
+                    return Nats.infinity(), self._output(label, cell)
+                if last is None or last[0] is not c or last[1] is not rate or last[2] is not c2 or last[3] is not rate2:
+                    growth = rate - rate2
+                    last = (c, rate, c2, rate2, growth, (label, number_key(c), number_key(c2), growth))
+                growth, key = last[4], last[5]
                 if growth:
                     end = cell[1] if growth > 0 else cell[0]
                     if isinstance(end, Infinity):
-                        return Nats.infinity(), output
+                        return Nats.infinity(), self._output(label, cell)
                     if end.as_rational() is None:
                         raise InvalidChannel(f"the cell {cell_text(*cell)} of component {label!r} ends at an "
                                              "irrational breakpoint where the ratio of two exponential pieces varies")
-                    ratio = ratio * exponential_at(growth, end)
-                order = 1 if best is None else ratio.compare(best)
-                if order > 0 or order == 0 and best_approached and not growth:
-                    best, best_output, best_approached = ratio, output, bool(growth)
+                if growth > 0 or key not in groups:
+                    groups[key] = (position, c, c2, growth, label, cell)
+        best = None
+        for _, c, c2, growth, label, cell in sorted(groups.values(), key=lambda group: group[0]):
+            ratio = c / c2
+            if growth:
+                ratio = ratio * exponential_at(growth, cell[1] if growth > 0 else cell[0])
+            order = 1 if best is None else ratio.compare(best[0])
+            if order > 0 or order == 0 and not best[1] and not growth:
+                best = (ratio, not growth, label, cell)
         if best is None:
             return Nats.rational(0), None
-        return Nats(best), best_output
+        return Nats(best[0]), self._output(best[2], best[3])
+
+    def _output(self, label, cell):
+        """The output of an atom (``cell`` None) or of the cell ``(low, high)`` of density component ``label``."""
+        return self.output_label(label, None if cell is None else cell_text(*cell))
 
     def output_at(self, label, point):
         """The explicit channel's output holding the point ``point`` (an exact number or a float) of component

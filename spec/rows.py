@@ -31,6 +31,7 @@ Every entry must be a number >= 0 under every reading; under ``exact`` each must
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -237,11 +238,36 @@ def _row_sum(row) -> Exact:
         numerators[denominator] = numerators.get(denominator, 0) + (p.num[0][1] if p.num else 0)
     else:
         return Exact.rational(sum((Fraction(n, d) for d, n in numerators.items()), start=Fraction(0)))
+    return exact_sum(row)
+
+
+def exact_sum(values) -> Exact:
+    """The exact sum of exact numbers, each distinct object once, times the number of times it comes. The numbers
+    over one denominator are summed by their numerators' terms, in integers, and divided once: 10^5 masses of the
+    cells of a Laplace density, each ``(e^{-a} - e^{-b}) / 2``, are one sum, not 10^5 exact additions each copying a
+    partial sum that may grow with every term."""
     distinct, multiplicity = {}, {}
-    for p in row:
+    for p in values:
         distinct[id(p)] = p
         multiplicity[id(p)] = multiplicity.get(id(p), 0) + 1
-    return sum((count * distinct[key] for key, count in multiplicity.items()), start=ZERO)
+    # Denominators that are whole numbers share their least common multiple (the masses of exponential pieces with
+    # rational coefficients: one sum, whatever their denominators); any other denominator is its own.
+    common = math.lcm(*(p.den[0][1] for p in distinct.values() if len(p.den) == 1 and p.den[0][0] == 0))
+    numerators: dict = {}  # denominator -> {exponent's key: [exponent, coefficient]}
+    for key, count in multiplicity.items():
+        p = distinct[key]
+        if len(p.den) == 1 and p.den[0][0] == 0:
+            den, count = ((0, common),), count * (common // p.den[0][1])
+        else:
+            den = p.den
+        terms = numerators.setdefault(den, {})
+        for q, c in p.num:
+            # an exponent is an int or a Fraction, keyed by its integers: a tuple hashes in C, a Fraction in Python
+            whole = type(q) is int or q.denominator == 1
+            term = terms.setdefault(int(q) if whole else (q.numerator, q.denominator), [q, 0])
+            term[1] += count * c
+    sums = [Exact(tuple(sorted((q, c) for q, c in terms.values() if c)), den) for den, terms in numerators.items()]
+    return sum(sums, start=ZERO)
 
 
 def abs_exact(value: Exact) -> Exact:

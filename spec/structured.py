@@ -16,14 +16,14 @@ from __future__ import annotations
 import itertools
 from abc import abstractmethod
 from collections.abc import Iterator, Mapping, Sequence
-from functools import cmp_to_key
+from functools import cached_property, cmp_to_key
 
 from ldpspec.spec.channel import Channel, check_entries, once_per_object
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact, count_text
 from ldpspec.spec.labels import unique_labels
 from ldpspec.spec.nats import Nats
-from ldpspec.spec.numbers import integer, probability
+from ldpspec.spec.numbers import exact_number, integer, probability
 from ldpspec.spec.protocol import ChannelProtocol
 from ldpspec.spec.rows import sum_text
 
@@ -215,30 +215,41 @@ class ClassedUnary(ClassedChannel, IndependentBits):
         self.bit_count = len(self.item_classes)
 
     def input_classes(self) -> tuple[tuple, ...]:
+        return self._classes
+
+    @cached_property
+    def _classes(self) -> tuple[tuple, ...]:
+        """The classes' members, found once (a notion asks for them several times; 10^6 items take a second)."""
         return _members(self.item_classes)
+
+    @cached_property
+    def _other_bits(self) -> tuple:
+        """Each bit at the value it takes in a pair's worst output when it is neither input's own bit: 1 when its
+        ``cold`` distribution can give 1 (its ratio is 1 either way). Built once, in C: each pair's output is this
+        vector with two bits changed, copied rather than built bit by bit (10^6 items, several pairs)."""
+        ones = [1 if cold[1] else 0 for cold in self.cold]
+        return tuple(map(ones.__getitem__, self.item_classes))
 
     def bit_distributions(self, x) -> tuple:
         x = _item(x, self.bit_count, "input")
         return tuple(self.hot[c] if k == x else self.cold[c] for k, c in enumerate(self.item_classes))
 
     def pair_loss(self, x, other) -> tuple:
-        mine = self.bit_distributions(x)
-        self.bit_distributions(other)  # must be an item too
+        x, other = _item(x, self.bit_count, "input"), _item(other, self.bit_count, "input")
+        output = list(self._other_bits)
         if x == other:
-            return Nats.rational(0), tuple(1 if one else 0 for _, one in mine)
+            output[x] = 1 if self.hot[self.item_classes[x]][1] else 0
+            return Nats.rational(0), tuple(output)
         changed = {x: (self.hot[self.item_classes[x]], self.cold[self.item_classes[x]]),
                    other: (self.cold[self.item_classes[other]], self.hot[self.item_classes[other]])}
         numerator, denominator, infinite = ONE, ONE, False
-        worst = {}
         for k in sorted(changed):  # in bit order, as the product over every bit multiplies them
             mine, theirs = changed[k]
-            worst[k], impossible = worst_bit(mine, theirs)
+            output[k], impossible = worst_bit(mine, theirs)
             infinite = infinite or impossible
             if not impossible and mine != theirs:
-                numerator, denominator = numerator * mine[worst[k]], denominator * theirs[worst[k]]
-        output = tuple(worst[k] if k in worst else (1 if self.cold[c][1] else 0)
-                       for k, c in enumerate(self.item_classes))
-        return (Nats.infinity() if infinite else Nats(numerator / denominator)), output
+                numerator, denominator = numerator * mine[output[k]], denominator * theirs[output[k]]
+        return (Nats.infinity() if infinite else Nats(numerator / denominator)), tuple(output)
 
 
 class ColumnClasses(ClassedChannel):
@@ -278,9 +289,9 @@ class ColumnClasses(ClassedChannel):
         class."""
         if len(base) != len(extra):
             raise InvalidChannel(f"base and extra must give one value per item; got {len(base)} and {len(extra)}")
-        classes, item_classes = group_equal(
+        classes, item_classes = group_equal(  # read exactly here, checked as probabilities once per class there
             list(zip(base, extra)), key=lambda pair: (id(pair[0]), id(pair[1])),
-            read=lambda pair: (_probability(pair[0], "base"), _probability(pair[1], "extra")))
+            read=lambda pair: (_number(pair[0], "base"), _number(pair[1], "extra")))
         return cls([b for b, _ in classes], [e for _, e in classes], item_classes)
 
     @property
@@ -291,6 +302,11 @@ class ColumnClasses(ClassedChannel):
         return iter(self.inputs)
 
     def input_classes(self) -> tuple[tuple, ...]:
+        return self._classes
+
+    @cached_property
+    def _classes(self) -> tuple[tuple, ...]:
+        """The classes' members, found once (a notion asks for them several times)."""
         return _members(self.item_classes)
 
     def probability(self, x, y):
@@ -430,7 +446,7 @@ class SampledOneHot(StructuredChannel):
             kinds: dict = {}
             for v, w in row.items():
                 numbers = (w, *self._hot[v], *self._baseline[v])
-                kinds.setdefault(tuple(_identity(n) for n in numbers), []).append(v)
+                kinds.setdefault(tuple(number_key(n) for n in numbers), []).append(v)
             groups = list(kinds.values())
             mixtures, products = {}, {}
             entries = []
@@ -551,7 +567,7 @@ def _members(item_classes: Sequence[int]) -> tuple[tuple, ...]:
     return tuple(tuple(items) for items in members.values())
 
 
-def _identity(number: Exact):
+def number_key(number: Exact):
     """A key equal for equal numbers that are rational (the Fraction), and for the same object otherwise."""
     rational = number.as_rational()
     return ("rational", rational) if rational is not None else ("object", id(number))
@@ -570,6 +586,13 @@ def _pair(value, name: str) -> tuple:
     if zero + one != ONE:
         raise InvalidChannel(f"{name}: P[bit = 0] + P[bit = 1] must be 1, got {value!r}")
     return zero, one
+
+
+def _number(value, name: str) -> Exact:
+    try:
+        return exact_number(value, name)
+    except InvalidParameter as error:
+        raise InvalidChannel(str(error)) from None
 
 
 def _probability(value, name: str) -> Exact:

@@ -22,7 +22,7 @@ from ldpspec.reference.gu2020.levels import (
     idue,
     levels_of,
 )
-from ldpspec.reference.gu2020.solvers import solve
+from ldpspec.reference.gu2020.solvers import check_problem, solve
 from ldpspec.reference.mechanism import Benchmark, Mechanism
 from ldpspec.reference.shared.unary import UnaryEncoding
 from ldpspec.reference.validation import choice
@@ -64,6 +64,14 @@ def solve_levels(levels: PrivacyLevels, model: str = "opt0", r: str = "min", sel
     if model == "opt0":
         options.update(box=BOXES[box], random_starts=starts, seed=seed)
     return solve(levels, model, r, **options)
+
+
+def check_solver_options(levels: PrivacyLevels, model: str = "opt0", r: str = "min", self_pairs: str = "all",
+                         box: str = "authors", extended: PrivacyLevels | None = None) -> None:
+    """Refuse what ``solve_levels`` would refuse, in its order, without solving: the box, the model, the levels'
+    budgets, the notion and the self-pairs reading (work in the levels, not in their items)."""
+    choice(box, BOXES, "box")
+    check_problem(levels, model, r, self_pairs, extended)
 
 
 def recorded_levels(levels: PrivacyLevels, solution: Mapping) -> tuple[list, list]:

@@ -24,14 +24,20 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, partial
 
 import numpy as np
 
-from ldpspec.reference.gu2020.idue import SOLVER_PARAMETERS, level_parameters, solve_levels
+from ldpspec.reference.gu2020.idue import (
+    SOLVER_PARAMETERS,
+    check_solver_options,
+    level_parameters,
+    recorded_levels,
+    solve_levels,
+)
 from ldpspec.reference.gu2020.levels import (
     NOTIONS_BY_PAIR_FUNCTION,
     PrivacyLevels,
@@ -107,13 +113,17 @@ class IduePs:
 
     def __init__(self, encoding: UnaryEncoding, m: int, padding: int, release: str = "all",
                  guarantee: Guarantee | None = None):
-        self.m = positive_integer(m, "m (the number of items)", MAX_DOMAIN)
-        self.padding = padding_length(padding)
+        self._shape(m, padding, release, guarantee)
         if encoding.d != self.m + self.padding:
             raise InvalidParameter(f"the encoding must have m + padding = {self.m + self.padding} bits, got "
                                    f"{encoding.d}")
-        choice(release, RELEASES, "release")
-        self.encoding, self.release = encoding, release
+        self.encoding = encoding
+
+    def _shape(self, m: int, padding: int, release: str, guarantee: Guarantee | None) -> None:
+        """``m``, ``padding``, ``release`` and the guarantee, checked: all that the size of the channel depends on."""
+        self.m = positive_integer(m, "m (the number of items)", MAX_DOMAIN)
+        self.padding = padding_length(padding)
+        self.release = choice(release, RELEASES, "release")
         self._guarantee = guarantee
 
     @cached_property
@@ -122,7 +132,7 @@ class IduePs:
 
     @property
     def released_bits(self) -> int:
-        return self.encoding.d if self.release == "all" else self.m
+        return self.m + self.padding if self.release == "all" else self.m
 
     def channel(self, inputs: Sequence | None = None, max_entries: int | None = None) -> SampledOneHot:
         """The exact channel on the given item sets (default: every subset of the ``m`` items). It holds a sampling
@@ -237,18 +247,44 @@ def idue_ps(levels: PrivacyLevels, a: Sequence, b: Sequence, padding: int, *, du
     """
     padding = padding_length(padding)
     extended = with_dummies(levels, padding, dummy_level)
+    return IduePs(idue(extended, a, b, r), levels.items, padding, release, _guarantee(levels, padding, dummy_level, r))
+
+
+def _guarantee(levels: PrivacyLevels, padding: int, dummy_level: int, r: str) -> Guarantee:
+    """MinID-LDP (or AvgID-LDP) with the item-set budgets (16), the dummies at level ``dummy_level``'s budget."""
     budgets = ItemSetBudgets(levels.item_budgets(), padding, levels.budgets[dummy_level])
-    guarantee = Guarantee(NOTIONS_BY_PAIR_FUNCTION[r], {"budgets": budgets})
-    return IduePs(idue(extended, a, b, r), levels.items, padding, release, guarantee)
+    return Guarantee(NOTIONS_BY_PAIR_FUNCTION[r], {"budgets": budgets})
 
 
 class SolvedIduePs(IduePs):
-    """IDUE-PS built from the per-level ``(a_t, b_t)`` a solver found (or its recorded output), with what was found
-    (``metadata``, per level; ``solution()``, per real item), as ``SolvedIdue``."""
+    """IDUE-PS with the per-level ``(a_t, b_t)`` that ``parameters()`` returns (a solver's, or its recorded output),
+    with what was found (``metadata``, per level; ``solution()``, per real item), as ``SolvedIdue``.
 
-    def __init__(self, mechanism: IduePs, a: Sequence, b: Sequence):
-        super().__init__(mechanism.encoding, mechanism.m, mechanism.padding, mechanism.release, mechanism.guarantee())
-        self.metadata = {"a": [v.text() for v in a], "b": [v.text() for v in b]}
+    The solver runs when the parameters are first needed (``encoding``, ``metadata``), not when the mechanism is
+    built: its exact channel lists every item set, so its size, which the items and the padding decide, is refused
+    before any parameter is computed (``ldpspec channel idue-ps`` over 10^6 items solved and verified IDUE over all
+    of them, for 12 s, only to refuse 2^1,000,000 item sets). The arguments are checked when it is built."""
+
+    def __init__(self, levels: PrivacyLevels, padding: int, dummy_level: int, release: str, r: str,
+                 parameters: Callable[[], tuple]):
+        padding = padding_length(padding)
+        self._extended = with_dummies(levels, padding, dummy_level)
+        self._shape(levels.items, padding, release, _guarantee(levels, padding, dummy_level, r))
+        self._r, self._parameters = r, parameters
+
+    @cached_property
+    def _solved(self) -> tuple[list, list]:
+        return self._parameters()
+
+    @cached_property
+    def encoding(self) -> UnaryEncoding:
+        """IDUE over the items and the dummies, with the solved parameters (``idue``)."""
+        return idue(self._extended, *self._solved, self._r)
+
+    @property
+    def metadata(self) -> dict:
+        a, b = self._solved
+        return {"a": [v.text() for v in a], "b": [v.text() for v in b]}
 
     def solution(self) -> dict:
         """The parameters per real item, ``{"a": [...], "b": [...]}`` as exact texts: what ``build`` takes back as
@@ -287,9 +323,14 @@ def solved_idue_ps(budgets: Sequence | None = None, levels: Sequence | None = No
     per real item, taken instead of solving (as for ``solved_idue``).
     """
     privacy_levels = levels_of(budgets, levels)
-    a, b = level_parameters(privacy_levels, solution, model, r, self_pairs, box, starts, seed,
-                            extended=with_dummies(privacy_levels, padding_length(padding), dummy_level))
-    return SolvedIduePs(idue_ps(privacy_levels, a, b, padding, dummy_level=dummy_level, release=release, r=r), a, b)
+    extended = with_dummies(privacy_levels, padding_length(padding), dummy_level)
+    if solution is not None:  # bad input is refused now; the parameters are found when first needed
+        recorded_levels(privacy_levels, solution)
+    else:
+        check_solver_options(privacy_levels, model, r, self_pairs, box, extended=extended)
+    return SolvedIduePs(privacy_levels, padding, dummy_level, release, r,
+                        partial(level_parameters, privacy_levels, solution, model, r, self_pairs, box, starts, seed,
+                                extended=extended))
 
 
 # --- Declarations ----------------------------------------------------------------------------------------------

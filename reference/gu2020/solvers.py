@@ -59,6 +59,10 @@ MIN_BUDGET, MAX_BUDGET = Fraction(1, 10**6), Fraction(300)
 """The budgets the solvers take: the log-ratios are optimised in double precision, where ``e^300`` is far from
 overflow and ``10^-6`` nats is a thousand times ``SAFETY``."""
 
+LISTED_ITEMS = 1_000
+"""The most items ``IdueSolution.to_json`` lists one by one unless asked (``ldpspec idue solve --list-items``): the
+items of a level share its parameters, and a listing of a million items is 96 MB that no person reads."""
+
 PARAMETER_DIGITS = 30
 """Significant digits of the deployable ``b_t`` and ``1 - a_t``."""
 
@@ -92,15 +96,24 @@ class IdueSolution:
         """``(a_i, b_i)`` for every item, in item order."""
         return [(self.a[t], self.b[t]) for t in self.levels.item_levels]
 
-    def to_json(self) -> dict:
+    def to_json(self, items: bool | None = None) -> dict:
+        """The solution as ``ldpspec idue solve`` prints it: one entry per level (its budget, its number of items,
+        ``a`` and ``b``), and under ``items`` one entry per item when ``items`` is true, or by default when there are
+        at most ``LISTED_ITEMS`` (a solution gives the items of a level the level's parameters, so a million items
+        of one level are one line, not 96 MB); otherwise ``items_listed`` says where each item's parameters are."""
+        texts = [{"a": a.text(), "b": b.text()} for a, b in zip(self.a, self.b)]
+        listed = self.levels.items <= LISTED_ITEMS if items is None else items
         return {
             "model": self.model,
             "notion": {"min": "MinID-LDP", "avg": "AvgID-LDP"}[self.notion],
             "objective": repr(self.objective),
             "worst_case_mse_per_user": repr(self.worst_case_mse),
-            "levels": [{"budget": to_decimal_string(eps, 20), "items": size, "a": a.text(), "b": b.text()}
-                       for eps, size, a, b in zip(self.levels.budgets, self.levels.sizes, self.a, self.b)],
-            "items": [{"a": a.text(), "b": b.text()} for a, b in self.item_parameters()],
+            "levels": [{"budget": to_decimal_string(eps, 20), "items": size, **text}
+                       for eps, size, text in zip(self.levels.budgets, self.levels.sizes, texts)],
+            **({"items": [texts[t] for t in self.levels.item_levels]} if listed else
+               {"items_listed": f"no: {self.levels.items:,} items, more than {LISTED_ITEMS:,}; each item has the a and "
+                                "b of its level, the level of its budget (for --levels, items are numbered level by "
+                                "level, in the order of levels); --list-items lists them"}),
             "active_constraints": [{**constraint, "slack": repr(constraint["slack"])}
                                    for constraint in self.active_constraints],
             "verified": self.verified,
@@ -197,6 +210,15 @@ def _check_levels(levels, extended=None) -> tuple[PrivacyLevels, PrivacyLevels]:
     if extended.budgets != levels.budgets or any(e < s for e, s in zip(extended.sizes, levels.sizes)):
         raise InvalidParameter("extended must have the same levels as levels, each with at least as many members")
     return levels, extended
+
+
+def check_problem(levels: PrivacyLevels, model: str, r: str = "min", self_pairs: str = "all",
+                  extended: PrivacyLevels | None = None) -> None:
+    """Refuse what ``solve`` refuses before it runs a solver (the model, the levels, the notion, the self-pairs
+    reading), without running one."""
+    choice(model, SOLVERS, "model")
+    _, constrained = _check_levels(levels, extended)
+    _budget_matrix(constrained, r, self_pairs)
 
 
 def _finish(model, levels, constrained, r, u, w, objective, pairs, budgets, starts, details,

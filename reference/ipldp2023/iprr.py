@@ -44,7 +44,16 @@ from ldpspec.reference.validation import (
     item_budgets,
     item_index,
 )
-from ldpspec.spec import ZERO, Channel, Exact, check_entries
+from ldpspec.spec import ZERO, Channel, Exact, InvalidParameter, check_entries
+
+MAX_EXPONENTS = 128
+"""The most exponents IPRR's exact probabilities may be written with (``exponent_count``). They are fractions over the
+common denominator ``prod_e (E_e - 1)`` of the distinct budgets (``one_denominator``), a sum of terms ``c e^s`` with an
+exponent ``s`` for each sum of a subset of the budgets, so the budgets alone decide it, and more are refused before
+any number is computed: 16 budgets ``1.00, 1.01, ..., 1.15`` have 697 such sums, and their channel took 36 s to build
+only for its numbers (19,000 characters) to be refused by the channel file's writer; 20 or 1,000 budgets ran for
+minutes. At 128 the channel is built in about a second, and its numbers are already longer than a channel file holds
+(the budgets ``1, 1.5, 2.25, ..., 6.015625``, whose 128 subsets have distinct sums: 3,073 characters)."""
 
 
 def shared(values: Sequence, function) -> list:
@@ -116,6 +125,35 @@ def one_denominator(E: Sequence) -> tuple[list, list, object]:
             everything / M)
 
 
+def exponent_count(E: Sequence, limit: int) -> int:
+    """How many exponents ``s`` the terms ``c e^s`` of ``prod_e (E_e - 1)`` over the distinct objects ``E_e`` of ``E``
+    can have, counted up to just past ``limit``: every sum of one exponent of each factor (for ``e^eps - 1``: ``0`` or
+    ``eps``, so the sums of the subsets of the budgets). Read from the exponents alone, before any product: terms
+    that cancel are counted too, so this bounds the size of the exact numbers from above."""
+    sums = {0}
+    for e in {id(e): e for e in E if e is not None}.values():
+        exponents = {q for q, _ in e.num} | {q for q, _ in e.den}  # E - 1 = (num - den) / den
+        sums = {s + q for s in sums for q in exponents}
+        if len(sums) > limit:
+            break
+    return len(sums)
+
+
+def check_exponents(E: Sequence, name: str = "budgets") -> None:
+    """Refuse budgets whose exact probabilities would have more than ``MAX_EXPONENTS`` exponents
+    (``exponent_count``), naming ``name`` and what to change."""
+    count = exponent_count(E, MAX_EXPONENTS)
+    if count > MAX_EXPONENTS:
+        distinct = len({id(e) for e in E if e is not None})
+        raise InvalidParameter(
+            f"{name}: IPRR's exact probabilities over these {distinct:,} distinct budgets are fractions over the "
+            f"product of e^eps - 1 over them, a sum of terms e^s with an exponent s for each sum of a subset of the "
+            f"budgets: they have more than {MAX_EXPONENTS} such sums here (the limit, "
+            "reference.ipldp2023.iprr.MAX_EXPONENTS), too many to compute with exactly or to write in a channel "
+            "file. Give fewer distinct budgets (items of one budget share it: a few levels, as the preprint's "
+            "experiments use), or budgets on a coarse grid (multiples of 0.5 or 1 have few distinct sums)")
+
+
 def _product(values) -> Exact:
     result = Exact.rational(1)
     for value in values:
@@ -140,9 +178,10 @@ class IPRR(DirectEncoding):
         self.sensitive = tuple(x for x, eps in enumerate(self.budgets) if eps is not None)
         exponentials = {}  # one object per budget (a log budget is keyed by its text: it is not hashable)
         for eps in self.budgets:
-            if eps is not None:
-                exponentials.setdefault(eps.as_rational() or eps.text(), eps.exponential())
+            if eps is not None and (eps.as_rational() or eps.text()) not in exponentials:
+                exponentials[eps.as_rational() or eps.text()] = eps.exponential()
         self.E = [None if eps is None else exponentials[eps.as_rational() or eps.text()] for eps in self.budgets]
+        check_exponents(self.E)  # before any exact arithmetic: the budgets alone decide the size of the numbers
         self.q, self.qbar, qtilde = iprr_probabilities(self.E)
         r, S = iprr_terms(self.E)
         # exact numbers throughout (with no sensitive item the sums are plain integers, and 1 / 1 a float)
@@ -162,15 +201,24 @@ class IPRR(DirectEncoding):
         """The exact channel of Definition 5: ``d`` inputs, ``d`` outputs (over one denominator,
         ``one_denominator``)."""
         check_entries(self.d * self.d, f"IPRR's channel on {self.d:,} items", max_entries)
-        return Channel(range(self.d), range(self.d), _rows(self.E, *one_denominator(self.E)))
+        return Channel(range(self.d), range(self.d), _rows(self.E, *self._one_denominator))
+
+    @cached_property
+    def _one_denominator(self) -> tuple[list, list, Exact]:
+        """Definition 5's ``(q, qbar, qtilde)`` over one denominator (``one_denominator``)."""
+        return one_denominator(self.E)
 
     def guarantee(self) -> Guarantee:
         """``(D_S, E)``-IPLDP (Theorems 1 and 2)."""
         return Guarantee("ipldp", {"budgets": {x: self.budgets[x] for x in self.sensitive}})
 
     def structure(self) -> ColumnStructure:
-        """``Q(y|x) = S r_y + S [y = x]``: the form the estimators of ``reference.shared.direct`` use."""
-        return ColumnStructure(base=shared(self.r, lambda r: self.S * r), extra=[self.S] * self.d)
+        """``Q(y|x) = S r_y + S [y = x]``: the form the estimators of ``reference.shared.direct`` use, over one
+        denominator (``one_denominator``: ``S r_y`` is ``qbar_y``, ``S`` is ``qtilde``), so that the sums of its values
+        (a row of ``ldpspec channel iprr --classes``, an estimate) add numerators; written ``S * r_y``, each had its
+        own denominator ``(E_y - 1) M``, and seven distinct budgets took minutes."""
+        q, qbar, qtilde = self._one_denominator
+        return ColumnStructure(base=[ZERO if b is None else b for b in qbar], extra=[qtilde] * self.d)
 
     def perturb(self, item: int, rng: random.Random) -> int:
         """One user's report (Sec. 5.3's two stages): the true item with probability ``S``, else a sensitive item
