@@ -417,13 +417,13 @@ def _continuous(document: dict, max_entries: int | None) -> PiecewiseChannel:
         order = given
     try:
         channel = PiecewiseChannel(inputs, components, CELL_OUTPUTS[cell_outputs], order=order)
-        channel.cell_masses(max_entries)  # the atoms' and cells' outputs must be distinct
+        channel.check_outputs()  # the atoms' and cells' outputs must be distinct (no mass computed)
     except InvalidChannel as error:
         raise InvalidChannel(f"channel file: {error}") from None
     return channel
 
 
-def _classed(document: dict, max_entries: int | None):
+def _classed(document: dict, max_entries: int | None, max_pair_work: int | None = None):
     """The channel of a version 3 document, and its privacy section with ``class_budgets`` spread over the items."""
     structure = _required(document, "structure", f"one of {sorted(STRUCTURES)}")
     if not isinstance(structure, str) or structure not in STRUCTURES:
@@ -476,6 +476,8 @@ def _classed(document: dict, max_entries: int | None):
         channel = build(first, second, item_classes)
     except InvalidChannel as error:
         raise InvalidChannel(f"channel file: {error}") from None
+    if max_pair_work is not None:  # the pairwise work its classes and items decide, refused before a budget is read
+        channel.check_pair_work(max_pair_work)
     section = document.get("privacy", {})
     if isinstance(section, dict) and "class_budgets" in section:
         section = dict(section)
@@ -532,7 +534,7 @@ def parse_channel_file(text: str, max_entries: int | None = None, reading: RowRe
         raise InvalidChannel(f"channel file has unknown keys {sorted(unknown)}; allowed: {sorted(allowed)}")
     section = document.get("privacy", {})
     if version == FORMAT_CLASSES:
-        channel, section = _classed(document, max_entries)
+        channel, section = _classed(document, max_entries, max_pair_work)
     elif version == FORMAT_CONTINUOUS:
         channel = _continuous(document, max_entries)
     else:

@@ -20,7 +20,7 @@ from functools import reduce
 from ldpspec.spec import progress
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter, TooLarge
 from ldpspec.spec.exact import ZERO, Exact, Undecided, count_text
-from ldpspec.spec.labels import label_list, normalize_label, sequence, unique_labels
+from ldpspec.spec.labels import entry_name, label_list, normalize_label, sequence, unique_labels, value_text
 from ldpspec.spec.numbers import integer
 from ldpspec.spec.parse import SIMPLE_LENGTH, simple_rational
 from ldpspec.spec.protocol import ChannelProtocol, column_candidates, column_loss, matrix_doubles, row_pair_loss
@@ -138,7 +138,7 @@ def _probability_entry(value, x, y, reading: RowReading, deferred: list | None =
     is an exact subtraction, and its sign may need interval arithmetic). The caller checks them only if a row does
     not sum to exactly 1 (``_check_deferred``): entries >= 0 in a row that sums to 1 are each at most 1."""
     try:
-        p = reading.number(value, f"P[{y!r}|{x!r}]")
+        p = reading.number(value, entry_name(x, y))
         rational = p.as_rational()  # a rational's bounds are integer comparisons; 1 - p costs an exact subtraction
         if rational is not None:
             inside = rational.numerator >= 0 and (reading.rows != "exact" or rational.numerator <= rational.denominator)
@@ -155,7 +155,7 @@ def _probability_entry(value, x, y, reading: RowReading, deferred: list | None =
         inside = False
     if not inside:
         allowed = "a probability in [0, 1]" if reading.rows == "exact" else "a number >= 0"
-        raise InvalidChannel(f"P[{y!r}|{x!r}] must be {allowed}, got {p.text()}")
+        raise InvalidChannel(f"P[{value_text(y)}|{value_text(x)}] must be {allowed}, got {p.text()}")
     return p
 
 
@@ -168,7 +168,7 @@ def _check_deferred(deferred: list) -> None:
         except Undecided:
             inside = False
         if not inside:
-            raise InvalidChannel(f"P[{y!r}|{x!r}] must be a probability in [0, 1], got {p.text()}")
+            raise InvalidChannel(f"P[{value_text(y)}|{value_text(x)}] must be a probability in [0, 1], got {p.text()}")
 
 
 class Channel(ChannelProtocol):
@@ -234,9 +234,10 @@ class Channel(ChannelProtocol):
         simple, bounded, shared = reading.numbers == "decimal", reading.rows == "exact", {}  # see _simple_entry
         for x, row in progress.steps(zip(self.inputs, rows_given), "reading the rows", len(self.inputs),
                                      len(self.outputs)):
-            row = sequence(row, f"the row of input {x!r}", InvalidChannel)
+            row = sequence(row, f"the row of input {value_text(x)}", InvalidChannel)
             if len(row) != len(self.outputs):
-                raise InvalidChannel(f"row of input {x!r} must have one entry per output: {len(self.outputs)} "
+                raise InvalidChannel(f"row of input {value_text(x)} must have one entry per output: "
+                                     f"{len(self.outputs)} "
                                      f"outputs, {len(row)} entries")
             entries = []
             for y, value in zip(self.outputs, row):
@@ -277,13 +278,15 @@ class Channel(ChannelProtocol):
         try:
             return self._input_index[normalize_label(x)]
         except (KeyError, InvalidChannel):
-            raise InvalidChannel(f"unknown input label {x!r}; the inputs are {list(self.inputs)!r}") from None
+            raise InvalidChannel(f"unknown input label {value_text(x)}; the inputs are "
+                                 f"{value_text(list(self.inputs))}") from None
 
     def output_position(self, y) -> int:
         try:
             return self._output_index[normalize_label(y)]
         except (KeyError, InvalidChannel):
-            raise InvalidChannel(f"unknown output label {y!r}; the outputs are {list(self.outputs)!r}") from None
+            raise InvalidChannel(f"unknown output label {value_text(y)}; the outputs are "
+                                 f"{value_text(list(self.outputs))}") from None
 
     def probability(self, x, y):
         """``P[y|x]``."""
@@ -356,8 +359,8 @@ def compose(*channels: Channel) -> Channel:
     for k, other in enumerate(channels[1:], start=2):
         if set(other.inputs) != set(first.inputs):
             raise InvalidChannel(
-                f"composed channels must share their inputs; channel 1 has {list(first.inputs)!r}, "
-                f"channel {k} has {list(other.inputs)!r}")
+                f"composed channels must share their inputs; channel 1 has {value_text(list(first.inputs))}, "
+                f"channel {k} has {value_text(list(other.inputs))}")
     outputs = tuple(itertools.product(*(channel.outputs for channel in channels)))
     rows = []
     for x in first.inputs:
@@ -375,7 +378,7 @@ def postprocess(channel: Channel, post: Channel) -> Channel:
     missing = [y for y in channel.outputs if y not in post._input_index]
     if missing:
         raise InvalidChannel(
-            f"post-processing channel must accept every output of the channel; missing inputs {missing!r}")
+            f"post-processing channel must accept every output of the channel; missing inputs {value_text(missing)}")
     post_rows = [post.row(y) for y in channel.outputs]
     rows = []
     for row in channel.rows:

@@ -41,7 +41,7 @@ from functools import cmp_to_key
 from ldpspec.spec.channel import Channel, check_entries
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact
-from ldpspec.spec.labels import label_list, normalize_label, unique_labels
+from ldpspec.spec.labels import entry_name, label_list, normalize_label, unique_labels, value_text
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import exact_number
 from ldpspec.spec.protocol import checked_channel
@@ -223,7 +223,7 @@ class Density:
     def moment(self, power: int) -> Exact:
         """``int y^power f(y) dy`` exactly, for ``power`` in 0, 1, 2 (mass, first and second raw moment)."""
         if power not in (0, 1, 2):
-            raise InvalidParameter(f"power must be 0, 1 or 2, got {power!r}")
+            raise InvalidParameter(f"power must be 0, 1 or 2, got {value_text(power)}")
         rational, others = Fraction(0), []
         for low, high, c, rate in self.pieces():
             moment = piece_moment(c, rate, low, high, power)
@@ -374,23 +374,24 @@ class PiecewiseChannel(StructuredChannel):
                 label = normalize_label(label, "component label")
                 kind = "density" if isinstance(part, Density) else "atom"
                 if self.kinds.setdefault(label, kind) != kind:
-                    raise InvalidChannel(f"component {label!r} must be an atom for every input or a density for "
-                                         f"every input; input {x!r} disagrees")
+                    raise InvalidChannel(f"component {value_text(label)} must be an atom for every input or a "
+                                         f"density for "
+                                         f"every input; input {value_text(x)} disagrees")
                 if kind == "atom":
-                    part = exact_number(part, f"P[{label!r}|{x!r}]")
+                    part = exact_number(part, entry_name(x, label))
                     if part < 0:
-                        raise InvalidChannel(f"P[{label!r}|{x!r}] must be >= 0, got {part.text()}")
+                        raise InvalidChannel(f"P[{value_text(label)}|{value_text(x)}] must be >= 0, got {part.text()}")
                 total = total + (part.mass if kind == "density" else part)
                 parts[label] = part
             if total != ONE:
-                raise InvalidChannel(f"the components of input {x!r} must have total mass exactly 1, got "
+                raise InvalidChannel(f"the components of input {value_text(x)} must have total mass exactly 1, got "
                                      f"{total.text()}")
             self.components[x] = parts
         if order is not None:
             order = [normalize_label(label, "component label") for label in order]
             if len(set(order)) != len(order) or set(order) != set(self.kinds):
                 raise InvalidChannel(f"order must name every component label once: the labels are "
-                                     f"{list(self.kinds)!r}, the order gives {order!r}"[:500])
+                                     f"{value_text(list(self.kinds))}, the order gives {value_text(order)}"[:500])
             self.kinds = {label: self.kinds[label] for label in order}
         self.output_label = output_label
         self._cells, self._positions = {}, {}
@@ -416,7 +417,7 @@ class PiecewiseChannel(StructuredChannel):
         if not weighted:
             raise InvalidChannel("a mixture needs at least one channel")
         inputs = weighted[0][2].inputs
-        weights = [exact_number(w, f"weight of {h!r}") for h, w, _ in weighted]
+        weights = [exact_number(w, f"weight of {value_text(h)}") for h, w, _ in weighted]
         if any(w < 0 for w in weights) or sum(weights, ZERO) != ONE:
             raise InvalidChannel("the weights of a mixture must be >= 0 and sum to exactly 1")
         components = {x: {} for x in inputs}
@@ -433,7 +434,8 @@ class PiecewiseChannel(StructuredChannel):
         such as padding a set)."""
         missing = [t for t in pre.outputs if t not in self.components]
         if missing:
-            raise InvalidChannel(f"the preprocessing's outputs must be this channel's inputs; {missing[:3]!r} are not")
+            raise InvalidChannel(f"the preprocessing's outputs must be this channel's inputs; "
+                                 f"{value_text(missing[:3])} are not")
         components = {s: {} for s in pre.inputs}
         for s, row in zip(pre.inputs, pre.rows):
             for t, w in zip(pre.outputs, row):
@@ -617,7 +619,7 @@ class PiecewiseChannel(StructuredChannel):
                     if isinstance(end, Infinity):
                         return Nats.infinity(), self._output(label, cell)
                     if end.as_rational() is None:
-                        raise InvalidChannel(f"the cell {cell_text(*cell)} of component {label!r} ends at an "
+                        raise InvalidChannel(f"the cell {cell_text(*cell)} of component {value_text(label)} ends at an "
                                              "irrational breakpoint where the ratio of two exponential pieces varies")
                 if growth > 0 or key not in groups:
                     groups[key] = (position, c, c2, growth, label, cell)
@@ -656,7 +658,7 @@ class PiecewiseChannel(StructuredChannel):
             for low, high in cells:
                 if compare_points(low, point) <= 0 < compare_points(high, point):
                     return self.output_label(label, cell_text(low, high))
-        raise InvalidChannel(f"no output of component {label!r} holds the point {point!r}")
+        raise InvalidChannel(f"no output of component {value_text(label)} holds the point {value_text(point)}")
 
     def cells(self, label) -> list[tuple]:
         """The cells ``(low, high)`` of density component ``label``, in increasing order (empty for an atom)."""

@@ -59,6 +59,27 @@ def value_text(value, limit: int = MESSAGE_VALUE_LIMIT) -> str:
     return "".join(parts)
 
 
+class LazyText:
+    """A name for a message, written only when a message is: a channel of 10^6 entries names each entry it reads
+    (``P["a"|0]``), and ``value_text`` costs microseconds, so the text is built from ``make`` on ``str()``."""
+
+    __slots__ = ("_make",)
+
+    def __init__(self, make):
+        self._make = make
+
+    def __str__(self) -> str:
+        return self._make()
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+def entry_name(x, y, what: str = "") -> LazyText:
+    """``P[y|x]`` (``what`` before ``|``: ``P[hot bit 3 | x]``), as a message writes it, built when needed."""
+    return LazyText(lambda: f"P[{what}{value_text(y)}|{value_text(x)}]")
+
+
 class _Full(Exception):
     """``value_text`` has written as much as it shows."""
 

@@ -38,7 +38,7 @@ from fractions import Fraction
 
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact, cut_text
-from ldpspec.spec.labels import label_to_json
+from ldpspec.spec.labels import label_to_json, value_text
 from ldpspec.spec.numbers import exact_number, to_decimal_string
 
 ROW_RULES = ("exact", "renormalise", "remainder")
@@ -65,12 +65,13 @@ class RowReading:
 
     def __post_init__(self):
         if self.rows not in ROW_RULES:
-            raise InvalidParameter(f"rows must be one of {', '.join(ROW_RULES)}, got {self.rows!r}")
+            raise InvalidParameter(f"rows must be one of {', '.join(ROW_RULES)}, got {value_text(self.rows)}")
         if self.numbers not in NUMBER_READINGS:
-            raise InvalidParameter(f"numbers must be one of {', '.join(NUMBER_READINGS)}, got {self.numbers!r}")
+            raise InvalidParameter(f"numbers must be one of {', '.join(NUMBER_READINGS)}, got "
+                                   f"{value_text(self.numbers)}")
         if self.remainder_to is not None and self.rows != "remainder":
             raise InvalidParameter(f"remainder_to names the output that takes a row's remainder, under rows = "
-                                   f"'remainder' only; rows is {self.rows!r}")
+                                   f"'remainder' only; rows is {value_text(self.rows)}")
 
     @property
     def is_default(self) -> bool:
@@ -148,8 +149,9 @@ def read_rows(inputs: tuple, outputs: tuple, rows: list, reading: RowReading) ->
     if reading.rows == "remainder":
         target = outputs[-1] if reading.remainder_to is None else reading.remainder_to
         if target not in outputs:
-            raise InvalidChannel(f"remainder_to must be an output of the channel, got {target!r}; the outputs are "
-                                 f"{list(outputs)[:10]!r}" + (" ..." if len(outputs) > 10 else ""))
+            raise InvalidChannel(f"remainder_to must be an output of the channel, got {value_text(target)}; the "
+                                 f"outputs are "
+                                 f"{value_text(list(outputs)[:10])}" + (" ..." if len(outputs) > 10 else ""))
         target = outputs.index(target)
     read, worst, worst_input = [], ZERO, None
     for x, row in zip(inputs, rows):
@@ -158,7 +160,8 @@ def read_rows(inputs: tuple, outputs: tuple, rows: list, reading: RowReading) ->
             read.append(tuple(row))
             continue
         if reading.rows == "exact":
-            raise InvalidChannel(f"row of input {x!r} must sum to exactly 1, sums to {sum_text(total)}; a matrix "
+            raise InvalidChannel(f"row of input {value_text(x)} must sum to exactly 1, sums to "
+                                 f"{sum_text(total)}; a matrix "
                                  "computed in floating point can be read with rows = 'renormalise' or 'remainder' "
                                  "(a declared reading, named in every verdict)")
         deviation = abs_exact(total - ONE)
@@ -166,14 +169,15 @@ def read_rows(inputs: tuple, outputs: tuple, rows: list, reading: RowReading) ->
             worst, worst_input = deviation, x
         if reading.rows == "renormalise":
             if total == ZERO:
-                raise InvalidChannel(f"row of input {x!r} sums to 0: it has no distribution to renormalise")
+                raise InvalidChannel(f"row of input {value_text(x)} sums to 0: it has no distribution to renormalise")
             read.append(tuple(p / total for p in row))
             continue
         entry = row[target] + (ONE - total)
         if entry.sign() < 0:
             raise InvalidChannel(
-                f"row of input {x!r} sums to {to_decimal_string(total, 20)}: its surplus is larger than "
-                f"P[{outputs[target]!r}|{x!r}] = {row[target].text()}, the output that takes the remainder (an "
+                f"row of input {value_text(x)} sums to {to_decimal_string(total, 20)}: its surplus is larger than "
+                f"P[{value_text(outputs[target])}|{value_text(x)}] = {row[target].text()}, the output that takes "
+                f"the remainder (an "
                 "inverse-CDF sampler would cut the outputs before it); name another output with remainder_to, or "
                 "read the rows with 'renormalise'")
         read.append(tuple(row[:target]) + (entry,) + tuple(row[target + 1:]))

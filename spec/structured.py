@@ -21,7 +21,7 @@ from functools import cached_property, cmp_to_key
 from ldpspec.spec.channel import Channel, check_entries, once_per_object
 from ldpspec.spec.errors import InvalidChannel, InvalidParameter
 from ldpspec.spec.exact import ONE, ZERO, Exact, count_text
-from ldpspec.spec.labels import unique_labels
+from ldpspec.spec.labels import LazyText, unique_labels, value_text
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import exact_number, integer, probability
 from ldpspec.spec.protocol import ChannelProtocol
@@ -119,7 +119,7 @@ class IndependentBits(StructuredChannel):
         self.bit_count = lengths.pop()
         self._bits = {}
         for x in self.inputs:
-            self._bits[x] = tuple(_pair(pair, f"bit {k} of input {x!r}")
+            self._bits[x] = tuple(_pair(pair, LazyText(lambda k=k, x=x: f"bit {k} of input {value_text(x)}"))
                                   for k, pair in enumerate(bit_distributions[x]))
 
     @property
@@ -134,12 +134,13 @@ class IndependentBits(StructuredChannel):
         try:
             return self._bits[x]
         except KeyError:
-            raise InvalidChannel(f"unknown input label {x!r}; the inputs are {list(self.inputs)!r}") from None
+            raise InvalidChannel(f"unknown input label {value_text(x)}; the inputs are "
+                                 f"{value_text(list(self.inputs))}") from None
 
     def probability(self, x, y):
         bits = tuple(y)
         if len(bits) != self.bit_count or any(bit not in (0, 1) for bit in bits):
-            raise InvalidChannel(f"output must be a tuple of {self.bit_count} bits, got {y!r}")
+            raise InvalidChannel(f"output must be a tuple of {self.bit_count} bits, got {value_text(y)}")
         return bit_vector_probability(self.bit_distributions(x), bits) + ZERO
 
     def explicit(self, max_entries: int | None = None) -> Channel:
@@ -378,14 +379,15 @@ class SampledOneHot(StructuredChannel):
             row = {}
             for v, w in weights[x].items():
                 if not isinstance(v, int) or not 0 <= v < self.bit_count:
-                    raise InvalidChannel(f"hot bit of input {x!r} must be a bit index in [0, {self.bit_count - 1}], "
-                                         f"got {v!r}")
-                w = _probability(w, f"P[hot bit {v} | {x!r}]")
+                    raise InvalidChannel(f"hot bit of input {value_text(x)} must be a bit index in [0, "
+                                         f"{self.bit_count - 1}], "
+                                         f"got {value_text(v)}")
+                w = _probability(w, f"P[hot bit {v} | {value_text(x)}]")
                 if w:
                     row[v] = w
             none = 1 - sum(row.values(), start=ZERO)
             if none.sign() < 0:
-                raise InvalidChannel(f"the hot-bit probabilities of input {x!r} sum to more than 1")
+                raise InvalidChannel(f"the hot-bit probabilities of input {value_text(x)} sum to more than 1")
             self._weights[x] = (row, none)
 
     def _distributions(self, pairs, name):
@@ -413,7 +415,8 @@ class SampledOneHot(StructuredChannel):
         try:
             return self._weights[x]
         except KeyError:
-            raise InvalidChannel(f"unknown input label {x!r}; the inputs are {list(self.inputs)!r}") from None
+            raise InvalidChannel(f"unknown input label {value_text(x)}; the inputs are "
+                                 f"{value_text(list(self.inputs))}") from None
 
     def _rho(self, v: int, bit: int):
         return self._hot[v][bit] / self._baseline[v][bit]
@@ -421,7 +424,7 @@ class SampledOneHot(StructuredChannel):
     def probability(self, x, y):
         bits = tuple(y)
         if len(bits) != self.bit_count or any(bit not in (0, 1) for bit in bits):
-            raise InvalidChannel(f"output must be a tuple of {self.bit_count} bits, got {y!r}")
+            raise InvalidChannel(f"output must be a tuple of {self.bit_count} bits, got {value_text(y)}")
         row, none = self.weights(x)
         base = bit_vector_probability(self._baseline, bits)
         return base * self._mixture(row, none, bits)
@@ -546,7 +549,7 @@ def _item_classes(item_classes: Sequence[int], count: int, what: str) -> tuple:
         raise InvalidChannel(f"{what} needs at least 2 items, got {len(classes)}")
     if not set(map(type, classes)) <= {int} or not set(classes) <= set(range(count)):
         k, c = next((k, c) for k, c in enumerate(classes) if type(c) is not int or not 0 <= c < count)
-        raise InvalidChannel(f"the class of item {k} must be an integer in [0, {count - 1}], got {c!r}")
+        raise InvalidChannel(f"the class of item {k} must be an integer in [0, {count - 1}], got {value_text(c)}")
     return classes
 
 
@@ -556,7 +559,7 @@ def _item(x, count: int, side: str) -> int:
     try:
         return integer(x, f"{side} label", 0, count - 1)
     except InvalidParameter:
-        raise InvalidChannel(f"unknown {side} label {x!r}; the items are 0 .. {count - 1}") from None
+        raise InvalidChannel(f"unknown {side} label {value_text(x)}; the items are 0 .. {count - 1}") from None
 
 
 def _members(item_classes: Sequence[int]) -> tuple[tuple, ...]:
@@ -581,10 +584,10 @@ def _short(number: Exact) -> str:
 def _pair(value, name: str) -> tuple:
     """A bit's distribution ``(P[0], P[1])``, exact, summing to 1; ``InvalidChannel`` naming it otherwise."""
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != 2:
-        raise InvalidChannel(f"{name} must be a pair (P[bit = 0], P[bit = 1]), got {value!r}"[:300])
+        raise InvalidChannel(f"{name} must be a pair (P[bit = 0], P[bit = 1]), got {value_text(value)}"[:300])
     zero, one = _probability(value[0], f"{name} P[bit = 0]"), _probability(value[1], f"{name} P[bit = 1]")
     if zero + one != ONE:
-        raise InvalidChannel(f"{name}: P[bit = 0] + P[bit = 1] must be 1, got {value!r}")
+        raise InvalidChannel(f"{name}: P[bit = 0] + P[bit = 1] must be 1, got {value_text(value)}")
     return zero, one
 
 

@@ -32,7 +32,18 @@ from ldpspec.reference.shared.estimators import variance_terms
 from ldpspec.reference.shared.ps import padding_length
 from ldpspec.reference.shared.unary import UnaryEncoding, general_unary_probabilities
 from ldpspec.reference.validation import choice, positive_integer
-from ldpspec.spec import PAIR_FUNCTIONS, InvalidParameter, Verdict, budget, ctx, exact_number, id_ldp, integer, sequence
+from ldpspec.spec import (
+    PAIR_FUNCTIONS,
+    InvalidParameter,
+    Verdict,
+    budget,
+    ctx,
+    exact_number,
+    id_ldp,
+    integer,
+    sequence,
+    value_text,
+)
 
 MAX_ITEMS = 1_000_000
 """The most items the privacy levels hold (each item gets its own pair of parameters)."""
@@ -132,7 +143,8 @@ def level_pairs(levels: PrivacyLevels, *, self_pairs: str = "all") -> list[tuple
 def pair_budget(levels: PrivacyLevels, s: int, t: int, r: str):
     """``r(eps_s, eps_t)`` for ``r`` in ``min`` (MinID-LDP) or ``avg`` (AvgID-LDP)."""
     if r not in ("min", "avg"):
-        raise InvalidParameter(f"notion must be 'min' (MinID-LDP) or 'avg' (AvgID-LDP), got {r!r}")
+        raise InvalidParameter(f"notion (--notion) must be \"min\" (MinID-LDP) or \"avg\" (AvgID-LDP), got "
+                               f"{value_text(r)}")
     return PAIR_FUNCTIONS[r](levels.budgets[s], levels.budgets[t])
 
 
@@ -145,7 +157,8 @@ def idue(levels: PrivacyLevels, a: Sequence, b: Sequence, r: str = "min") -> Una
     if len(a) != levels.count or len(b) != levels.count:
         raise InvalidParameter(f"give one a and one b per level ({levels.count}), got {len(a)} and {len(b)}")
     if r not in NOTIONS_BY_PAIR_FUNCTION:
-        raise InvalidParameter(f"notion must be 'min' (MinID-LDP) or 'avg' (AvgID-LDP), got {r!r}")
+        raise InvalidParameter(f"notion (--notion) must be \"min\" (MinID-LDP) or \"avg\" (AvgID-LDP), got "
+                               f"{value_text(r)}")
     bits = [general_unary_probabilities(exact_number(a[t], f"a[{t}]"), exact_number(b[t], f"b[{t}]"))
             for t in range(levels.count)]
     guarantee = Guarantee(NOTIONS_BY_PAIR_FUNCTION[r], {"budgets": dict(enumerate(levels.item_budgets()))})
@@ -209,13 +222,20 @@ def levels_of(budgets: Sequence | None = None, levels: Sequence | None = None) -
     if (budgets is None) == (levels is None):
         raise InvalidParameter("give exactly one of --budgets (one budget per item) and --levels "
                                "([[budget, number of items], ...])")
-    if budgets is not None:
-        return PrivacyLevels.from_item_budgets(budgets)
-    pairs = [sequence(level, f"levels[{t}]") for t, level in enumerate(sequence(levels, "levels"))]
-    for t, pair in enumerate(pairs):
-        if len(pair) != 2:
-            raise InvalidParameter(f"levels[{t}] must be a pair [budget, number of items], got {list(pair)!r}")
-    return PrivacyLevels.from_sizes([pair[0] for pair in pairs], [pair[1] for pair in pairs])
+    option = "--budgets" if budgets is not None else "--levels"
+    try:  # the messages of PrivacyLevels name its own arguments; the user typed the option
+        if budgets is not None:
+            return PrivacyLevels.from_item_budgets(budgets)
+        pairs = [sequence(level, f"levels[{t}]") for t, level in enumerate(sequence(levels, "levels"))]
+        if not pairs:
+            raise InvalidParameter("levels must give at least one level [budget, number of items]; got []")
+        for t, pair in enumerate(pairs):
+            if len(pair) != 2:
+                raise InvalidParameter(f"levels[{t}] must be a pair [budget, number of items], got "
+                                       f"{value_text(list(pair))}")
+        return PrivacyLevels.from_sizes([pair[0] for pair in pairs], [pair[1] for pair in pairs])
+    except InvalidParameter as error:
+        raise InvalidParameter(f"{option}: {error}") from None
 
 
 def with_dummies(levels: PrivacyLevels, padding: int, dummy_level: int = 0) -> PrivacyLevels:

@@ -200,7 +200,8 @@ def _check_levels(levels, extended=None) -> tuple[PrivacyLevels, PrivacyLevels]:
     if not isinstance(levels, PrivacyLevels):
         raise InvalidParameter("levels must be a PrivacyLevels (from_item_budgets or from_sizes)")
     if min(levels.budgets) <= 0:
-        raise InvalidParameter("every budget must be > 0 for IDUE: at 0 no a != b satisfies the constraints")
+        raise InvalidParameter("every budget (of --budgets, or each level's of --levels) must be > 0 for IDUE: at 0 "
+                               "no a != b satisfies the constraints")
     outside = [eps for eps in levels.budgets if not MIN_BUDGET <= eps <= MAX_BUDGET]
     if outside:
         raise InvalidParameter(f"the IDUE solvers take budgets in [{rational_text(MIN_BUDGET)}, {MAX_BUDGET}] (they "

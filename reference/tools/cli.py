@@ -59,6 +59,7 @@ import numpy as np
 from ldpspec.reference.channelfile import channel_file_text, read_channel_file
 from ldpspec.reference.gu2020.idue import BOX, SOLVER_PARAMETERS, solve_levels
 from ldpspec.reference.gu2020.levels import levels_of
+from ldpspec.reference.gu2020.solvers import LISTED_ITEMS
 from ldpspec.reference.porting.conform import ALPHA, RELATIVE_ERROR, conform
 from ldpspec.reference.refute import command as refute_command
 from ldpspec.reference.registry import MECHANISMS, NOTIONS, listing
@@ -200,7 +201,7 @@ def idue_solve(arguments) -> dict:
     options = {p.keyword: p.parse(given.get(p.name, p.default)) for p in SOLVER_PARAMETERS
                if given.get(p.name, p.default) is not None}
     levels = levels_of(options.pop("budgets", None), options.pop("levels", None))
-    return solve_levels(levels, **options).to_json()
+    return solve_levels(levels, **options).to_json(items=True if arguments.list_items else None)
 
 
 # --- ldpspec estimate ----------------------------------------------------------------------------------------------
@@ -460,6 +461,9 @@ def build_parser() -> argparse.ArgumentParser:
     for parameter in SOLVER_PARAMETERS:
         _add_parameter(solver, parameter)
     _add_no_box_alias(solver)
+    solver.add_argument("--list-items", action="store_true",
+                        help=f"list every item's a and b (by default only up to {LISTED_ITEMS:,} items; the items "
+                             "of a level share the level's parameters)")
 
     channel = commands.add_parser("channel", help="write a registered mechanism as a channel file")
     mechanisms = channel.add_subparsers(dest="mechanism", required=True, metavar="MECHANISM")

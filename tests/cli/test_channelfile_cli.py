@@ -103,7 +103,7 @@ def test_check_suldp_and_graded_from_the_command_line(tmp_path, capsys):
 
 @pytest.mark.parametrize("corrupt, message", [
     (lambda t: t.replace('"0.25", "0.5", "0.25"', '"0.25", "0.5", "0.26"'),
-     "row of input 'b' must sum to exactly 1, sums to 1.01"),
+     'row of input "b" must sum to exactly 1, sums to 1.01'),
     (lambda t: t.replace('"0.25", "0.5", "0.25"', '"-0.25", "1.0", "0.25"'), r"must be a probability in \[0, 1\]"),
     (lambda t: t.replace('"0.25", "0.5", "0.25"', '"0.25", "NaN", "0.25"'), "NaN"),
     (lambda t: t.replace('"0.25", "0.5", "0.25"', '"0.25", "x", "0.25"'), "must be a decimal number"),
@@ -182,7 +182,7 @@ def test_idue_solve_models_and_notions(capsys, model, notion):
     (["idue", "solve"], "give exactly one of --budgets"),
     (["idue", "solve", "--budgets", "[1]"], "for 2 to 1,000,000 items, got 1"),
     (["idue", "solve", "--levels", "[[1, 0]]"], "must be an integer >= 1"),
-    (["idue", "solve", "--budgets", "[0, 1]"], "every budget must be > 0"),
+    (["idue", "solve", "--budgets", "[0, 1]"], "must be > 0 for IDUE"),
     (["channel", "grr", "--d", "3"], "required: --epsilon"),
     (["channel", "idue-ps", "--levels", "[[1, 2]]", "--padding", "1", "--dummy-level", "3"], "--dummy-level must be"),
     (["channel", "sue", "--epsilon", "1", "--d", "20"], "20 inputs x 1,048,576 outputs"),

@@ -50,8 +50,6 @@ def test_each_pair_s_output_is_one_vector_with_two_bits_changed():
         channel.pair_loss(0, 5)
 
 
-@pytest.mark.xfail(strict=True, reason="needs reference/channelfile.py to check a classed file's pair work from its "
-                                       "sizes before its privacy section (the change proposed for issue 35, item 12)")
 def test_the_pair_work_of_a_classed_file_is_refused_before_its_budgets(tmp_path, monkeypatch):
     """3 classes of 10^6 items: 3^2 x 3,000,000 steps, more than the default limit, refused from the file's sizes
     before a budget is read (reading 3 x 10^6 budgets took the 14 s)."""

@@ -94,8 +94,6 @@ def test_a_missing_notion_parameter_names_its_option_and_its_field(tmp_path):
     assert "needs --budgets" in err and "privacy section as privacy.budgets" in err
 
 
-@pytest.mark.xfail(strict=True, reason="reference/gu2020/levels.py (PrivacyLevels.from_sizes) is rewritten by another "
-                                       "change of issue 35; remove this mark when its message names --levels")
 def test_no_levels_names_the_option():
     """Now: "give one size per level: 0 budgets, 0 sizes" (neither the option nor the value typed)."""
     err = error_of(["idue", "solve", "--levels", "[]"])

@@ -4,9 +4,7 @@ option values) through the command line, in this process, for ``check``, ``profi
 ``Decimal('0.5')``, ``Fraction(1, 3)``, ``mpf('0.5')`` or ``<object at 0x...>``.
 
 The run is reproducible (one seed) and short; ``tests/fuzz/test_fuzz.py`` is the long, Hypothesis-driven fuzzing of
-the front door's contract, which this run keeps too. A leak raised in a file another change of issue 35 is still
-rewriting (``tests/project/test_messages.py``'s ``PENDING``) is reported by that list, not here: each such file
-leaves the list when it is done, and from then on this run holds it to the same rule."""
+the front door's contract, which this run keeps too. A leak is reported with the file that raised it."""
 
 from __future__ import annotations
 
@@ -22,7 +20,6 @@ from ldpspec.reference.tools.cli import EXIT
 from ldpspec.spec import SpecError
 from ldpspec.spec.notions import NOTIONS
 from tests.fuzz.contract import NASTY_TEXT, run, seed_files
-from tests.project.test_messages import PENDING
 from tests.support import ROOT
 
 LEAKS = ("Decimal(", "Fraction(", "mpf(", "<object", "Exact(", "Nats(", "np.float64(", "array(")
@@ -133,17 +130,14 @@ def _origin(argv) -> str:
 
 
 def leaks(outcomes) -> list[tuple[list, str, str]]:
-    """``(argv, the file that raised it, message)`` of every message that shows a Python repr, but those raised in a
-    pending file."""
+    """``(argv, the file that raised it, message)`` of every message that shows a Python repr."""
     found = []
     for argv, text, _, err in outcomes:
         if not any(leak in err for leak in LEAKS):
             continue
         if text is not None:  # the file this input ran on, written again to find where its message was raised
             Path(argv[argv.index("--channel") + 1] if "--channel" in argv else argv[1]).write_text(text, "utf-8")
-        origin = _origin(argv)
-        if origin not in PENDING:
-            found.append((argv, origin, err.strip()))
+        found.append((argv, _origin(argv), err.strip()))
     return found
 
 

@@ -134,7 +134,7 @@ def test_a_float_channel_within_its_budget_holds_under_every_reading(tmp_path):
 # --- the readings' rules ------------------------------------------------------------------------------------------
 
 def test_the_default_reading_refuses_a_row_that_does_not_sum_to_one_and_says_what_to_do():
-    with pytest.raises(spec.InvalidChannel, match=r"row of input 'a' must sum to exactly 1.*renormalise"):
+    with pytest.raises(spec.InvalidChannel, match=r'row of input "a" must sum to exactly 1.*renormalise'):
         spec.Channel(ITEMS, ITEMS, grr_rows(*NUMPY_DOUBLES))
 
 
@@ -147,7 +147,7 @@ def test_remainder_goes_to_the_named_output_and_a_surplus_it_cannot_take_is_refu
     surplus = [["0.5", "0.4", "0.15"], ["0.2", "0.2", "0.6"]]  # 0.05 too much, which c's 0.15 can give
     assert spec.Channel(["a", "b"], ITEMS, surplus, reading={"rows": "remainder"}).row("a")[2] == spec.Exact.of("0.1")
     too_much = [["0.6", "0.5", "0.05"], ["0.2", "0.2", "0.6"]]  # 0.15 too much, and c holds 0.05
-    with pytest.raises(spec.InvalidChannel, match=r"input 'a'.*surplus is larger than P\['c'\|'a'\]"):
+    with pytest.raises(spec.InvalidChannel, match=r'input "a".*surplus is larger than P\["c"\|"a"\]'):
         spec.Channel(["a", "b"], ITEMS, too_much, reading={"rows": "remainder"})
     with pytest.raises(spec.InvalidChannel, match="remainder_to must be an output"):
         spec.Channel(["a", "b"], ITEMS, rows, reading={"rows": "remainder", "remainder_to": "z"})
@@ -157,7 +157,7 @@ def test_remainder_goes_to_the_named_output_and_a_surplus_it_cannot_take_is_refu
 
 def test_entries_below_zero_are_refused_under_every_reading_and_weights_may_exceed_one():
     for reading in [None, *READINGS]:
-        with pytest.raises(spec.InvalidChannel, match=r"P\['b'\|'a'\] must be"):
+        with pytest.raises(spec.InvalidChannel, match=r'P\["b"\|"a"\] must be'):
             spec.Channel(["a"], ["a", "b"], [[1.0, -1e-17]], reading=reading)
     channel = spec.Channel(["a", "b"], ["a", "b"], [[3, 1], [1, 1]], reading={"rows": "renormalise"})
     assert channel.row("a") == (spec.Exact.of("3/4"), spec.Exact.of("1/4"))

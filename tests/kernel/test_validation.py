@@ -14,13 +14,13 @@ GRR = Grr(1, 3).channel()
 
 
 @pytest.mark.parametrize("rows, message", [
-    ([["0.5", "0.4"], ["0.5", "0.5"]], "row of input 'x' must sum to exactly 1, sums to 0.9"),
-    ([["-0.5", "1.5"], ["0.5", "0.5"]], r"P\['a'\|'x'\] must be a probability in \[0, 1\]"),
+    ([["0.5", "0.4"], ["0.5", "0.5"]], 'row of input "x" must sum to exactly 1, sums to 0.9'),
+    ([["-0.5", "1.5"], ["0.5", "0.5"]], r'P\["a"\|"x"\] must be a probability in \[0, 1\]'),
     ([["nan", "0.5"], ["0.5", "0.5"]], "must be a real number, got NaN"),
     ([[float("nan"), 0.5], [0.5, 0.5]], "must be a real number, got NaN"),
     ([["inf", "0"], ["0.5", "0.5"]], "must be finite"),
     ([["0.5", "0.5"]], "one row per input: 2 inputs, 1 rows"),
-    ([["0.5", "0.5", "0"], ["0.5", "0.5"]], "row of input 'x' must have one entry per output: 2 outputs, 3 entries"),
+    ([["0.5", "0.5", "0"], ["0.5", "0.5"]], 'row of input "x" must have one entry per output: 2 outputs, 3 entries'),
     ([["half", "0.5"], ["0.5", "0.5"]], "must be a decimal number"),
     ([[True, 0], [0.5, 0.5]], "must be a real number, got true"),
 ])

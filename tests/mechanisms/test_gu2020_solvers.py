@@ -73,8 +73,8 @@ def test_without_the_box_opt0_can_only_improve():
 
 @pytest.mark.parametrize("call, message", [
     (lambda: solve(PrivacyLevels.from_sizes([1], [3]), "opt3"), "model must be one of"),
-    (lambda: solve(PrivacyLevels.from_sizes([0, 1], [1, 2]), "opt0"), "every budget must be > 0"),
-    (lambda: solve(PrivacyLevels.from_sizes([1, 2], [1, 2]), "opt0", "max"), "notion must be 'min'"),
+    (lambda: solve(PrivacyLevels.from_sizes([0, 1], [1, 2]), "opt0"), "must be > 0 for IDUE"),
+    (lambda: solve(PrivacyLevels.from_sizes([1, 2], [1, 2]), "opt0", "max"), 'notion \\(--notion\\) must be "min"'),
     (lambda: PrivacyLevels.from_sizes([1, 1], [1, 2]), "must be distinct"),
     (lambda: PrivacyLevels.from_sizes([1, 2], [1, 0]), r"sizes\[1\] .* must be an integer >= 1"),
     (lambda: PrivacyLevels.from_item_budgets([1]), "for 2 to 1,000,000 items, got 1"),

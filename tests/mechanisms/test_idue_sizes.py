@@ -68,9 +68,9 @@ def test_the_channel_of_a_million_item_sets_is_refused_before_solving(monkeypatc
 @pytest.mark.parametrize("options, message", [
     ({"model": "opt9"}, "model must be one of"),
     ({"box": "round"}, "box must be one of"),
-    ({"r": "max"}, "notion must be"),
+    ({"r": "max"}, r"notion \(--notion\) must be"),
     ({"self_pairs": "some"}, "self_pairs must be one of"),
-    ({"levels": [[0, 2], [1, 1]]}, "every budget must be > 0"),
+    ({"levels": [[0, 2], [1, 1]]}, "must be > 0 for IDUE"),
     ({"levels": [[400, 2]]}, "the IDUE solvers take budgets in"),
     ({"dummy_level": 5}, "dummy_level must be"),
     ({"solution": {"a": ["0.6"], "b": ["0.4"]}}, "one a and one b per item"),

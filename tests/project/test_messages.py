@@ -21,13 +21,6 @@ PROGRAMMER_ERRORS = {"ValueError", "TypeError", "AssertionError", "NotImplemente
 group that does not exist), never on a user's input: their text is for the developer who wrote the declaration, and
 the command line reports them as bugs."""
 
-PENDING = {
-    "spec/channel.py", "spec/continuous.py", "spec/rows.py", "spec/structured.py", "reference/gu2020/levels.py",
-}
-"""Files whose messages another change of issue 35 is rewriting (their owner fixes the ``!r`` this test finds there);
-each is removed from this set when it is done, and a file not listed here is checked."""
-
-
 def _subclasses(cls) -> set[str]:
     return {cls.__name__}.union(*(_subclasses(sub) for sub in cls.__subclasses__()))
 
@@ -72,18 +65,11 @@ def test_no_error_message_formats_a_value_with_its_repr():
     found = {}
     for path in _files():
         name = path.relative_to(ROOT).as_posix()
-        if name in PENDING:
-            continue
         lines = repr_formats(path.read_text(encoding="utf-8"))
         if lines:
             found[name] = lines
     assert not found, ("write the value with spec.value_text (as the user wrote it), not !r: "
                        + "; ".join(f"{name} lines {lines}" for name, lines in found.items()))
-
-
-def test_the_pending_files_exist():
-    """A pending file renamed or removed must leave the list, so that the list only shrinks."""
-    assert all((ROOT / name).is_file() for name in PENDING)
 
 
 @pytest.mark.parametrize("source, lines", [
