@@ -15,21 +15,21 @@ import pytest
 from ldpspec.reference.porting.conform import ANSWERS_FORMAT
 from ldpspec.reference.tools.cli import main
 
-pure_ldp = pytest.importorskip("pure_ldp")
-multi_freq_ldpy = pytest.importorskip("multi_freq_ldpy")
-
-from multi_freq_ldpy.pure_frequency_oracles.GRR import GRR_Client  # noqa: E402
-from multi_freq_ldpy.pure_frequency_oracles.UE import UE_Client  # noqa: E402
-from pure_ldp.frequency_oracles.direct_encoding import DEClient  # noqa: E402
-from pure_ldp.frequency_oracles.unary_encoding import UEClient  # noqa: E402
-
 SIZES = {"grr": {3: 3000, 100: 10_000, 1000: 40_000}, "oue": {3: 10_000, 100: 10_000, 1000: 10_000}}
 """Releases per sample set: the bits' recommended 10,000; for GRR, enough for its outputs test to catch the true
 item's probability at q (p and q swapped) with probability 0.99 (docs/porting/conform.md)."""
 
 
 def releases(library: str, mechanism: str, d: int, n: int, slip: bool) -> list:
-    """``n`` releases of item 0 from the library's client (seeded), with the slip planted when asked."""
+    """``n`` releases of item 0 from the library's client (seeded), with the slip planted when asked. The libraries
+    are imported here, so that the tests are collected (and skipped) where they are not installed."""
+    pytest.importorskip("pure_ldp")
+    pytest.importorskip("multi_freq_ldpy")
+    from multi_freq_ldpy.pure_frequency_oracles.GRR import GRR_Client
+    from multi_freq_ldpy.pure_frequency_oracles.UE import UE_Client
+    from pure_ldp.frequency_oracles.direct_encoding import DEClient
+    from pure_ldp.frequency_oracles.unary_encoding import UEClient
+
     random.seed(d)
     np.random.seed(d)
     if library == "pure-ldp":
