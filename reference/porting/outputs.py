@@ -167,12 +167,17 @@ def output_levels(row: dict, alpha: float) -> dict:
     ``alpha / (8 m)``, the ``r`` others ``alpha / (8 r)`` (``alpha / (4 m)`` when there are none), so that the
     outputs' tests, both sides, take ``alpha / 2`` in all and the whole-release test the other half."""
     top = max(row.values())
-    modes = [y for y, p in row.items() if p == top]
-    others = len(row) - len(modes)
-    share = Fraction(alpha) / 2
-    mode_level = share / (4 * len(modes)) if others else share / (2 * len(modes))
-    other_level = share / (4 * others) if others else None
-    return {y: mode_level if row[y] == top else other_level for y in row}
+    modes = sum(1 for p in row.values() if p == top)
+    most_likely = _level(len(row), modes, modes, alpha)
+    other = _level(len(row), modes, len(row) - modes, alpha) if len(row) > modes else None
+    return {y: most_likely if p == top else other for y, p in row.items()}
+
+
+def _level(outputs: int, modes: int, sharing: int, alpha: float) -> Fraction:
+    """The level per side of each of ``sharing`` outputs that share a part of ``alpha / 2``: the whole of it when
+    all ``outputs`` are most likely (``modes``), else half of it for the most likely and half for the others."""
+    part = Fraction(alpha) / 2 / (2 if outputs > modes else 1)
+    return part / (2 * sharing)
 
 
 LARGEST_SIZE = 1 << 40
@@ -185,7 +190,7 @@ def n_to_detect_half(probability, outputs: int, modes: int, alpha: float, power:
     bisection: detection grows with ``n`` but for the steps of whole counts, so at the ``n`` returned it holds and at
     ``n - 1`` it does not, though a smaller ``n`` may happen to hold too."""
     low, high = probability_bounds(probability)
-    level = Fraction(alpha) / 2 / ((4 if outputs > modes else 2) * modes)
+    level = _level(outputs, modes, modes, alpha)
     miss = 1 - Fraction(power)
 
     def detects(n: int) -> bool:
