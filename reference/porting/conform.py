@@ -347,6 +347,10 @@ def _wrong_options_hint(report: dict, where: str) -> None:
                           f"{where}.options ({json.dumps(report['options'])}, {report['mechanism']})?")
 
 
+_NOT_A_LABEL = object()
+"""A release that reads as no label of the channel."""
+
+
 def sample_report(answer: dict, index: int, alpha: float) -> dict:
     """The test of one sample set, with its power: bit by bit for a bit-vector release whose channel is a structure
     of bits (``reference.porting.bits``), output by output for a release that is one item, else the L1 test of the
@@ -379,8 +383,8 @@ def sample_report(answer: dict, index: int, alpha: float) -> dict:
                 y = (built.label(_python_release(release, f"{where}.releases"), channel) if channel.has_densities
                      else normalize_label(release))
             except (InvalidChannel, InvalidParameter, TypeError, ValueError):
-                y = None
-            if y is None or y not in row:
+                y = _NOT_A_LABEL  # not None: null is a label a channel may have
+            if y is _NOT_A_LABEL or y not in row:
                 refused.append((release, "not an output of the channel"))
             elif row[y] == 0:
                 refused.append((release, f"an output of probability 0 for input {json.dumps(head['input'])}"))
