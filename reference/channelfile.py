@@ -125,6 +125,7 @@ from ldpspec.spec import (
     Infinity,
     InvalidChannel,
     InvalidParameter,
+    LazyText,
     PiecewiseChannel,
     RowReading,
     SpecError,
@@ -591,7 +592,7 @@ def _privacy_to_json(channel: Channel, key: str, value):
             unknown = [x for x in value if x not in inputs]
             if unknown:
                 raise InvalidChannel(f"privacy.{key} names unknown inputs {value_text(unknown)}")
-        text = once_per_object(lambda b, x: budget(b, f"privacy.{key}[{value_text(x)}]").text())
+        text = once_per_object(lambda b, x: budget(b, LazyText(lambda: f"privacy.{key}[{value_text(x)}]")).text())
         return [None if b is None else text(b, x) for x, b in ((x, value.get(x)) for x in channel.inputs)]
     if parameter.kind in ("budgets", "numbers"):
         return [v.text() for v in parsed]

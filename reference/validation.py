@@ -15,6 +15,7 @@ import numpy as np
 
 from ldpspec.spec import (  # the kernel's exact readings of numbers and budgets
     InvalidParameter,
+    LazyText,
     budget,
     exact_number,
     integer,
@@ -101,7 +102,8 @@ def count_array(counts, d: int, name: str = "true_counts") -> np.ndarray:
     if isinstance(counts, Mapping):
         array = np.zeros(d, dtype=np.int64)
         for item, count in counts.items():
-            array[item_index(item, d, f"an item of {name}")] = user_count(count, f"{name}[{value_text(item)}]")
+            named = LazyText(lambda item=item: f"{name}[{value_text(item)}]")  # written only if refused
+            array[item_index(item, d, f"an item of {name}")] = user_count(count, named)
         return array
     counts = np.asarray(counts)
     if counts.shape != (d,) or not np.issubdtype(counts.dtype, np.integer) or np.any(counts < 0):

@@ -26,6 +26,7 @@ from ldpspec.spec.exact import ONE, ZERO, Exact, Undecided, count_text, rational
 from ldpspec.spec.families import AffineFamily
 from ldpspec.spec.labels import (
     MAX_LABEL_DEPTH,
+    LazyText,
     json_ready,
     label_list,
     label_map,
@@ -96,7 +97,7 @@ __all__ = [
     # channels: the explicit matrix, its labels, and the channels given by their structure
     "Channel", "MAX_ENTRIES", "MAX_LABEL_DEPTH", "check_entries", "compose", "count_text", "json_ready",
     "label_list", "label_map", "label_subset", "label_text", "label_to_json", "map_outputs", "normalize_label",
-    "once_per_object", "postprocess", "sequence", "unique_labels", "value_text",
+    "once_per_object", "postprocess", "sequence", "unique_labels", "value_text", "LazyText",
     "AffineFamily", "ClassedChannel", "ClassedUnary", "ColumnClasses", "IndependentBits", "SampledOneHot",
     "StructuredChannel", "bit_vector_probability", "group_equal",
     "Density", "Infinity", "PiecewiseChannel", "cell_first_output_label", "cell_text", "compare_points",

@@ -29,6 +29,7 @@ from ldpspec.spec import protocol
 from ldpspec.spec.channel import Channel, map_outputs, once_per_object
 from ldpspec.spec.errors import InvalidParameter
 from ldpspec.spec.labels import (
+    LazyText,
     label_list,
     label_map,
     label_subset,
@@ -66,7 +67,9 @@ def _namer(names: Mapping | None) -> Callable[..., str]:
 def _budget_map(labels, budgets: Mapping, name: str, *, complete: bool = True) -> dict:
     mapped = label_map(labels, budgets, name, complete=complete)
     read = once_per_object(budget)
-    return {label: read(value, f"{name}[{value_text(label)}]") for label, value in mapped.items()}
+    # each label's name is written only if its budget is refused (10^6 items name 10^6 budgets)
+    return {label: read(value, LazyText(lambda label=label: f"{name}[{value_text(label)}]"))
+            for label, value in mapped.items()}
 
 
 def _json_budgets(budgets: Mapping) -> list:

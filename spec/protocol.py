@@ -46,7 +46,7 @@ from collections.abc import Iterator, Sequence
 from ldpspec.spec import progress
 from ldpspec.spec.errors import InvalidParameter, TooLarge
 from ldpspec.spec.exact import ONE_POLY, Exact
-from ldpspec.spec.labels import value_text
+from ldpspec.spec.labels import LazyText, value_text
 from ldpspec.spec.nats import Nats
 from ldpspec.spec.numbers import exact_number, integer
 
@@ -216,7 +216,7 @@ class ChannelProtocol(ABC):
         for x in self.inputs:
             if isinstance(x, (tuple, type(None))):
                 raise InvalidParameter(f"graded LDP needs numerical inputs, got input label {value_text(x)}")
-            values[x] = exact_number(x, f"input {value_text(x)}")
+            values[x] = exact_number(x, LazyText(lambda x=x: f"input {value_text(x)}"))
         levels = {x: level_of(v, bounds) for x, v in values.items()}
         present = set(values.values())
         missing = [b for b in bounds if b not in present]

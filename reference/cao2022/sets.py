@@ -22,7 +22,7 @@ import numpy as np
 
 from ldpspec.reference.mechanism import Guarantee
 from ldpspec.reference.validation import MAX_DOMAIN, domain_size, item_set, positive_integer, user_count
-from ldpspec.spec import InvalidParameter, Parameter, value_text
+from ldpspec.spec import InvalidParameter, LazyText, Parameter, value_text
 
 Y0_READINGS = ("multiset", "set")
 """How suGRR's sensitive outputs form ``y0`` (the audit's reading ``sugrr_y0``)."""
@@ -107,8 +107,8 @@ def population_arrays(population: Mapping, d: int, m: int) -> tuple[np.ndarray, 
         pass
     sets, counts = np.zeros((len(keys), m), dtype=np.int64), np.zeros(len(keys), dtype=np.int64)
     for row, (items, count) in enumerate(zip(keys, users)):
-        sets[row] = user_set(items, d, m, f"population set {value_text(items)}")
-        counts[row] = user_count(count, f"population[{value_text(items)}]")
+        sets[row] = user_set(items, d, m, LazyText(lambda items=items: f"population set {value_text(items)}"))
+        counts[row] = user_count(count, LazyText(lambda items=items: f"population[{value_text(items)}]"))
     return sets, counts
 
 

@@ -122,23 +122,29 @@ def _lower_tail_at_most(n: int, count: int, p: Fraction, level: Fraction) -> boo
 
 
 def _first_accepted(n: int, low: Fraction, level: Fraction) -> int:
-    """The smallest count ``c`` of ``n`` releases such that ``P[Bin(n, low) <= c - 1] <= level`` is proven: the counts
-    below it are rejected. SciPy's quantile proposes ``c``; the proof decides, and a failed proof moves ``c`` down (by
-    bisection: the tail grows with the count). 0 when not even a count of 0 is rejected."""
+    """The largest count ``c`` of ``n`` releases such that ``P[Bin(n, low) <= c - 1] <= level`` is proven: the counts
+    below it are rejected (0 when not even a count of 0 is). SciPy's quantile proposes ``c``; the proofs decide: from
+    the proposal, by doubling steps up while proven and then bisection (the tail grows with the count), so a
+    proposal that is off, or not a number, still ends at the proven boundary."""
     if low == 0:
         return 0
+
+    def rejected_below(c: int) -> bool:
+        return c == 0 or _lower_tail_at_most(n, c - 1, low, level)
+
     proposed = binom.ppf(float(level), n, float(low))
-    c = min(int(proposed), n) if math.isfinite(proposed) else 0
-    if c <= 0 or _lower_tail_at_most(n, c - 1, low, level):
-        return max(c, 0)
-    rejected, accepted = 0, c  # invariant: counts below `rejected` are proven rejected; `accepted - 1` is not proven
-    while accepted - rejected > 1:
-        middle = (rejected + accepted) // 2
-        if _lower_tail_at_most(n, middle - 1, low, level):
-            rejected = middle
-        else:
-            accepted = middle
-    return rejected
+    c = min(max(int(proposed), 0), n) if math.isfinite(proposed) else 0
+    if rejected_below(c):
+        step = 1
+        while c + step <= n and rejected_below(c + step):
+            c, step = c + step, 2 * step
+        proven, unproven = c, min(c + step, n + 1)
+    else:
+        proven, unproven = 0, c
+    while unproven - proven > 1:  # rejected_below(proven), not rejected_below(unproven)
+        middle = (proven + unproven) // 2
+        proven, unproven = (middle, unproven) if rejected_below(middle) else (proven, middle)
+    return proven
 
 
 @lru_cache(maxsize=1 << 14)

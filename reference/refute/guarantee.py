@@ -28,6 +28,7 @@ from ldpspec.spec import (
     NOTIONS,
     PAIR_FUNCTIONS,
     InvalidParameter,
+    LazyText,
     Nats,
     budget,
     exact_number,
@@ -148,7 +149,7 @@ def _input_budgets(inputs: tuple, value, where: str, *, complete: bool = True) -
     if not isinstance(value, Mapping):
         value = input_budgets(inputs, tuple(value), where)
     mapped = label_map(inputs, value, where, complete=complete)
-    return {x: budget(v, f"{where}[{value_text(x)}]") for x, v in mapped.items() if v is not None}
+    return {x: budget(v, LazyText(lambda x=x: f"{where}[{value_text(x)}]")) for x, v in mapped.items() if v is not None}
 
 
 def _protected_pairs(inputs: tuple, policy) -> frozenset | None:
@@ -333,7 +334,7 @@ def _graded(inputs, values):
     for x in inputs:
         if isinstance(x, (tuple, type(None))):
             raise InvalidParameter(f"inputs: graded LDP needs numerical inputs, got {value_text(x)}")
-        budgets[x] = level_budgets[level_of(exact_number(x, f"input {value_text(x)}"), bounds)]
+        budgets[x] = level_budgets[level_of(exact_number(x, LazyText(lambda x=x: f"input {value_text(x)}")), bounds)]
     r = values["r"]
     parameters = {"boundaries": [b.text() for b in bounds], "budgets": [_text(b) for b in level_budgets],
                   "pair_function": r}
