@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 
 from ldpspec.verify.claims import (
     CHOICES,
@@ -66,19 +66,37 @@ def _run(claim_id: str, settings: AuditSettings, reading: Mapping | None = None,
     if overrides is None:
         overrides = outer.reading if same_paper else {}
     complete = complete_reading(claim.paper, reading, overrides)
+    complete.update({fixed.choice.name: fixed.value for fixed in claim.fixes if fixed.value is not None})
     key = (claim_id, settings, reading_key(reading))
     found = next(((result, consulted) for values, result, consulted in _OUTCOMES.get(key, [])
                   if all(complete[name] == value for name, value in values.items())), None)
     if found is None:
-        with reading_context(claim.paper, complete) as record:
+        declared = {choice.name for choice in claim.choices} | {fixed.choice.name for fixed in claim.fixes}
+        with reading_context(claim.paper, complete, declared) as record:
             result = claim.check(settings, **reading)
         consulted = frozenset(record.consulted)
+        values = {name: complete[name] for name in consulted}
+        result.evidence = [replace(e, scope=e.scope + built_under(values)) if not e.scope.endswith(BUILT_UNDER_END)
+                           else e for e in result.evidence]
         _OUTCOMES.setdefault(key, []).append(({name: complete[name] for name in consulted}, result, consulted))
     else:
         result, consulted = found
     if same_paper:
-        outer.consulted.update(consulted - set(reading))
+        outer.consulted.update(consulted - set(reading) - {fixed.choice.name for fixed in claim.fixes})
     return result, consulted
+
+
+BUILT_UNDER_END = "(the values of the paper's choices its objects were built under)."
+
+
+def built_under(values: Mapping[str, str]) -> str:
+    """The end of an evidence's scope line: the value of every choice of the paper the check read, each one that
+    shaped what was searched or computed (``""`` when it read none). Drawn from the running reading, never
+    written by hand: tests/audit/test_ledger.py checks every scope line of the ledger against it."""
+    if not values:
+        return ""
+    return (" Built under " + ", ".join(f"`{name}={value}`" for name, value in sorted(values.items()))
+            + " " + BUILT_UNDER_END)
 
 
 def outcome(claim_id: str, settings: AuditSettings, reading: Mapping | None = None) -> Outcome:
@@ -124,6 +142,7 @@ class Entry:
     not_consulted: list[str] = field(default_factory=list)
     sweep: list[dict] = field(default_factory=list)
     sweep_seconds: float = 0.0
+    fixed_on_purpose: list[dict] = field(default_factory=list)
 
     @property
     def moved(self) -> list[dict]:
@@ -197,9 +216,12 @@ def run_claim(claim: Claim, settings: AuditSettings, sweep: str = "none") -> Ent
     started = time.perf_counter()
     results, consulted = [], set()
     own = [choice.name for choice in claim.choices]
+    fixed = [f.choice.name for f in claim.fixes]
+    read = set()
     for reading in claim.readings():
         result, seen = _run(claim.id, settings, reading, {})
-        consulted |= set(seen) - set(own)
+        read |= seen
+        consulted |= set(seen) - set(own) - set(fixed)
         results.append(ReadingResult(reading, result.verdict, claim.recorded_verdict(reading), result.summary,
                                      [asdict(e) for e in result.evidence], result.counterexample,
                                      result.printed_vs_computed))
@@ -216,5 +238,6 @@ def run_claim(claim: Claim, settings: AuditSettings, sweep: str = "none") -> Ent
     consulted = sorted({c.choice for c in coverage} | consulted)
     return Entry(claim.id, claim.paper, claim.location, claim.statement, claim.interpretation, list(claim.methods),
                  own, recorded_overall, verdict, summary, results, seconds,
-                 consulted, [name for name in declared if name not in own and name not in consulted],
-                 [asdict(c) for c in coverage], max(0.0, round(time.perf_counter() - started - seconds, 3)))
+                 consulted, [name for name in declared if name not in own + fixed and name not in consulted],
+                 [asdict(c) for c in coverage], max(0.0, round(time.perf_counter() - started - seconds, 3)),
+                 [{**f.to_json(), "read": f.choice.name in read} for f in claim.fixes])

@@ -29,9 +29,17 @@ fixed value or the value a sweep sets (``verify/audit.py``). The paper's code re
 ``reading_value(choice)``, which also records that the running check consulted it; a value read this way must be
 passed as an argument to any cached function, never read inside one, so that it is part of the cache's key. The
 audit then reruns every claim under each other value of every choice its check consulted but does not vary (the
-*sweep*): a verdict that moves means the claim depends on that choice and must vary it. A choice a check never
-consults cannot change its verdict unless the code fixes it by construction without reading it (docs/audit.md lists
-the places known to do so); the ledger says which choices each check read.
+*sweep*): a verdict that moves means the claim depends on that choice and must vary it.
+
+**Builders.** What a choice shapes (a release and its protected part, a mechanism's variant, a hash, a budget
+assignment, a data set, a solver's start, the comparison a loose word names) is built by the choice's builders
+only: functions registered with ``builds(choice, constructs=...)``, which receive the choice's value as a keyword
+argument read through ``reading_value``. ``constructs`` names the lower-level constructors of those objects;
+tests/audit/test_builders.py fails when code in verify/ calls one outside a builder, so a check cannot fix a choice
+by construction without the ledger seeing it. A check that needs a fixed value on purpose says so in its claim
+(``fixes=(Fixed(choice, why, value),)``): the value is set in its complete reading, the sweep leaves it alone, and
+the ledger shows it with the reason. Only such a claim (or one that varies the choice) may pass the value to a
+builder explicitly.
 
 **Texts.** A claim's statement, interpretation, location, its check's summaries, evidence and counterexample notes,
 and a choice's ``where`` and ``meanings`` write their math in TeX, inline ``\\(...\\)``, in the docs' notation
@@ -44,6 +52,7 @@ the site renders the formulas as MathML, ``ledger.md`` shows them as written. Wr
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
 import itertools
@@ -128,12 +137,14 @@ def declare_choices(paper: str, *choices: Choice) -> tuple[Choice, ...]:
 
 @dataclass
 class Running:
-    """The check that is running: its paper, its complete reading (a value for every declared choice of the paper)
-    and the choices it has consulted so far (``reading_value``)."""
+    """The check that is running: its paper, its complete reading (a value for every declared choice of the paper),
+    the choices it has consulted so far (``reading_value``), and the choices its claim varies or fixes on purpose
+    (which its code may pass to a builder explicitly)."""
 
     paper: str
     reading: dict
     consulted: set = field(default_factory=set)
+    declared: frozenset = frozenset()
 
 
 _RUNNING: ContextVar[Running | None] = ContextVar("ldpspec_verify_running", default=None)
@@ -152,9 +163,10 @@ def complete_reading(paper: str, reading: Mapping, overrides: Mapping | None = N
 
 
 @contextmanager
-def reading_context(paper: str, reading: Mapping) -> Iterator[Running]:
-    """Run a check of ``paper`` under the complete ``reading``; yields what records the choices it consults."""
-    token = _RUNNING.set(Running(paper, dict(reading)))
+def reading_context(paper: str, reading: Mapping, declared=frozenset()) -> Iterator[Running]:
+    """Run a check of ``paper`` under the complete ``reading``; yields what records the choices it consults.
+    ``declared``: the names of the choices the claim varies or fixes on purpose."""
+    token = _RUNNING.set(Running(paper, dict(reading), declared=frozenset(declared)))
     try:
         yield _RUNNING.get()
     finally:
@@ -172,6 +184,78 @@ def reading_value(choice: Choice) -> str:
         return choice.fixed
     current.consulted.add(choice.name)
     return current.reading[choice.name]
+
+
+@dataclass(frozen=True)
+class Fixed:
+    """A choice a claim's check holds at one value on purpose, or builds under several values itself (``value``
+    ``None``; ``why`` says which), with the reason. The ledger shows it; the sweep leaves it alone."""
+
+    choice: Choice
+    why: str
+    value: str | None = None
+
+    def __post_init__(self):
+        if self.value is not None and self.value not in self.choice.values:
+            raise ValueError(f"Fixed({self.choice.name}): {self.value!r} is not one of {self.choice.values!r}")
+        if not self.why.strip():
+            raise ValueError(f"Fixed({self.choice.name}): say why the check fixes it")
+
+    def to_json(self) -> dict:
+        return {"choice": self.choice.name, "value": self.value, "why": self.why}
+
+
+@dataclass(frozen=True)
+class Builder:
+    """A function that builds what one or more choices shape, registered with ``builds``.
+
+    ``constructs``: the names (``module.name``, the last part matched against calls) of the lower-level
+    constructors of those objects, which code in verify/ calls only inside a builder."""
+
+    function: Callable
+    choices: tuple[Choice, ...]
+    constructs: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        return f"{self.function.__module__}.{self.function.__qualname__}"
+
+
+BUILDERS: list[Builder] = []
+"""Every registered builder, in the order the papers' packages registered them."""
+
+
+def builds(*choices: Choice, constructs: tuple[str, ...] = ()):
+    """Register the decorated function as a builder of what ``choices`` shape.
+
+    The function takes each choice's value as the keyword argument named after it; the wrapper reads it with
+    ``reading_value`` when the caller does not pass it. A caller inside a check may pass it only when its claim
+    varies the choice or fixes it on purpose (``Fixed``); otherwise the value would be fixed by construction, which
+    is what builders exist to prevent."""
+    names = [choice.name for choice in choices]
+    if not choices or len(set(names)) != len(names):
+        raise ValueError(f"builds needs distinct choices, got {names}")
+
+    def register(function: Callable):
+        @functools.wraps(function)
+        def build(*args, **kwargs):
+            current = _RUNNING.get()
+            for choice in choices:
+                if choice.name not in kwargs:
+                    kwargs[choice.name] = reading_value(choice)
+                elif current is not None and choice.name not in current.declared \
+                        and CHOICES.get(current.paper, {}).get(choice.name) is choice:
+                    raise ValueError(
+                        f"{function.__qualname__} was given {choice.name}={kwargs[choice.name]!r} by a check whose "
+                        f"claim neither varies nor fixes {choice.name}: leave it to the reading, or declare "
+                        f"fixes=(Fixed({choice.name.upper()}, why, value),) on the claim")
+            return function(*args, **kwargs)
+
+        build.builder = Builder(build, tuple(choices), tuple(constructs))
+        BUILDERS.append(build.builder)
+        return build
+
+    return register
 
 
 def reading_key(reading: Mapping) -> str:
@@ -218,6 +302,7 @@ class Claim:
     check: Callable[..., Outcome]
     interpretation: str = ""
     choices: tuple[Choice, ...] = ()
+    fixes: tuple[Fixed, ...] = ()
 
     def readings(self) -> list[dict]:
         """Every combination of the values of the claim's choices (one empty reading when it has none)."""
@@ -232,18 +317,21 @@ REGISTRY: dict[str, Claim] = {}
 
 
 def claim(id: str, *, location: str, statement: str, methods: tuple[str, ...], recorded, interpretation: str = "",
-          choices: tuple[Choice, ...] = ()):
+          choices: tuple[Choice, ...] = (), fixes: tuple[Fixed, ...] = ()):
     """Register the decorated function as the check of claim ``id``.
 
     The check is called as ``check(settings, **reading)``: one keyword argument per choice of ``choices``.
-    ``recorded`` is a verdict, or ``{reading key: verdict}`` for a claim whose readings disagree.
+    ``recorded`` is a verdict, or ``{reading key: verdict}`` for a claim whose readings disagree. ``fixes``: the
+    choices its check holds fixed on purpose (``Fixed``), shown in the ledger and left alone by the sweep.
     """
     paper = id.split(".", 1)[0]
     if paper not in PAPERS:
         raise ValueError(f"claim id {id!r} must start with a paper key {sorted(PAPERS)}")
-    for choice in choices:
+    for choice in (*choices, *(fixed.choice for fixed in fixes)):
         if CHOICES.get(paper, {}).get(choice.name) is not choice:
             raise ValueError(f"claim {id}: choice {choice.name!r} is not one of the choices declared for {paper}")
+    if {c.name for c in choices} & {f.choice.name for f in fixes}:
+        raise ValueError(f"claim {id}: a choice is both varied and fixed")
     keys = [reading_key(dict(zip((c.name for c in choices), values)))
             for values in itertools.product(*(c.values for c in choices))]
     if isinstance(recorded, str):
@@ -256,7 +344,7 @@ def claim(id: str, *, location: str, statement: str, methods: tuple[str, ...], r
         if id in REGISTRY:
             raise ValueError(f"claim {id} is registered twice")
         REGISTRY[id] = Claim(id, paper, location, statement, tuple(methods), recorded, check, interpretation,
-                             tuple(choices))
+                             tuple(choices), tuple(fixes))
         return check
 
     return register

@@ -14,9 +14,10 @@ under every reading (``verdicts_by_reading``). The site's pages are made from it
 Each entry also says which declared choices of its paper the claim's check depends on (``verify/audit.py``): the
 choices it varies (``choices``), the other choices its check consulted at their fixed values (``consulted``), with what
 the sweep found for each (``sweep``: ``swept``, every other value rerun and no verdict moved; ``moved``; or ``deep``,
-left to the deep profile), and the choices its check never consulted (``not_consulted``): those cannot change its
-verdict unless its code fixes one by construction without reading it (docs/audit.md lists the known places).
-``coverage`` counts these (claim, choice) pairs over all claims.
+left to the deep profile), the choices its claim fixes on purpose (``fixed_on_purpose``, with the reason), and the
+choices its check never consulted (``not_consulted``): every object a choice shapes is built by the choice's builder
+(``verify/claims.py``), so those cannot change its verdict. ``coverage`` counts these (claim, choice) pairs over all
+claims, and ``coverage_by_paper`` for each paper.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ def write_ledger(entries: list[Entry], directory: Path, *, complete: bool,
         "papers": {key: paper.citation for key, paper in PAPERS.items()},
         "choices": {paper: [choice.to_json() for choice in choices.values()] for paper, choices in CHOICES.items()},
         "coverage": coverage_counts(entries),
+        "coverage_by_paper": coverage_by_paper(entries),
         "claims": [{**asdict(entry), "matches_recorded": entry.matches} for entry in entries],
     }
     json_path = directory / "ledger.json"
@@ -129,13 +131,20 @@ def coverage_counts(entries: list[Entry]) -> dict:
     """The (claim, choice) pairs, each declared choice of a claim's paper once: varied by the claim, consulted at a
     fixed value and swept (``swept``, or ``moved`` where a verdict moved), consulted and left to the deep profile
     (``deep``), or never consulted."""
-    counts = {"varied": 0, "swept": 0, "moved": 0, "deep": 0, "not_consulted": 0}
+    counts = {"varied": 0, "swept": 0, "moved": 0, "deep": 0, "fixed": 0, "not_consulted": 0}
     for entry in entries:
         counts["varied"] += len(entry.choices)
+        counts["fixed"] += len(entry.fixed_on_purpose)
         counts["not_consulted"] += len(entry.not_consulted)
         for coverage in entry.sweep:
             counts[coverage["status"]] += 1
     return counts
+
+
+def coverage_by_paper(entries: list[Entry]) -> dict:
+    """``coverage_counts`` for each paper's claims."""
+    papers = dict.fromkeys(entry.paper for entry in entries)
+    return {paper: coverage_counts([entry for entry in entries if entry.paper == paper]) for paper in papers}
 
 
 def coverage_text(counts: Mapping) -> str:
@@ -143,13 +152,15 @@ def coverage_text(counts: Mapping) -> str:
     return (f"{counts['varied']} varied, {counts['swept']} consulted at a fixed value and swept without a verdict "
             f"moving" + (f", {counts['moved']} moving a verdict" if counts.get("moved") else "")
             + (f", {counts['deep']} consulted and swept in the deep profile only" if counts.get("deep") else "")
+            + (f", {counts['fixed']} fixed on purpose" if counts.get("fixed") else "")
             + f", {counts['not_consulted']} never consulted")
 
 
 def coverage_lines(entry: Mapping) -> list[str]:
     """The choices of the claim's paper, as Markdown lines: those the claim varies, those its check consulted at a
     fixed value with what the sweep found, and those it never consulted (``[]`` for an entry without them)."""
-    if "not_consulted" not in entry or not (entry["choices"] or entry["sweep"] or entry["not_consulted"]):
+    fixed = entry.get("fixed_on_purpose", [])
+    if "not_consulted" not in entry or not (entry["choices"] or entry["sweep"] or entry["not_consulted"] or fixed):
         return []
 
     def names(items) -> str:
@@ -172,9 +183,12 @@ def coverage_lines(entry: Mapping) -> list[str]:
     if by_status["deep"]:
         lines.append("- consulted at a fixed value, swept in the deep profile (`pytest verify --deep` or "
                      "`--sweep-readings`): " + names(f"`{c['choice']}={c['fixed']}`" for c in by_status["deep"]) + ";")
+    for f in fixed:
+        at = f"at `{f['choice']}={f['value']}`" if f["value"] is not None else f"`{f['choice']}`, under values it names"
+        lines.append(f"- fixed on purpose, {at}: {f['why']};")
     if entry["not_consulted"]:
-        lines.append("- not read by the check (through `reading_value`; see the audit's page for values still fixed "
-                     f"by construction): {names(f'`{c}`' for c in entry['not_consulted'])}.")
+        lines.append("- never read by the check (every object a choice shapes is built through the choice's builder, "
+                     f"so these cannot move its verdict): {names(f'`{c}`' for c in entry['not_consulted'])}.")
     lines[-1] = lines[-1][:-1] + "." if lines[-1].endswith(";") else lines[-1]
     return lines + [""]
 

@@ -72,6 +72,9 @@ def test_claim(claim_id, audit_settings, sweep_mode, ledger_entries, computed):
         f"{claim_id} [{reading_key(result.reading) or 'no choice'}]: computed {result.verdict}, recorded "
         f"{result.recorded}. {result.summary}\n" + json.dumps(asdict(result), indent=1, default=str)
         for result in differing)
+    # a choice fixed on purpose is one the check builds something from (through the choice's builder)
+    unread = [fixed["choice"] for fixed in entry.fixed_on_purpose if not fixed["read"]]
+    assert not unread, f"{claim_id} declares {unread} fixed on purpose, but its check never reads them"
     # the sweep: a choice the claim consults but does not vary must not move its verdict (verify/audit.py)
     assert not entry.moved, "\n".join(
         f"{claim_id} [{reading_key(move['reading']) or 'no choice'}]: choice {move['choice']} moves the verdict: "
