@@ -36,21 +36,8 @@ _OUTCOMES: dict[tuple, list[tuple[dict, Outcome, frozenset]]] = {}
 """Per claim, settings and own reading: ``(values of the choices consulted, outcome, choices consulted)`` of each
 run; a later run whose complete reading gives the same values to the consulted choices reuses the outcome."""
 
-SWEEP_MODES = ("all", "fast", "none")
-"""What ``run_claim`` sweeps: every claim, the claims not in ``DEEP_SWEEP``, or none."""
-
-DEEP_SWEEP: frozenset[str] = frozenset({
-    # Fig. 3's and Fig. 6's experiments rerun with `self_pairs=multi-item` (about 90 s, shared by these claims)
-    "gu2020.fig3.empirical-matches-theory", "gu2020.fig3.idue-beats-ldp", "gu2020.fig3.opt1-opt2.better-than-ldp",
-    "gu2020.fig3.opt1-opt2.larger-than-opt0", "gu2020.fig3.opt1-opt2.near-optimal", "gu2020.fig3.similar-utility",
-    "gu2020.fig6.like-oue-at-large-share", "gu2020.fig6.smaller-share-more-benefit",
-    "gu2020.sec8-limitations.small-benefit", "gu2020.headline.skew",
-    # the exact MSE on the simulated data set (d = 256) under the other releases and variance models (about 90 s)
-    "cao2022.fig1", "cao2022.headline", "cao2022.sec4.4-sensitive-dominates",
-})
-"""The claims whose sweep the default audit leaves to the deep profile (``pytest verify --deep`` or
-``--sweep-readings``): their reruns are too long for it (measured: each adds 10 s or more, or shares such a rerun).
-The default audit still records what they consult, as "swept in the deep profile"."""
+SWEEP_MODES = ("all", "none")
+"""What ``run_claim`` sweeps: every claim (the audit, ``pytest verify``), or none (a quick look at one claim)."""
 
 
 def _run(claim_id: str, settings: AuditSettings, reading: Mapping | None = None,
@@ -173,7 +160,7 @@ class Coverage:
     """A choice of the claim's paper that its check consulted but does not vary, and what the sweep found.
 
     ``status``: ``swept`` (every other value rerun, no verdict moved), ``moved`` (some verdict moved: ``moved`` lists
-    each, with the reading, the value and both verdicts) or ``deep`` (swept in the deep profile only)."""
+    each, with the reading, the value and both verdicts) or ``unswept`` (a run with ``sweep="none"``)."""
 
     choice: str
     fixed: str
@@ -186,7 +173,7 @@ def sweep_claim(claim: Claim, settings: AuditSettings, verdicts: Mapping[str, st
     """Rerun ``claim`` under each other value of each choice in ``consulted`` (one at a time, under every reading of
     the claim's own choices), compared with ``verdicts`` (``{reading key: verdict}`` at the fixed values). A choice
     first consulted under a swept value is swept in turn."""
-    own = {choice.name for choice in claim.choices}
+    own = {choice.name for choice in claim.choices} | {fixed.choice.name for fixed in claim.fixes}
     declared = CHOICES.get(claim.paper, {})
     todo, done, coverage = sorted(consulted), set(), []
     while todo:
@@ -229,10 +216,10 @@ def run_claim(claim: Claim, settings: AuditSettings, sweep: str = "none") -> Ent
     recorded_overall, _ = overall([ReadingResult({}, r.recorded, r.recorded, "", [], None, []) for r in results])
     declared = CHOICES.get(claim.paper, {})
     seconds = round(time.perf_counter() - started, 3)
-    if sweep == "all" or (sweep == "fast" and claim.id not in DEEP_SWEEP):
+    if sweep == "all":
         coverage = sweep_claim(claim, settings, {reading_key(r.reading): r.verdict for r in results}, consulted)
     else:
-        coverage = [Coverage(name, declared[name].fixed, "deep",
+        coverage = [Coverage(name, declared[name].fixed, "unswept",
                              [value for value in declared[name].values if value != declared[name].fixed])
                     for name in sorted(consulted)]
     consulted = sorted({c.choice for c in coverage} | consulted)

@@ -13,11 +13,11 @@ under every reading (``verdicts_by_reading``). The site's pages are made from it
 
 Each entry also says which declared choices of its paper the claim's check depends on (``verify/audit.py``): the
 choices it varies (``choices``), the other choices its check consulted at their fixed values (``consulted``), with what
-the sweep found for each (``sweep``: ``swept``, every other value rerun and no verdict moved; ``moved``; or ``deep``,
-left to the deep profile), the choices its claim fixes on purpose (``fixed_on_purpose``, with the reason), and the
-choices its check never consulted (``not_consulted``): every object a choice shapes is built by the choice's builder
-(``verify/claims.py``), so those cannot change its verdict. ``coverage`` counts these (claim, choice) pairs over all
-claims, and ``coverage_by_paper`` for each paper.
+the sweep found for each (``sweep``: ``swept``, every other value rerun and no verdict moved; ``moved``; or
+``unswept`` in a run that does not sweep), the choices its claim fixes on purpose (``fixed_on_purpose``, with the
+reason), and the choices its check never consulted (``not_consulted``): every object a choice shapes is built by
+the choice's builder (``verify/claims.py``), so those cannot change its verdict. ``coverage`` counts these (claim,
+choice) pairs over all claims, and ``coverage_by_paper`` for each paper.
 """
 
 from __future__ import annotations
@@ -129,9 +129,9 @@ def ledger_texts(document: dict) -> Iterator[tuple[str, str]]:
 
 def coverage_counts(entries: list[Entry]) -> dict:
     """The (claim, choice) pairs, each declared choice of a claim's paper once: varied by the claim, consulted at a
-    fixed value and swept (``swept``, or ``moved`` where a verdict moved), consulted and left to the deep profile
-    (``deep``), or never consulted."""
-    counts = {"varied": 0, "swept": 0, "moved": 0, "deep": 0, "fixed": 0, "not_consulted": 0}
+    fixed value and swept (``swept``, or ``moved`` where a verdict moved), consulted and not swept (``unswept``),
+    fixed on purpose (``fixed``), or never consulted."""
+    counts = {"varied": 0, "swept": 0, "moved": 0, "unswept": 0, "fixed": 0, "not_consulted": 0}
     for entry in entries:
         counts["varied"] += len(entry.choices)
         counts["fixed"] += len(entry.fixed_on_purpose)
@@ -151,7 +151,7 @@ def coverage_text(counts: Mapping) -> str:
     """The coverage counts in words."""
     return (f"{counts['varied']} varied, {counts['swept']} consulted at a fixed value and swept without a verdict "
             f"moving" + (f", {counts['moved']} moving a verdict" if counts.get("moved") else "")
-            + (f", {counts['deep']} consulted and swept in the deep profile only" if counts.get("deep") else "")
+            + (f", {counts['unswept']} consulted and not swept in this run" if counts.get("unswept") else "")
             + (f", {counts['fixed']} fixed on purpose" if counts.get("fixed") else "")
             + f", {counts['not_consulted']} never consulted")
 
@@ -169,7 +169,8 @@ def coverage_lines(entry: Mapping) -> list[str]:
     lines = ["**The paper's choices (readings):**", ""]
     if entry["choices"]:
         lines.append(f"- varied, a verdict per reading: {names(f'`{c}`' for c in entry['choices'])};")
-    by_status = {status: [c for c in entry["sweep"] if c["status"] == status] for status in ("swept", "moved", "deep")}
+    by_status = {status: [c for c in entry["sweep"] if c["status"] == status]
+                 for status in ("swept", "moved", "unswept")}
     if by_status["swept"]:
         lines.append("- consulted at a fixed value, and rerun under every other value without its verdict moving: "
                      + names(f"`{c['choice']}={c['fixed']}` (rerun: {names(f'`{v}`' for v in c['values'])})"
@@ -180,9 +181,9 @@ def coverage_lines(entry: Mapping) -> list[str]:
                       for m in c["moved"])
         lines.append(f"- consulted at the fixed value `{c['choice']}={c['fixed']}`, and **the verdict moves** under "
                      f"another: {moves};")
-    if by_status["deep"]:
-        lines.append("- consulted at a fixed value, swept in the deep profile (`pytest verify --deep` or "
-                     "`--sweep-readings`): " + names(f"`{c['choice']}={c['fixed']}`" for c in by_status["deep"]) + ";")
+    if by_status["unswept"]:
+        lines.append("- consulted at a fixed value, not swept in this run: "
+                     + names(f"`{c['choice']}={c['fixed']}`" for c in by_status["unswept"]) + ";")
     for f in fixed:
         at = f"at `{f['choice']}={f['value']}`" if f["value"] is not None else f"`{f['choice']}`, under values it names"
         lines.append(f"- fixed on purpose, {at}: {f['why']};")
@@ -216,6 +217,8 @@ def tally_lines(document: dict) -> list[str]:
                  "pinned channels, which must all pass")
     if document.get("coverage"):
         lines.append(f"the papers' choices, (claim, choice) pairs: {coverage_text(document['coverage'])}")
+        for paper, counts in document.get("coverage_by_paper", {}).items():
+            lines.append(f"  {paper:<{width}}  {coverage_text(counts)}")
     return lines
 
 

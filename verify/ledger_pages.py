@@ -165,6 +165,15 @@ def summary_markdown(document: dict) -> str:
         mine = [entry for entry in claims if entry["paper"] == key]
         refuted = [entry for entry in mine if refuted_readings(entry)]
         lines += ["", f"## {citation} {{#{key}}}", "", f"{len(mine)} claims: {counts_text(_counts(mine))}.", ""]
+        if key in document.get("coverage_by_paper", {}):
+            lines += [f"Its choices, (claim, choice) pairs: {coverage_text(document['coverage_by_paper'][key])}.", ""]
+        fixed = [(entry["id"], f) for entry in mine for f in entry.get("fixed_on_purpose", [])]
+        if fixed:
+            lines += ["**Choices fixed on purpose** (declared on the claim; the sweep leaves them alone):", ""]
+            lines += [f"- [{claim_id}]({claim_page(claim_id)}): `{f['choice']}`"
+                      + (f" at `{f['value']}`" if f["value"] is not None else "") + f", {f['why']}"
+                      for claim_id, f in fixed]
+            lines.append("")
         if refuted:
             lines += ["**Refuted, under every reading or under some:**", ""]
             for entry in refuted:

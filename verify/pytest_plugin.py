@@ -1,8 +1,8 @@
 """The project's pytest plugin, loaded by ``-p ldpspec.verify.pytest_plugin`` (``pyproject.toml``).
 
 * ``--deep``: the longer audit (``pytest verify --deep``) and the deep test profile (``pytest --deep``).
-* ``--sweep-readings``: the audit sweeps every claim's consulted choices (``verify/audit.py``), as ``--deep`` does,
-  at the default depth; without either, the claims of ``audit.DEEP_SWEEP`` are left unswept.
+* ``--no-sweep``: the audit does not rerun claims under the other values of the choices they consult
+  (``verify/audit.py``); for a quick look at one claim while editing it. The audit sweeps every claim otherwise.
 * ``--fuzz N``: the number of mutated inputs of each fuzz test (``tests/fuzz``), for a long run.
 * After ``pytest verify``: the claims ledger, written to ``build/ledger/``.
 * One name per module. The package's folders (``spec/``, ``reference/``, ``verify/``) are installed as
@@ -67,9 +67,10 @@ def pytest_collect_directory(path, parent):
 def pytest_addoption(parser):
     parser.addoption("--deep", action="store_true", default=False,
                      help="audit: search larger channels and more examples; tests: the deep profile (slower than CI)")
-    parser.addoption("--sweep-readings", action="store_true", default=False,
-                     help="audit: rerun every claim under each other value of each choice it consults but does not "
-                          "vary (--deep does too); by default the slowest claims' sweeps are left to the deep profile")
+    parser.addoption("--no-sweep", action="store_true", default=False,
+                     help="audit: do not rerun each claim under the other values of the choices it consults but does "
+                          "not vary (a quick look while editing a claim; the audit sweeps every claim otherwise)")
+    parser.addoption("--sweep-readings", action="store_true", default=False, help="audit: the default; no effect")
     parser.addoption("--fuzz", type=int, default=None, metavar="N",
                      help="tests: N mutated inputs per fuzz test (tests/fuzz) instead of the default few hundred")
 
@@ -88,9 +89,8 @@ def audit_settings(pytestconfig):
 
 @pytest.fixture(scope="session")
 def sweep_mode(pytestconfig) -> str:
-    """What the audit sweeps (``verify/audit.py``, ``SWEEP_MODES``): every claim in the deep profile or with
-    ``--sweep-readings``, the claims not in ``DEEP_SWEEP`` otherwise."""
-    return "all" if pytestconfig.getoption("--deep") or pytestconfig.getoption("--sweep-readings") else "fast"
+    """What the audit sweeps (``verify/audit.py``, ``SWEEP_MODES``): every claim, unless ``--no-sweep``."""
+    return "none" if pytestconfig.getoption("--no-sweep") else "all"
 
 
 @pytest.fixture(scope="session")

@@ -48,9 +48,9 @@ def false_relaxation_check(settings):
 def registered():
     added = []
 
-    def register(id, check, recorded, choices=()):
+    def register(id, check, recorded, choices=(), fixes=()):
         claim(id, location="test", statement="test statement", methods=("z3", "hypothesis"), recorded=recorded,
-              choices=choices)(check)
+              choices=choices, fixes=fixes)(check)
         added.append(id)
         return REGISTRY[id]
 
@@ -238,14 +238,14 @@ def test_a_choice_that_does_not_move_the_verdict_is_swept_and_one_never_read_is_
     # every reading of the claim's own choice under every value of the consulted one
     assert sorted(calls) == sorted((r, s) for r in release.values for s in self_pairs.values)
     unswept = run_claim(REGISTRY["gu2020.test-sweep-holds"], SETTINGS, "none")
-    assert [c["status"] for c in unswept.sweep] == ["deep"] and unswept.consulted == ["self_pairs"]
+    assert [c["status"] for c in unswept.sweep] == ["unswept"] and unswept.consulted == ["self_pairs"]
     json_path, markdown_path = write_ledger([entry], tmp_path, complete=False, settings=SETTINGS)
     document = json.loads(json_path.read_text())
     assert document["coverage"]["varied"] == 1 and document["coverage"]["swept"] == 1
     assert document["claims"][0]["not_consulted"] == entry.not_consulted
     markdown = markdown_path.read_text()
     assert "`self_pairs=all` (rerun: `multi-item`)" in markdown
-    assert "not read by the check (through `reading_value`" in markdown
+    assert "never read by the check (every object a choice shapes is built through" in markdown
 
 
 def test_a_restated_claim_takes_the_outer_reading_and_passes_on_what_it_consulted(registered):
@@ -266,8 +266,88 @@ def test_a_restated_claim_takes_the_outer_reading_and_passes_on_what_it_consulte
     assert entry.consulted == ["box"] and [m["value"] for m in entry.moved] == ["none"]
 
 
-def test_the_claims_left_to_the_deep_sweep_are_registered():
-    from ldpspec.verify.audit import DEEP_SWEEP
+def test_a_choice_fixed_on_purpose_is_set_shown_and_left_alone_by_the_sweep(registered, tmp_path):
+    from ldpspec.verify.claims import Fixed, reading_value
+
+    box, self_pairs = CHOICES["gu2020"]["box"], CHOICES["gu2020"]["self_pairs"]
+    other = next(value for value in box.values if value != box.fixed)
+    seen = []
+
+    def check(settings):
+        seen.append((reading_value(box), reading_value(self_pairs)))
+        return _verdict(reading_value(box) == other)  # would move under a sweep of box
+
+    fixed = Fixed(box, "the figure states its box", other)
+    entry = run_claim(registered("gu2020.test-fixed", check, "verified", fixes=(fixed,)), SETTINGS, "all")
+    assert entry.matches and not entry.moved
+    assert {value for value, _ in seen} == {other}  # never rerun at another box
+    assert entry.consulted == ["self_pairs"] and "box" not in entry.not_consulted
+    assert entry.fixed_on_purpose == [{"choice": "box", "value": other, "why": "the figure states its box",
+                                       "read": True}]
+    json_path, markdown_path = write_ledger([entry], tmp_path, complete=False, settings=SETTINGS)
+    document = json.loads(json_path.read_text())
+    assert document["coverage"]["fixed"] == 1 and document["coverage_by_paper"]["gu2020"]["fixed"] == 1
+    assert f"fixed on purpose, at `box={other}`: the figure states its box" in markdown_path.read_text()
+    with pytest.raises(ValueError, match="both varied and fixed"):
+        registered("gu2020.test-fixed-twice", check, {f"box={v}": "verified" for v in box.values}, (box,),
+                   (fixed,))
+
+
+def test_a_fixed_choice_the_check_never_reads_is_reported():
+    from ldpspec.verify.claims import Fixed
+
+    box = CHOICES["gu2020"]["box"]
+    claim("gu2020.test-fixed-unread", location="test", statement="s", methods=("z3",), recorded="verified",
+          fixes=(Fixed(box, "a reason", box.fixed),))(lambda settings: _verdict(True))
+    try:
+        entry = run_claim(REGISTRY["gu2020.test-fixed-unread"], SETTINGS, "all")
+    finally:
+        REGISTRY.pop("gu2020.test-fixed-unread")
+    assert entry.fixed_on_purpose[0]["read"] is False
+
+
+def test_the_scope_line_ends_with_the_values_the_objects_were_built_under(registered):
+    from ldpspec.verify.audit import BUILT_UNDER_END, built_under
+    from ldpspec.verify.claims import reading_value
+
+    release, self_pairs, box = (CHOICES["gu2020"][name] for name in ("release", "self_pairs", "box"))
+
+    def check(settings, *, release):
+        reading_value(release_choice)
+        reading_value(self_pairs)
+        return _verdict(True)
+
+    release_choice = release
+    entry = run_claim(registered("gu2020.test-scope", check, "verified", (release,)), SETTINGS, "all")
+    by_reading = {result.reading["release"]: result for result in entry.verdicts_by_reading}
+    for value, result in by_reading.items():
+        (evidence,) = result.evidence
+        assert evidence["scope"] == "s" + built_under({"release": value, "self_pairs": self_pairs.fixed})
+        assert evidence["scope"].endswith(BUILT_UNDER_END) and f"`release={value}`" in evidence["scope"]
+        assert "box" not in evidence["scope"]  # a choice the check did not read shaped nothing it searched
+    assert built_under({}) == ""
+
+
+def test_no_scope_line_in_verify_names_a_reading_by_hand():
+    """The values a search ran under come from ``built_under``, never from a scope text written in a check: a
+    scope literal that names a declared choice as `name=value` would say what was searched without the reading
+    having set it."""
+    import ast
+    import re
+    from pathlib import Path
+
     from ldpspec.verify.claims import load_claims
 
-    assert DEEP_SWEEP <= set(load_claims())
+    load_claims()
+    names = "|".join(sorted({name for choices in CHOICES.values() for name in choices}, key=len, reverse=True))
+    written = re.compile(rf"`({names})=")
+    found = []
+    for path in sorted((Path(__file__).resolve().parents[2] / "verify").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", None)) == "Evidence":
+                scope = node.args[1] if len(node.args) > 1 else next(
+                    (k.value for k in node.keywords if k.arg == "scope"), None)
+                for part in ast.walk(scope) if scope is not None else ():
+                    if isinstance(part, ast.Constant) and isinstance(part.value, str) and written.search(part.value):
+                        found.append(f"{path.name}:{node.lineno}")
+    assert not found, f"scope lines that name a reading by hand: {found}"
