@@ -241,10 +241,12 @@ def builds(*choices: Choice, constructs: tuple[str, ...] = ()):
         def build(*args, **kwargs):
             current = _RUNNING.get()
             for choice in choices:
+                ours = current is not None and CHOICES.get(current.paper, {}).get(choice.name) is choice
                 if choice.name not in kwargs:
                     kwargs[choice.name] = reading_value(choice)
-                elif current is not None and choice.name not in current.declared \
-                        and CHOICES.get(current.paper, {}).get(choice.name) is choice:
+                elif ours and choice.name in current.declared:
+                    current.consulted.add(choice.name)  # built at a value the claim varies or fixes: read
+                elif ours:
                     raise ValueError(
                         f"{function.__qualname__} was given {choice.name}={kwargs[choice.name]!r} by a check whose "
                         f"claim neither varies nor fixes {choice.name}: leave it to the reading, or declare "

@@ -25,15 +25,21 @@ import numpy as np  # noqa: E402
 
 from ldpspec.verify.hiera2023 import experiments as ex  # noqa: E402
 from ldpspec.verify.hiera2023 import sgd  # noqa: E402
+from ldpspec.verify.hiera2023.builders import collector  # noqa: E402
 
 FIGURES = Path(__file__).resolve().parents[2] / "build" / "figures"
+PRINTED = {"compensation": "A", "size": "all", "clipping": "printed"}
+"""HierA as printed: reading A of step 5, |V*| all its data, clipped (LHP at the fixed reading of its value's budget,
+the reported level's)."""
 COLOURS = {"HierA": "C0", "HierA (clipped)": "C0", "graded-laplace": "C1", "harmony": "C2", "pm": "C3"}
 
 
 def figure1(folder: Path) -> Path:
     mus = (1, 2, 3, 4, 5)
-    exact = [ex.hiera_unclipped_variance("age-like", 1.0, mu, "A") for mu in mus]
-    simulated = ex.hiera_simulated_errors("age-like", 1.0, mus, "A", "all", True, runs=3000, seed=1)
+    counts = ex.data_set("age-like")
+    exact = [ex.hiera_unclipped_variance(counts, 1.0, mu, "A") for mu in mus]
+    collectors = {mu: collector(ex.paper_lhp(1.0), mu, **PRINTED) for mu in mus}
+    simulated = ex.hiera_simulated_errors(counts, collectors, runs=3000, seed=1)
     fig, axis = plt.subplots(figsize=(5, 3.6))
     axis.plot(mus, exact, "o-", label="unclipped (exact)")
     axis.errorbar(mus, [simulated[mu].mean() for mu in mus],
@@ -57,9 +63,10 @@ def figure2(folder: Path) -> Path:
         for method in ("harmony", "pm", "graded-laplace"):
             axis.plot(ex.EPS0, [ex.baseline_mse(method, counts, e) for e in ex.EPS0], "o-", color=COLOURS[method],
                       label=method)
-        axis.plot(ex.EPS0, [ex.hiera_unclipped_variance(data, e, 2, "A") for e in ex.EPS0], "s-",
+        axis.plot(ex.EPS0, [ex.hiera_unclipped_variance(counts, e, 2, "A") for e in ex.EPS0], "s-",
                   color=COLOURS["HierA"], label="HierA mu = 2 (unclipped, exact)")
-        clipped = [ex.hiera_simulated_errors(data, e, (2,), "A", "all", True, runs=ex.RUNS)[2].mean() for e in ex.EPS0]
+        clipped = [ex.hiera_simulated_errors(counts, {2: collector(ex.paper_lhp(e), 2, **PRINTED)}, runs=ex.RUNS)[2]
+                   .mean() for e in ex.EPS0]
         axis.plot(ex.EPS0, clipped, "s--", color=COLOURS["HierA (clipped)"], label="HierA mu = 2 (clipped, 100 runs)")
         axis.set_xscale("log")
         axis.set_yscale("log")
@@ -78,7 +85,7 @@ def figure2(folder: Path) -> Path:
 def figure3(folder: Path) -> Path:
     fig, axes = plt.subplots(1, 2, figsize=(10, 3.8))
     for axis, reading in zip(axes, ("full", "split")):
-        errors = sgd.model_errors(reading)  # HierA as printed: A, |V*| all, clipped
+        errors = sgd.model_errors(component_budget=reading, **PRINTED)
         for position, method in enumerate(sgd.METHODS):
             axis.bar(position, errors[method].mean(), color=f"C{position}", alpha=0.6)
             axis.plot([position] * len(errors[method]), errors[method], "k.", ms=4)

@@ -29,13 +29,14 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
 from ldpspec.reference.hiera2023.graded_laplace import GradedLaplace
 from ldpspec.reference.hiera2023.hiera import COMPENSATIONS, SIZES, HierA
 from ldpspec.reference.hiera2023.levels import Levels
-from ldpspec.reference.hiera2023.lhp import LHP
+from ldpspec.reference.hiera2023.lhp import LEVEL_BUDGET_SOURCES, LHP
 from ldpspec.reference.shared.harmony import Harmony
 from ldpspec.reference.shared.pm import PiecewiseMechanism
 from ldpspec.reference.validation import choice, flag, positive_integer
@@ -58,14 +59,16 @@ class Fit:
     budgets: np.ndarray
 
 
-def _mean_oracle(oracle: str, levels: Levels, scale: float, mu: int, hiera_reading: tuple) -> Callable:
+def _mean_oracle(oracle: str, levels: Levels, scale: Fraction, mu: int, hiera_reading: tuple,
+                 level_budget: str) -> Callable:
     """``estimate(values, component_levels, rng)``: for each column of ``values`` (a group's users x independent
     releases, numbers of ``[-1, 1]``), the oracle's estimate of its mean, released at the level budgets times
     ``scale``. Every column's reports are drawn in one call, then counted and estimated column by column."""
-    budgets = [str(float(e) * scale) for e in levels.budgets]
+    # exact shares: 0.75 * (1/5) in doubles is 0.15000000000000002, and five of them would spend more than 0.75
+    budgets = [(e * scale).text() for e in levels.budgets]
     boundaries = [b.text() for b in levels.boundaries]
     if oracle == "hiera":
-        lhp = LHP(boundaries, budgets)
+        lhp = LHP(boundaries, budgets, level_budget=level_budget)
         hiera = HierA(lhp, mu, *hiera_reading)
         outputs = 2 * lhp.k
 
@@ -82,7 +85,7 @@ def _mean_oracle(oracle: str, levels: Levels, scale: float, mu: int, hiera_readi
         def draw(values, component_levels, rng):
             return twin.reports(values.ravel(), rng, component_levels.ravel())
     else:
-        smallest = min(float(e) for e in budgets)
+        smallest = min(levels.budgets) * scale
         twin = (Harmony(smallest) if oracle == "harmony" else PiecewiseMechanism(smallest)).twin
 
         def draw(values, component_levels, rng):
@@ -101,8 +104,10 @@ class PrivateLinearRegression:
     def __init__(self, boundaries: Sequence, budgets: Sequence, oracle: str = "hiera", *, mu: int = 2,
                  component_level: str = "attribute", component_budget: str = "full", group_size: int | None = None,
                  regularisation: float = REGULARISATION, compensation: str = "A", size: str = "all",
-                 clip: bool = True):
+                 clip: bool = True, level_budget: str = "perturbed"):
         self.levels = Levels(boundaries, budgets)
+        # LHP's step 4 (Algorithm 3): the value's budget is the reported level's, as printed, or the true level's
+        self.level_budget = choice(level_budget, LEVEL_BUDGET_SOURCES, "level_budget")
         self.hiera_reading = (choice(compensation, COMPENSATIONS, "compensation"), choice(size, SIZES, "size"),
                               flag(clip, "clip"))
         self.oracle = choice(oracle, ORACLES, "oracle")
@@ -134,12 +139,12 @@ class PrivateLinearRegression:
                                    "runs x n), all in [-1, 1]")
         runs, n, d = X.shape
         components = d + 1
-        scale = 1 / components if self.component_budget == "split" else 1.0
-        estimate = _mean_oracle(self.oracle, self.levels, scale, self.mu, self.hiera_reading)
+        scale = Fraction(1, components) if self.component_budget == "split" else Fraction(1)
+        estimate = _mean_oracle(self.oracle, self.levels, scale, self.mu, self.hiera_reading, self.level_budget)
         group = self.group_size or self.default_group_size(d)
         augmented = np.concatenate([np.ones((runs, n, 1)), X], axis=2)
         attribute_levels = self.levels.indices(np.concatenate([y[..., None], X], axis=2))
-        level_budgets = np.array([float(e) * scale for e in self.levels.budgets])
+        level_budgets = np.array([float(e * scale) for e in self.levels.budgets])
         beta = np.zeros((runs, components))
         iteration = np.zeros(n, dtype=np.int64)
         budgets = np.zeros((runs, n, components))

@@ -8,17 +8,18 @@ reading of step 5 (``compensation``), of ``|V*|`` (``size``), of clipping and of
 
 from __future__ import annotations
 
+import copy
 from fractions import Fraction
 from functools import cache
 
 import z3
 
-from ldpspec.reference.hiera2023.hiera import HierA, merge_plan, plc_keep_probability
-from ldpspec.reference.hiera2023.lhp import LHP
+from ldpspec.reference.hiera2023.hiera import plc_keep_probability
 from ldpspec.reference.shared.grr import grr_probabilities
 from ldpspec.spec import Exact, to_decimal_string
-from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide, reading_value
+from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.common import pointwise, prove_identity
+from ldpspec.verify.hiera2023.builders import collector, lhp, merge
 from ldpspec.verify.hiera2023.readings import CLIPPING, COMPENSATION, LEVEL_BUDGET, SIZE
 from ldpspec.verify.symbolic import proof_step
 
@@ -39,19 +40,24 @@ MUS = {"two levels": (2,), "three levels": (2, 3)}
 """The reuse counts checked with conversion (mu = 1 converts nothing)."""
 
 
-@cache
-def lhp_of(setup: str, level_budget: str) -> LHP:
+def lhp_of(setup: str):
+    """LHP on a set-up, built under the running reading (``level_budget``)."""
     boundaries, budgets, grid = SETUPS[setup]
-    return LHP(boundaries, budgets, grid, level_budget=level_budget)
+    return lhp(boundaries, budgets, grid)
+
+
+def moments(setup: str, mu: int, population: tuple, compensated: bool = True) -> tuple:
+    """The exact ``(E[m*], E[(m* - m)^2], m)`` of HierA, built under the running reading, for ``population``
+    (``m`` its true mean). Without ``compensated``, step 5 keeps one copy of each ``V_i`` (no compensation
+    datasets)."""
+    return hiera_moments(collector(lhp_of(setup), mu), population, compensated)
 
 
 @cache
-def moments(setup: str, level_budget: str, mu: int, compensation: str, size: str, clip: bool,
-            population: tuple, compensated: bool = True) -> tuple:
-    """The exact ``(E[m*], E[(m* - m)^2])`` of HierA for ``population`` (``m`` its true mean). Without
-    ``compensated``, step 5 keeps one copy of each ``V_i`` (no compensation datasets)."""
-    hiera = HierA(lhp_of(setup, level_budget), mu, compensation, size, clip)
+def hiera_moments(hiera, population: tuple, compensated: bool) -> tuple:
+    """``moments`` of a built collector (keyed by the object, which the builders cache)."""
     if not compensated:  # the audit's counterfactual: the same merge with a single V_i everywhere
+        hiera = copy.copy(hiera)
         hiera.plan = tuple(tuple((h, 1) for h, _ in parts) for parts in hiera.plan)
     true_mean = sum((Exact.of(v) for v in population), Exact.rational(0)) / len(population)
     distribution = hiera.exact_distribution(population)
@@ -93,12 +99,12 @@ def plc_composition(settings: AuditSettings, level_budget: str):
                         prove_identity("keep", pi * q + (1 - pi) * (1 - q), pj, premises)),
              proof_step(r"\(p_i (1 - q) + (1 - p_i) q = 1 - p_j\)",
                         prove_identity("flip", pi * (1 - q) + (1 - pi) * q, 1 - pj, premises))]
-    lhp = lhp_of("two levels", level_budget)
-    keep = [e / (e + 1) for e in lhp.levels.exponentials]
+    mechanism = lhp_of("two levels")
+    keep = [e / (e + 1) for e in mechanism.levels.exponentials]
     q12 = plc_keep_probability(keep[0], keep[1])
     failure = None
     for true_level in (1, 2):  # users of each true level whose value LHP reported at level 1, converted to level 2
-        source = keep[0] if level_budget == "perturbed" else keep[true_level - 1]
+        source = keep[0] if mechanism.level_budget == "perturbed" else keep[true_level - 1]
         overall = source * q12 + (1 - source) * (1 - q12)
         if overall != keep[1] and failure is None:
             failure = {"method": "exact", "levels": r"two levels, \(e^{\varepsilon} = 3, 2\) (\(p = 3/4, "
@@ -152,7 +158,7 @@ def contribution_more_data(settings: AuditSettings, compensation: str):
     failure = None
     for k in range(1, 9):
         for mu in range(1, k + 1):
-            for i, parts in enumerate(merge_plan(k, mu, compensation), 1):
+            for i, parts in enumerate(merge(k, mu, compensation=compensation), 1):
                 if not any(h == i and copies >= 1 for h, copies in parts) and failure is None:
                     failure = {"method": "exact", "k": k, "mu": mu, "level": i, "V_i*": [list(p) for p in parts]}
     step = Step(Evidence("exact", r"the merge of step 5 for \(k \le 8\), \(\mu \le "
@@ -172,11 +178,9 @@ def contribution_more_data(settings: AuditSettings, compensation: str):
                       r"datum's conditional mean is its source's, so PLC only adds independent noise to \(\mu = 1\)'s "
                       "estimate.")
 def contribution_accuracy(settings: AuditSettings, compensation: str, size: str, clipping: str):
-    clip = clipping == "printed"
-    level_budget = reading_value(LEVEL_BUDGET)
     for setup, mu, population in _cases(settings):
-        converted = moments(setup, level_budget, mu, compensation, size, clip, population)
-        plain = moments(setup, level_budget, 1, compensation, size, clip, population)
+        converted = moments(setup, mu, population)
+        plain = moments(setup, 1, population)
         if converted[1] >= plain[1]:
             boundaries, budgets, _ = SETUPS[setup]
             counterexample = {"method": "exact", "boundaries": list(boundaries), "budgets": list(budgets),
@@ -189,6 +193,41 @@ def contribution_accuracy(settings: AuditSettings, compensation: str, size: str,
                                       "unbiased (unclipped) and PLC re-randomises released data, adding variance.")
     return decide([Step(Evidence("exact", "the tiny populations", "conversion lowers the MSE on every one"))],
                   "Conversion lowers the exact MSE on every population checked.", "")
+
+
+def merged_sets(k: int, mu: int) -> list:
+    """The number of data sets (copies counted) each level's \\(V_i^*\\) merges, from the reading's step 5."""
+    return [sum(copies for _, copies in parts) for parts in merge(k, mu)]
+
+
+@claim("hiera2023.contribution-plc.high-level", location="Sec. 1, contribution (2); Sec. 4.2",
+       statement="PLC increases the amount of available data for each privacy level (especially within the high "
+                 "privacy level).",
+       methods=("exact",), recorded={"compensation=A": "verified", "compensation=B": "verified",
+                                     "compensation=C": "verified", "compensation=D": "refuted"},
+       choices=(COMPENSATION,),
+       interpretation=r"The 'especially within the high privacy level' of the sentence (hiera2023.contribution-plc."
+                      r"more-data checks the rest): the increase a level's \(V_i^*\) receives, in data sets of one "
+                      r"level's size (the merge's copies and conversions beyond the one \(V_i\)), is largest at the "
+                      r"highest privacy level \(k\) (the smallest budget), for every \(k \le 8\) and \(2 \le \mu \le "
+                      r"k\), from the merge of step 5 as the reading takes it. Counting in data sets is what the merge "
+                      "decides for equally large levels; how many data a level reports also depends on the population.")
+def contribution_high_level(settings: AuditSettings, compensation: str):
+    failure, checked = None, 0
+    for k in range(2, 9):
+        for mu in range(2, k + 1):
+            increase = [n - 1 for n in merged_sets(k, mu)]
+            checked += 1
+            if increase[-1] < max(increase) and failure is None:
+                failure = {"method": "exact", "compensation": compensation, "k": k, "mu": mu,
+                           "increase_by_level": increase, "V_i*": [list(parts) for parts in merge(k, mu)]}
+    scope = r"the merge of step 5 for \(2 \le k \le 8\), \(2 \le \mu \le k\); increase of \(V_i^*\) in data sets"
+    step = Step(Evidence("exact", scope, f"level k has the largest increase in all {checked} cases" if not failure
+                         else rf"at \(k = {failure['k']}\), \(\mu = {failure['mu']}\) the increases by level are "
+                              f"{failure['increase_by_level']}"), counterexample=failure)
+    return decide([step], r"The highest privacy level \(k\) receives the largest increase in every case.",
+                  r"Some level below \(k\) receives more data than the highest privacy level: under the block reading "
+                  r"the top of a lower block gathers its whole block, while level \(k\)'s block may hold fewer levels.")
 
 
 # --- the compensation and Theorem 3 -------------------------------------------------------------------
@@ -208,13 +247,12 @@ def contribution_accuracy(settings: AuditSettings, compensation: str, size: str,
                       "LHP perturbs the value with the budget of the reading `level_budget`, which moves the verdict "
                       "(as for Theorem 3).")
 def compensation(settings: AuditSettings, compensation: str, size: str, clipping: str, level_budget: str):
-    clip = clipping == "printed"
     reading = {"compensation": compensation, "size": size, "clipping": clipping, "level_budget": level_budget}
     steps = []
     unbiased_with = True
     for case in _cases(settings):
         setup, mu, population = case
-        mean, _, true_mean = moments(setup, level_budget, mu, compensation, size, clip, population)
+        mean, _, true_mean = moments(setup, mu, population)
         if mean != true_mean:
             steps.append(Step(Evidence("exact", rf"{setup}, \(\mu = {mu}\), population {list(population)}: with the "
                                                 "compensation", "biased"),
@@ -225,7 +263,7 @@ def compensation(settings: AuditSettings, compensation: str, size: str, clipping
         biased_without = None
         for case in _cases(settings):
             setup, mu, population = case
-            mean, _, true_mean = moments(setup, level_budget, mu, compensation, size, clip, population, False)
+            mean, _, true_mean = moments(setup, mu, population, False)
             if mean != true_mean:
                 biased_without = case
                 break
@@ -256,11 +294,10 @@ def compensation(settings: AuditSettings, compensation: str, size: str, clipping
                       "conditional mean (z3), every reported datum enters the merge with the same total weight, and "
                       r"\(|V^*|\) is that weight times \(n\).")
 def theorem3(settings: AuditSettings, compensation: str, size: str, clipping: str, level_budget: str):
-    clip = clipping == "printed"
     reading = {"compensation": compensation, "size": size, "clipping": clipping, "level_budget": level_budget}
     for case in _cases(settings):
         setup, mu, population = case
-        mean, _, true_mean = moments(setup, level_budget, mu, compensation, size, clip, population)
+        mean, _, true_mean = moments(setup, mu, population)
         if mean != true_mean:
             step = Step(Evidence("exact", rf"{setup}, \(\mu = {mu}\), population {list(population)}",
                                  rf"biased: \(\mathbb E[m^*] = {to_decimal_string(mean, 8)}\), "
@@ -278,7 +315,7 @@ def theorem3(settings: AuditSettings, compensation: str, size: str, clipping: st
     for k in range(1, 9):
         for mu in range(1, k + 1):
             weights = {h: 0 for h in range(1, k + 1)}
-            for parts in merge_plan(k, mu, compensation):
+            for parts in merge(k, mu, compensation=compensation):
                 for h, copies in parts:
                     weights[h] += copies
             if len(set(weights.values())) != 1:
@@ -301,8 +338,8 @@ def theorem3(settings: AuditSettings, compensation: str, size: str, clipping: st
        interpretation=r"\(n_1 + n_2\) counts the users of true level \(i\) and \(n_1' + n_2'\) the releases reported "
                       r"at level \(i\).")
 def theorem3_level_counts(settings: AuditSettings):
-    lhp = lhp_of("two levels", reading_value(LEVEL_BUDGET))
-    p, _ = grr_probabilities(lhp.levels.exponentials[0], lhp.k)
+    mechanism = lhp_of("two levels")
+    p, _ = grr_probabilities(mechanism.levels.exponentials[0], mechanism.k)
     expected, true = 2 * p, 2  # two users of level 1 (inputs -1 and -1/2): each reported at level 1 with p
     step = Step(Evidence("exact", "two levels, both users in level 1",
                          rf"\(\mathbb E|V_1| = 2p = {expected.text()} \ne 2\)"),

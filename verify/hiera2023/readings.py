@@ -74,5 +74,13 @@ DATA = Choice(
               "census-2010": "the 2010 US census's own count at each age 0 .. 100 (100 and over; the Census Bureau's "
                              "table, not the IPUMS sample), scaled to 1.52 million users"})
 
+USER_LEVEL = Choice(
+    "user_level", ("largest", "smallest"),
+    where=r"Sec. 5: 'the classification of \(\nabla R\) is based on the privacy classification of certain attribute "
+          "data corresponding to the component', so a user's components can sit at different levels, and the paper "
+          "does not say at which level the user, whose components are released together, is protected.",
+    meanings={"largest": "the user's level is the most lenient of its components' levels (the largest budget)",
+              "smallest": "the user's level is the strictest of its components' levels (the smallest budget)"})
+
 CHOICES = declare_choices("hiera2023", PAIR_FUNCTION, LEVEL_BUDGET, COMPENSATION, SIZE, CLIPPING, VARIANCE_MEANING,
-                          COMPONENT_BUDGET, DATA)
+                          COMPONENT_BUDGET, DATA, USER_LEVEL)

@@ -14,14 +14,23 @@ reading of its steps 5-7 and each reading of the component budgets.
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from functools import cache
 
 import numpy as np
 
 from ldpspec.reference.hiera2023.levels import PAPER_BOUNDARIES, PAPER_MULTIPLIERS
-from ldpspec.reference.hiera2023.sgd import PrivateLinearRegression, mse
-from ldpspec.verify.claims import AuditSettings, Evidence, Outcome, Step, claim, decide, reading_value
-from ldpspec.verify.hiera2023.readings import CLIPPING, COMPENSATION, COMPONENT_BUDGET, SIZE
+from ldpspec.reference.hiera2023.sgd import mse
+from ldpspec.verify.claims import AuditSettings, Evidence, Outcome, Step, claim, decide
+from ldpspec.verify.hiera2023.builders import regression_model, user_level_budget
+from ldpspec.verify.hiera2023.readings import (
+    CLIPPING,
+    COMPENSATION,
+    COMPONENT_BUDGET,
+    LEVEL_BUDGET,
+    SIZE,
+    USER_LEVEL,
+)
 
 BETA = np.array([0.1, 0.3, -0.2, 0.15, 0.05])
 TRAIN, TEST, EPS0 = 10_000, 5_000, 0.5
@@ -42,37 +51,26 @@ def stand_in() -> tuple:
     return tuple(np.stack(parts) for parts in zip(*(regression_data(run) for run in range(RUNS))))
 
 
-def hiera_reading(compensation: str | None = None, size: str | None = None, clipping: str | None = None) -> tuple:
-    """HierA's ``(compensation, size, clip)``; a choice not given is the running check's (``reading_value``)."""
-    compensation = reading_value(COMPENSATION) if compensation is None else compensation
-    size = reading_value(SIZE) if size is None else size
-    clipping = reading_value(CLIPPING) if clipping is None else clipping
-    return compensation, size, clipping == "printed"
-
-
-BASELINE_READING = ("A", "all", True)
-"""The ``reading`` argument of ``model_fit`` for the baselines, which do not use it (one cache entry each)."""
+def model(method: str, **values):
+    """The SGD with ``method`` on the paper's levels at ``EPS0``, built under the running reading
+    (``component_budget`` and HierA's readings); ``values`` may give them outside a check (the builder refuses
+    them inside one that neither varies nor fixes them)."""
+    return regression_model(tuple(PAPER_BOUNDARIES), tuple(EPS0 * m for m in PAPER_MULTIPLIERS), method, **values)
 
 
 @cache
-def model_fit(method: str, component_budget: str, reading: tuple) -> tuple:
-    """One method fitted on every run at once: its test MSE per run and the fit (the accounting). HierA's
-    ``reading`` (compensation, size, clip) matters only to ``hiera``."""
+def model_fit(built) -> tuple:
+    """A built model fitted on every run at once: its test MSE per run and the fit (the accounting); keyed by the
+    model, which the builder returns once per set-up and reading."""
     X, y, X_test, y_test = stand_in()
-    budgets = [EPS0 * m for m in PAPER_MULTIPLIERS]
-    compensation, size, clip = reading
-    model = PrivateLinearRegression(PAPER_BOUNDARIES, budgets, method, component_budget=component_budget,
-                                    compensation=compensation, size=size, clip=clip)
-    fit = model.fit(X, y, np.random.default_rng(1000 + METHODS.index(method)))
+    fit = built.fit(X, y, np.random.default_rng(1000 + METHODS.index(built.oracle)))
     return np.array([mse(beta, X_test[run], y_test[run]) for run, beta in enumerate(fit.beta)]), fit
 
 
-def model_errors(component_budget: str, reading: tuple | None = None) -> dict:
-    """Each method's test MSE in every run (``{method: array of RUNS}``), HierA under ``reading`` (the running
-    check's when not given)."""
-    reading = hiera_reading() if reading is None else reading
-    return {method: model_fit(method, component_budget, reading if method == "hiera" else BASELINE_READING)[0]
-            for method in METHODS}
+def model_errors(**values) -> dict:
+    """Each method's test MSE in every run (``{method: array of RUNS}``), the models built under the running
+    reading (``values`` as for ``model``)."""
+    return {method: model_fit(model(method, **values))[0] for method in METHODS}
 
 
 def _compare(errors: dict, better: str, worse: str) -> tuple:
@@ -102,28 +100,46 @@ def _comparisons(errors: dict, pairs: list, scope: str, claimed: str) -> Outcome
 
 
 def _fig3_recorded(exceptions: dict) -> dict:
-    """``verified`` under every reading of (component_budget, compensation, size, clipping) but ``exceptions``."""
-    keys = [f"component_budget={b}, compensation={c}, size={s}, clipping={k}" for b in ("full", "split")
-            for c in ("A", "B", "C", "D") for s in ("all", "n") for k in ("printed", "none")]
+    """``verified`` under every reading of (component_budget, compensation, size, clipping, level_budget) but
+    ``exceptions``."""
+    keys = [f"component_budget={b}, compensation={c}, size={s}, clipping={k}, level_budget={v}"
+            for b in ("full", "split") for c in ("A", "B", "C", "D") for s in ("all", "n") for k in ("printed", "none")
+            for v in ("perturbed", "true")]
     return {key: "verified" for key in keys} | {f"component_budget={key}": verdict
                                                 for key, verdict in exceptions.items()}
 
 
 # Where HierA is unclipped, |V*| = n and the budget split, its estimates blow up with the models (test MSE in the tens).
-FIG3_GRADED = _fig3_recorded({"split, compensation=A, size=n, clipping=none": "open",
-                              "split, compensation=B, size=n, clipping=none": "open"})
-FIG3_HIERA = _fig3_recorded({"full, compensation=B, size=all, clipping=none": "open",
-                             "full, compensation=B, size=n, clipping=none": "open",
-                             "split, compensation=B, size=all, clipping=none": "open",
-                             "split, compensation=C, size=n, clipping=none": "open",
-                             "split, compensation=A, size=n, clipping=none": "refuted",
-                             "split, compensation=B, size=n, clipping=none": "refuted"})
+FIG3_GRADED = _fig3_recorded({"split, compensation=A, size=n, clipping=none, level_budget=perturbed": "open",
+                              "split, compensation=B, size=n, clipping=none, level_budget=perturbed": "open",
+                              "split, compensation=B, size=n, clipping=none, level_budget=true": "open"})
+FIG3_HIERA = _fig3_recorded({"full, compensation=B, size=all, clipping=none, level_budget=perturbed": "open",
+                             "full, compensation=B, size=n, clipping=none, level_budget=perturbed": "open",
+                             "split, compensation=B, size=all, clipping=none, level_budget=perturbed": "open",
+                             "split, compensation=C, size=n, clipping=none, level_budget=perturbed": "open",
+                             "split, compensation=A, size=n, clipping=none, level_budget=perturbed": "refuted",
+                             "split, compensation=B, size=n, clipping=none, level_budget=perturbed": "refuted",
+                             "full, compensation=A, size=all, clipping=printed, level_budget=true": "open",
+                             "full, compensation=A, size=all, clipping=none, level_budget=true": "open",
+                             "full, compensation=B, size=all, clipping=printed, level_budget=true": "open",
+                             "full, compensation=B, size=all, clipping=none, level_budget=true": "open",
+                             "full, compensation=B, size=n, clipping=none, level_budget=true": "open",
+                             "full, compensation=C, size=all, clipping=printed, level_budget=true": "open",
+                             "full, compensation=C, size=all, clipping=none, level_budget=true": "open",
+                             "full, compensation=D, size=all, clipping=printed, level_budget=true": "open",
+                             "full, compensation=D, size=all, clipping=none, level_budget=true": "open",
+                             "full, compensation=D, size=n, clipping=printed, level_budget=true": "open",
+                             "full, compensation=D, size=n, clipping=none, level_budget=true": "open",
+                             "split, compensation=A, size=n, clipping=none, level_budget=true": "open",
+                             "split, compensation=B, size=all, clipping=none, level_budget=true": "open",
+                             "split, compensation=C, size=n, clipping=none, level_budget=true": "open",
+                             "split, compensation=B, size=n, clipping=none, level_budget=true": "refuted"})
 
 SCOPE = (rf"linear regression stand-in, \(d = 4\), {TRAIN:,} training and {TEST:,} test users, {RUNS} runs, the "
          rf"paper's levels at \(\varepsilon_0 = {EPS0}\)")
 
 
-HIERA_READINGS = (COMPONENT_BUDGET, COMPENSATION, SIZE, CLIPPING)
+HIERA_READINGS = (COMPONENT_BUDGET, COMPENSATION, SIZE, CLIPPING, LEVEL_BUDGET)
 
 
 @claim("hiera2023.fig3.graded", location="Sec. 6.3, Fig. 3 (linear regression by mini-batch SGD on BR and US)",
@@ -134,8 +150,9 @@ HIERA_READINGS = (COMPONENT_BUDGET, COMPENSATION, SIZE, CLIPPING)
                       r"single-grade methods run at \(\varepsilon_0\) for everyone, as in the paper; HierA (\(\mu = "
                       r"2\)) under each reading of its steps 5-7. BR and US (IPUMS extracts) could not be obtained: "
                       "the verdict is the stand-in's.")
-def fig3_graded(settings: AuditSettings, component_budget: str, compensation: str, size: str, clipping: str):
-    errors = model_errors(component_budget, hiera_reading(compensation, size, clipping))
+def fig3_graded(settings: AuditSettings, component_budget: str, compensation: str, size: str, clipping: str,
+                level_budget: str):
+    errors = model_errors()
     pairs = [(g, s) for g in ("hiera", "graded-laplace") for s in ("harmony", "pm")]
     return _comparisons(errors, pairs, SCOPE, "The graded methods are more accurate")
 
@@ -145,8 +162,9 @@ def fig3_graded(settings: AuditSettings, component_budget: str, compensation: st
        methods=("simulation",), recorded=FIG3_HIERA, choices=HIERA_READINGS,
        interpretation=r"HierA (\(\mu = 2\)) under each reading of its steps 5-7 against graded Laplace, by test MSE "
                       "paired by run, on the stand-in.")
-def fig3_hiera(settings: AuditSettings, component_budget: str, compensation: str, size: str, clipping: str):
-    errors = model_errors(component_budget, hiera_reading(compensation, size, clipping))
+def fig3_hiera(settings: AuditSettings, component_budget: str, compensation: str, size: str, clipping: str,
+               level_budget: str):
+    errors = model_errors()
     return _comparisons(errors, [("hiera", "graded-laplace")], SCOPE, "HierA is more accurate")
 
 
@@ -157,7 +175,7 @@ def fig3_hiera(settings: AuditSettings, component_budget: str, compensation: str
                       r"user's releases fall in one iteration. Within it the user releases \(d + 1\) components, which "
                       "`compose` (Theorem 1): the evidence states the user's total budget under each reading.")
 def sgd_one_iteration(settings: AuditSettings, component_budget: str):
-    fit = model_fit("hiera", component_budget, hiera_reading())[1]
+    fit = model_fit(model("hiera"))[1]
     asked = fit.iteration > 0
     per_iteration = np.bincount(fit.iteration[asked])[1:]
     once = bool(np.all(per_iteration == per_iteration[0]))
@@ -169,6 +187,57 @@ def sgd_one_iteration(settings: AuditSettings, component_budget: str):
     step = Step(Evidence("exact", "the accounting of run 0 (HierA)", text),
                 counterexample=None if once else {"method": "exact", "groups": per_iteration[:5].tolist()})
     return decide([step], "Every user takes part in one iteration only.", "Some user takes part twice.")
+
+
+@claim("hiera2023.sgd.user-budget", location="Sec. 1, contributions (3) and (4); Sec. 5",
+       statement="The proposed hierarchical collection method was applied to small-batch stochastic gradient descent "
+                 "to complete a linear regression task and obtain more accurate prediction models while protecting "
+                 "user privacy; in order to achieve the hierarchical protection for user data, the classification of "
+                 r"\(\nabla R\) is based on the privacy classification of certain attribute data corresponding to the "
+                 r"\(\nabla R\) component.",
+       methods=("exact",), recorded={"component_budget=full, user_level=largest": "refuted",
+                                     "component_budget=full, user_level=smallest": "refuted",
+                                     "component_budget=split, user_level=largest": "verified",
+                                     "component_budget=split, user_level=smallest": "refuted"},
+       choices=(COMPONENT_BUDGET, USER_LEVEL),
+       interpretation=r"Protected at the user's privacy level, by the budgets the SGD spends (Theorem 1): the user's "
+                      r"\(d + 1\) releases in its one iteration, composed, stay within the budget of the user's level, "
+                      "the largest or the smallest budget among the levels of its components' attributes "
+                      "(`user_level`). The budgets are the SGD's nominal ones, summed exactly (the floats the run "
+                      "spends are checked to be theirs); whether each release meets its budget is Theorem 2's claim.")
+def sgd_user_budget(settings: AuditSettings, component_budget: str, user_level: str):
+    built = model("hiera")
+    fit = model_fit(built)[1]
+    asked = fit.iteration > 0
+    spent = fit.budgets[0][asked]  # run 0's users: the budget each of their d + 1 releases spends, as floats
+    X, y = stand_in()[:2]
+    attributes = np.concatenate([y[0][:, None], X[0]], axis=1)[asked]  # component j's level: its attribute's
+    indices = built.levels.indices(attributes)
+    exact = [Fraction(e.text()) for e in built.levels.budgets]
+    scale = Fraction(1, attributes.shape[1]) if component_budget == "split" else Fraction(1)
+    if not np.array_equal(spent, np.array([float(e * scale) for e in exact])[indices]):
+        raise AssertionError("the SGD's spent budgets are not its levels' budgets times the component share")
+    # exact sums over a common denominator: every level budget is an integer multiple of 1 / denominator
+    denominator = math.lcm(*(e.denominator for e in exact))
+    numerators = np.array([int(e * denominator) for e in exact], dtype=object)[indices]
+    composed = numerators.sum(axis=1) * scale  # in units of 1 / denominator
+    protected = user_level_budget(numerators)
+    over = np.array([c > p for c, p in zip(composed, protected)])
+    worst = int(np.argmax([c / p for c, p in zip(composed, protected)]))
+    ratio = composed[worst] / protected[worst]
+    text = (f"{int(over.sum()):,} of {int(asked.sum()):,} users compose to more than the {user_level} budget of "
+            f"their components' levels (at most {float(ratio):.4g} times it, exactly {ratio})")
+    step = Step(Evidence("exact", rf"the accounting of run 0 (HierA), the paper's levels at \(\varepsilon_0 = {EPS0}\)",
+                         text),
+                counterexample={"method": "exact", "release_budgets": [str(Fraction(int(n), denominator) * scale)
+                                                                       for n in numerators[worst]],
+                                "composed": str(Fraction(composed[worst], denominator)),
+                                "user_level_budget": str(Fraction(int(protected[worst]), denominator))}
+                if over.any() else None)
+    return decide([step], f"Every user's composed release stays within the {user_level} budget of its components' "
+                          "levels.",
+                  r"A user's \(d + 1\) releases compose (Theorem 1) to more than the budget of its level: the user is "
+                  "protected at a budget larger than its level's.")
 
 
 @claim("hiera2023.sgd.cited", location="Sec. 5",
