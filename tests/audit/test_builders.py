@@ -152,3 +152,60 @@ def test_a_fixed_choice_is_declared_with_a_value_of_the_choice_and_a_reason():
         Fixed(_PLANTED, "why", "other")
     with pytest.raises(ValueError, match="say why"):
         Fixed(_PLANTED, " ", "all")
+
+
+def builders_bypassed_outside_builders(sources: dict[str, str], builder_names: set, check_names: set) -> list[str]:
+    """The functions that reach a builder past its guard (``built``, ``__wrapped__``) and are reached from a check,
+    from a module's top level, or from nowhere, rather than only from builders."""
+    calls: dict[str, set[str]] = {}  # callee's name -> names of the functions calling it ("" at top level)
+    bypassing: set[str] = set()
+    for module, source in sources.items():
+        if module == "ldpspec.verify.claims":
+            continue
+        for node in ast.walk(ast.parse(source)):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+                continue
+            caller = getattr(node, "name", "")
+            inside = ast.walk(node) if caller else (n for top in ast.iter_child_nodes(node)
+                                                     if not isinstance(top, (ast.FunctionDef, ast.AsyncFunctionDef,
+                                                                             ast.ClassDef)) for n in ast.walk(top))
+            for inner in inside:
+                if isinstance(inner, ast.Attribute) and inner.attr == "__wrapped__" and caller != "built":
+                    bypassing.add(caller)
+                if isinstance(inner, ast.Call):
+                    name = getattr(inner.func, "id", getattr(inner.func, "attr", None))
+                    if name == "built":
+                        bypassing.add(caller)
+                    if name:
+                        calls.setdefault(name, set()).add(caller)
+    todo, seen, bad = list(bypassing), set(), []
+    while todo:
+        name = todo.pop()
+        if name in seen or name in builder_names:
+            continue
+        seen.add(name)
+        callers = calls.get(name, set())
+        if not callers or "" in callers:
+            bad.append(name)
+        todo += [caller for caller in callers if caller]
+    return sorted(set(bad) | (seen & check_names))
+
+
+def test_a_builder_bypassed_is_reached_only_from_builders(claims):
+    """``built`` (verify/gu2020/experiments.py) calls a builder's function past its guard, for the cached
+    computations a builder runs with the values it has read. Every function that calls it (or reaches ``__wrapped__``)
+    must be reached only from builders: followed back through its callers in verify/, every path ends in a builder,
+    never in a check or at a module's top level."""
+    bad = builders_bypassed_outside_builders(verify_sources(),
+                                             {builder.function.__wrapped__.__name__ for builder in BUILDERS},
+                                             {claim.check.__name__ for claim in claims.values()})
+    assert not bad, f"reach a builder past its guard without a builder above them: {bad}"
+
+
+def test_the_bypass_scan_finds_a_check_that_calls_built():
+    source = ("def _cached(v):\n    return built(solve, box=v)\n\n"
+              "def a_builder(*, box):\n    return _cached(box)\n\n"
+              "def a_check(settings):\n    return _cached('none')\n")
+    assert builders_bypassed_outside_builders({"m": source}, {"a_builder"}, {"a_check"}) == ["a_check"]
+    assert builders_bypassed_outside_builders({"m": source.replace("return _cached('none')", "return 1")},
+                                              {"a_builder"}, {"a_check"}) == []

@@ -21,6 +21,7 @@ from ldpspec.reference.shared.unary import (
 )
 from ldpspec.spec import Nats, bit_vector_probability, budget, ctx, ldp, ldp_epsilon, to_decimal_string
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
+from ldpspec.verify.gu2020.builders import counts_as_closed_form, small_portion_of, utility_cost
 from ldpspec.verify.gu2020.readings import CLOSED_FORM, SMALL_PORTION, UTILITY
 from ldpspec.verify.search import find_counterexample, search_step
 from ldpspec.verify.symbolic import Condition, SymbolicBudget, SymbolicChannel, ldp_conditions, proof_step, prove
@@ -206,13 +207,6 @@ def oue_optimal(settings: AuditSettings):
                   r"No \(\varepsilon\)-LDP unary encoding has a smaller approximate variance than OUE.", "")
 
 
-def _total_single_item(name: str, d, E, s):
-    """Total variance / n of single-item data (sum of c_i = n), from the variance above."""
-    if name == "OUE":
-        return d * 4 * E / (E - 1) ** 2 + 1
-    return d * s / (s - 1) ** 2
-
-
 @claim("gu2020.sec3c-baselines.oue-beats-rappor", location="Sec. III-C",
        statement=r"OUE can provide higher utility than RAPPOR for frequency estimation under the same \(\varepsilon\).",
        methods=("z3", "exact kernel"),
@@ -227,13 +221,13 @@ def _total_single_item(name: str, d, E, s):
 def oue_beats_rappor(settings: AuditSettings, *, utility: str):
     if utility == "approximate-variance":
         s = z3.Real("s")  # e^{eps/2}; e^eps = s^2
-        goal = 4 * s * s / (s * s - 1) ** 2 < s / (s - 1) ** 2
+        goal = utility_cost("OUE", 1, s, utility=utility) < utility_cost("SUE", 1, s, utility=utility)
         return decide([proof_step(r"every \(\varepsilon > 0\)", prove([Condition((), None, goal)], assumptions=[s > 1],
                                                          description="approximate variance"))],
                       r"OUE's approximate variance is smaller for every \(\varepsilon > 0\) (the difference is "
                       r"\(s(s-1)^2 > 0\)).", "")
     d, s = z3.Int("d"), z3.Real("s")
-    goal = _total_single_item("OUE", d, s * s, s) <= _total_single_item("SUE", d, s * s, s)
+    goal = utility_cost("OUE", d, s, utility=utility) <= utility_cost("SUE", d, s, utility=utility)
     solver = z3.Solver()
     solver.add(d >= 2, s > 1, z3.Not(goal))
     solver.add(d <= 2)  # the smallest domain first: a minimal counterexample
@@ -267,18 +261,20 @@ def oue_beats_rappor(settings: AuditSettings, *, utility: str):
        statement="GRR's utility would be deteriorated much more than the other two mechanisms (RAPPOR, OUE) when the "
                  "domain size is large.",
        methods=("z3", "exact kernel"), recorded="verified",
-       interpretation=r"Part of gu2020.sec3c-baselines. Checked: for every \(\varepsilon > 0\), GRR's total MSE of "
-                      r"single-item data exceeds both unary encodings' once \(d > s(s+1)^2 + 3e^{\varepsilon} + 2\) "
-                      r"(\(s = e^{\varepsilon/2}\)), and its ratio to them grows without bound in \(d\) (GRR's "
-                      r"per-item variance grows linearly in \(d\), the unary encodings' does not).")
-def grr_large_domain(settings: AuditSettings):
+       interpretation=r"Part of gu2020.sec3c-baselines. The measure of utility is the choice `utility` (as for "
+                      r"gu2020.sec3c-baselines.oue-beats-rappor). Checked: for every \(\varepsilon > 0\), GRR's cost "
+                      r"(its per-item approximate variance, or its total MSE of single-item data) exceeds both unary "
+                      r"encodings' once \(d > s(s+1)^2 + 3e^{\varepsilon} + 2\) (\(s = e^{\varepsilon/2}\)), and "
+                      r"its ratio to them grows without bound in \(d\) (GRR's per-item variance grows linearly in "
+                      r"\(d\), the unary encodings' does not).",
+       choices=(UTILITY,))
+def grr_large_domain(settings: AuditSettings, *, utility: str):
     d, s = z3.Reals("d s")
     E = s * s
-    grr_total = d * (E + d - 2) / (E - 1) ** 2 + (d - 2) / (E - 1)
     threshold = s * (s + 1) ** 2 + 3 * E + 2
     steps = []
     for name in ("OUE", "SUE"):
-        goal = grr_total > _total_single_item(name, d, E, s)
+        goal = utility_cost("GRR", d, s, utility=utility) > utility_cost(name, d, s, utility=utility)
         steps.append(proof_step(rf"GRR vs {'RAPPOR' if name == 'SUE' else name}: every \(\varepsilon > 0\), every "
                                 r"\(d\) above the threshold",
                                 prove([Condition((), None, goal)], assumptions=[s > 1, d > threshold],
@@ -350,7 +346,7 @@ def naive_unbiased(settings: AuditSettings):
                       r"\(3 \times 3\) matrix). As a formula as simple as GRR's, nothing measures simplicity.",
        choices=(CLOSED_FORM,))
 def naive_no_closed_form(settings: AuditSettings, *, closed_form: str):
-    if closed_form == "simple-formula":
+    if counts_as_closed_form(True, closed_form=closed_form) is None:  # a finite expression: closed or not?
         return decide([Step(Evidence("none", "", "no measure of a formula's simplicity"), inconclusive=True)], "", "",
                       "No reading decides 'as simple as GRR's': nothing measures the simplicity of a formula.")
     steps = []
@@ -369,6 +365,7 @@ def naive_no_closed_form(settings: AuditSettings, *, closed_form: str):
         steps.append(proof_step(rf"every \({d} \times {d}\) matrix: \(\operatorname{{adj}}(Q) Q = \det(Q) I\)",
                                 prove(conditions, description=rf"Cramer, \(d = {d}\)")))
     proved = all(not step.inconclusive and step.counterexample is None for step in steps)
+    proved = proved and counts_as_closed_form(proved, closed_form=closed_form)
     steps.append(Step(Evidence("z3", "Cramer's rule", r"proved for \(d = 2, 3\)" if proved else "not proved"),
                       counterexample={"element": r"\((Q^{-1})_{ij} = C_{ji} / \det Q\)",
                                       "why": r"the cofactor \(C_{ji}\) and \(\det Q\) are polynomials in the "
@@ -511,7 +508,8 @@ def naive_grr_frequency_term(settings: AuditSettings, *, small_portion: str):
     d, E = z3.Reals("d E")
     share = (d - 2) * (E - 1) / (d * (E + d - 2) + (d - 2) * (E - 1))
     proof = proof_step(r"every \(d \ge 2\) and \(\varepsilon > 0\): share < 1/2",
-                       prove([Condition((), None, share < z3.RealVal(1) / 2)], assumptions=[d >= 2, E > 1],
+                       prove([Condition((), None, small_portion_of(share, small_portion="minority"))],
+                             assumptions=[d >= 2, E > 1],
                              description="share below one half"))
     near = float((1000 - 2) * (ctx.exp(10) - 1) / (1000 * (ctx.exp(10) + 998) + 998 * (ctx.exp(10) - 1)))
     evidence = Step(Evidence("exact", r"\(d = 1000\), \(\varepsilon = 10\)", f"share {near:.3f}"))
@@ -524,7 +522,8 @@ def naive_grr_frequency_term(settings: AuditSettings, *, small_portion: str):
 
     # the smallest domain and an integer e^eps, then Fig. 3's power-law domain at eps = ln 20 (about 3)
     found = [(d_value, e_value, exact_share(d_value, Fraction(e_value))) for d_value, e_value in ((3, 3), (100, 20))]
-    over = [(d_value, e_value, value) for d_value, e_value, value in found if value > Fraction(1, 10)]
+    over = [(d_value, e_value, value) for d_value, e_value, value in found
+            if not small_portion_of(value, small_portion=small_portion)]
     step = Step(Evidence("exact", r"rational \(e^{\varepsilon}\): \(d = 3\), \(e^{\varepsilon} = 3\); \(d = 100\), "
                                   r"\(e^{\varepsilon} = 20\)",
                          "; ".join(rf"\(d = {d_value}\), \(e^{{\varepsilon}} = {e_value}\): share {value} "

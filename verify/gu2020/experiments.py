@@ -9,7 +9,9 @@ Settings follow the paper, and the authors' public code where the paper's values
 * **Budgets** (``PG1.m``): three levels ``{eps, 1.2 eps, 2 eps}`` holding exactly
   5%, 5% and 90% of the items, assigned by a random permutation; or, as the prose
   says, each item's budget drawn at random with those shares (the choice
-  ``budget_assignment``: ``exact_share_levels`` and ``random_budget_shares``).
+  ``budget_assignment``, built by ``assign_budgets``: ``exact_share_levels`` or ``random_budget_shares``).
+* **Solutions**: ``solve_opt0`` and ``solve_convex``, the builders of what the choices ``box`` and ``self_pairs``
+  shape; ``fig3`` and ``share_sweep`` build their runs under the running check's reading of these choices.
 * **Curves**: RAPPOR and OUE at ``eps = min E``; IDUE solved by opt0, opt1, opt2.
   The *plotted* theoretical value of a mechanism is what the authors' code plots:
   the totals of Sec. III-C for RAPPOR and OUE, the optimal objective of each model for
@@ -30,7 +32,8 @@ from ldpspec.reference.gu2020.idue import solve_levels
 from ldpspec.reference.gu2020.levels import PrivacyLevels, idue
 from ldpspec.reference.shared.estimators import count_variance
 from ldpspec.reference.shared.unary import UnaryEncoding, oue, sue
-from ldpspec.verify.claims import reading_value
+from ldpspec.verify.claims import builds
+from ldpspec.verify.gu2020.builders import readings_agree
 from ldpspec.verify.gu2020.readings import BOX, BUDGET_ASSIGNMENT, SELF_PAIRS
 
 MECHANISMS = ("RAPPOR", "OUE", "IDUE-opt0", "IDUE-opt1", "IDUE-opt2")
@@ -77,8 +80,16 @@ def random_budget_shares(m: int, factors, shares, eps: float,
             np.array([renumber[t] for t in item_level.tolist()]))
 
 
-ASSIGNMENTS = {"exact-shares": exact_share_levels, "random-draw": random_budget_shares}
-"""How the items get their budgets, by the values of the choice ``budget_assignment``."""
+@builds(BUDGET_ASSIGNMENT, constructs=("exact_share_levels", "random_budget_shares"))
+def assign_budgets(m: int, factors, shares, eps: float, rng: np.random.Generator, *,
+                   budget_assignment: str) -> tuple[PrivacyLevels, np.ndarray]:
+    """The items' budgets (Sec. VII-A, "randomly selected from the three values with a certain budget distribution"):
+    the levels and ``item_level[i]``, under the choice ``budget_assignment``: exactly each level's share of the items
+    (``exact_share_levels``, the authors' ``PG1.m``) or each item's budget drawn with the shares as probabilities
+    (``random_budget_shares``, the prose)."""
+    if budget_assignment == "exact-shares":
+        return exact_share_levels(m, factors, shares, eps, rng)
+    return random_budget_shares(m, factors, shares, eps, rng)
 
 
 def level_encoding(levels: PrivacyLevels, item_level: np.ndarray, a, b) -> UnaryEncoding:
@@ -117,34 +128,76 @@ class Fig3Data:
     n: int
     m: int
     points: list[Fig3Point] = field(default_factory=list)
+    single_item_levels: int = 0
+    """How many of the levels drawn (over the budgets) hold a single item."""
 
     def series(self, mechanism: str, value: str) -> list[float]:
         return [getattr(point, value) for point in self.points if point.mechanism == mechanism]
 
 
+def built(builder, *args, **values):
+    """``builder``'s function called with the values of its choices given explicitly, past its guard: for a cached
+    computation that a builder runs with the values it has read (they are the computation's arguments, hence part of
+    its cache key) and passes on to the builders of its parts. A check never calls it: a check leaves the values to
+    its reading, or passes those its claim varies or fixes to the builder itself."""
+    return builder.__wrapped__(*args, **values)
+
+
+_SOLUTIONS: dict = {}
+"""The solvers' solutions, once per audit for each model, notion, levels, constrained domain, box and ``self_pairs``:
+a solution depends on nothing else (the solver is seeded), and several readings and claims ask for the same."""
+
+
+def _levels_key(levels: PrivacyLevels) -> tuple:
+    return tuple(budget.text() for budget in levels.budgets), levels.sizes, levels.item_levels
+
+
+def _solution(levels: PrivacyLevels, model: str, r: str, box: str | None, self_pairs: str,
+              extended: PrivacyLevels | None, solve):
+    constrained = extended if extended is not None else levels
+    # the pairs of (6) are the same under both readings when every level of the constrained domain holds two or more
+    # items (``level_pairs``): the problem, hence the seeded solver's solution, is then the same
+    same_problem = "all" if readings_agree(constrained.sizes) else self_pairs
+    key = (_levels_key(levels), model, r, box, same_problem, None if extended is None else _levels_key(extended))
+    if key not in _SOLUTIONS:
+        _SOLUTIONS[key] = solve()
+    return _SOLUTIONS[key]
+
+
+@builds(BOX, SELF_PAIRS, constructs=("solve_levels",))
+def solve_opt0(levels: PrivacyLevels, r: str = "min", *, box: str, self_pairs: str,
+               extended: PrivacyLevels | None = None):
+    """opt0's kernel-verified solution (Sec. V-D, problem (9)) on ``levels``: the feasible region is the choice
+    ``box`` (the authors' box, or only ``0 < b_t < a_t < 1``), the level pairs it constrains the choice
+    ``self_pairs`` (eq. (6) over ``i != j``, or every level with itself as the authors' code);
+    ``extended``: IDUE-PS's domain with the dummies (Sec. VI-B, (17)), whose pairs are constrained."""
+    return _solution(levels, "opt0", r, box, self_pairs, extended,
+                     lambda: solve_levels(levels, "opt0", r, self_pairs=self_pairs, box=box, extended=extended))
+
+
+@builds(SELF_PAIRS, constructs=("solve_levels",))
+def solve_convex(levels: PrivacyLevels, model: str, r: str = "min", *, self_pairs: str,
+                 extended: PrivacyLevels | None = None):
+    """opt1's or opt2's kernel-verified solution (Sec. V-D, problems (11) and (12)); their regions have no box, the
+    level pairs they constrain are the choice ``self_pairs``."""
+    if model not in ("opt1", "opt2"):
+        raise ValueError(f"solve_convex solves opt1 or opt2, not {model!r}")
+    return _solution(levels, model, r, None, self_pairs, extended,
+                     lambda: solve_levels(levels, model, r, self_pairs=self_pairs, extended=extended))
+
+
 def solve_read(levels: PrivacyLevels, model: str = "opt0", r: str = "min", **options):
-    """``solve_levels``, with the choices ``self_pairs`` and (opt0) ``box`` those of the running check's reading
-    (``reading_value``) unless given."""
-    if "self_pairs" not in options:
-        options["self_pairs"] = reading_value(SELF_PAIRS)
-    if model == "opt0" and "box" not in options:
-        options["box"] = reading_value(BOX)
-    return solve_levels(levels, model, r, **options)
+    """The solution of ``model`` on ``levels``: ``solve_opt0`` or ``solve_convex``, which read the choices ``box``
+    (opt0) and ``self_pairs`` from the running check's reading unless its claim varies or fixes them and passes
+    them."""
+    if model == "opt0":
+        return solve_opt0(levels, r, **options)
+    return solve_convex(levels, model, r, **options)
 
 
-def solved(levels: PrivacyLevels, model: str, box: str | None = None, self_pairs: str | None = None):
-    """``solve_levels(levels, model, box=box, self_pairs=self_pairs)``, once per audit for each model, budgets, sizes
-    and reading: a solution depends on nothing else (opt1 and opt2 not even on the box), and several readings and
-    claims ask for the same. A choice not given is the running check's (``reading_value``)."""
-    box = (reading_value(BOX) if box is None else box) if model == "opt0" else None
-    self_pairs = reading_value(SELF_PAIRS) if self_pairs is None else self_pairs
-    return _solved(levels.budgets, levels.sizes, model, box, self_pairs)
-
-
-@lru_cache(maxsize=512)
-def _solved(budgets: tuple, sizes: tuple, model: str, box: str | None, self_pairs: str):
-    return solve_levels(PrivacyLevels.from_sizes(list(budgets), list(sizes)), model, self_pairs=self_pairs,
-                        **({"box": box} if box is not None else {}))
+def solved(levels: PrivacyLevels, model: str, **options):
+    """``solve_read(levels, model)``: the name other papers' checks use."""
+    return solve_read(levels, model, **options)
 
 
 def _encodings(levels: PrivacyLevels, item_level: np.ndarray, box: str, self_pairs: str) -> dict:
@@ -162,22 +215,28 @@ def _encodings(levels: PrivacyLevels, item_level: np.ndarray, box: str, self_pai
         second = float((1 - bit.p - bit.q) / (bit.p - bit.q))
         encodings[name] = (baseline, m * first + second)
     for model in ("opt0", "opt1", "opt2"):
-        solution = solved(levels, model, box, self_pairs)
+        solution = (built(solve_opt0, levels, box=box, self_pairs=self_pairs) if model == "opt0"
+                    else built(solve_convex, levels, model, self_pairs=self_pairs))
         encoding = level_encoding(levels, item_level, solution.a, solution.b)
         encodings[f"IDUE-{model}"] = (encoding, solution.worst_case_mse)
     return encodings
 
 
+@builds(BOX, BUDGET_ASSIGNMENT, SELF_PAIRS, constructs=("_fig3_cached",))
 def fig3(dataset: str, *, n: int = 100_000, runs: int = 10, epsilons=EPSILON_GRID, seed: int = 2020,
-         box: str | None = None, assignment: str | None = None) -> Fig3Data:
-    """The Fig. 3 comparison on ``dataset`` ("power-law", m = 100, or "uniform", m = 1000).
+         box: str, budget_assignment: str, self_pairs: str) -> Fig3Data:
+    """The Fig. 3 comparison (Sec. VII-A) on ``dataset`` ("power-law", m = 100, or "uniform", m = 1000).
 
-    ``box`` is opt0's feasible box and ``assignment`` how the items get their budgets (``ASSIGNMENTS``); these and
-    ``self_pairs``, when not given, are the running check's (``reading_value``).
+    Built under the choices ``box`` (opt0's region), ``budget_assignment`` (how the items get their budgets) and
+    ``self_pairs`` (the pairs the solvers constrain). When every level the run draws holds two or more items, the run
+    under ``self_pairs=all`` is the run under ``multi-item`` too (the same problems, solutions and draws): that is
+    checked on the run itself, and the other reading is run only when some level holds a single item.
     """
-    box = reading_value(BOX) if box is None else box
-    assignment = reading_value(BUDGET_ASSIGNMENT) if assignment is None else assignment
-    return _fig3_cached(dataset, n, runs, tuple(epsilons), seed, box, assignment, reading_value(SELF_PAIRS))
+    if self_pairs != "all":
+        first = _fig3_cached(dataset, n, runs, tuple(epsilons), seed, box, budget_assignment, "all")
+        if first.single_item_levels == 0:
+            return first
+    return _fig3_cached(dataset, n, runs, tuple(epsilons), seed, box, budget_assignment, self_pairs)
 
 
 @lru_cache(maxsize=32)
@@ -189,7 +248,9 @@ def _fig3_cached(dataset: str, n: int, runs: int, epsilons: tuple, seed: int, bo
     true_counts = np.bincount(items, minlength=m)
     data = Fig3Data(dataset, n, m)
     for eps in epsilons:
-        levels, item_level = ASSIGNMENTS[assignment](m, LEVEL_FACTORS, LEVEL_SHARES, eps, rng)
+        levels, item_level = built(assign_budgets, m, LEVEL_FACTORS, LEVEL_SHARES, eps, rng,
+                                   budget_assignment=assignment)
+        data.single_item_levels += sum(size == 1 for size in levels.sizes)
         for mechanism, (encoding, plotted) in _encodings(levels, item_level, box, self_pairs).items():
             expected_total = expected_total_mse(encoding, true_counts)
             errors = []
@@ -207,30 +268,36 @@ def _fig3_cached(dataset: str, n: int, runs: int, epsilons: tuple, seed: int, bo
 SHARE_GRID = (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 0.95)
 
 
+@builds(BOX, BUDGET_ASSIGNMENT, SELF_PAIRS, constructs=("_share_sweep",))
 def share_sweep(dataset: str, eps: float = 1.0, factor: float = 2.0, shares=SHARE_GRID, *, n: int = 100_000,
-                seed: int = 6, box: str | None = None, assignment: str | None = None) -> list[tuple]:
-    """``(share, OUE's expected MSE / n, IDUE-opt0's expected MSE / n)`` for budgets ``{eps, factor * eps}``.
+                seed: int = 6, box: str, budget_assignment: str, self_pairs: str) -> list[tuple]:
+    """``(share, OUE's expected MSE / n, IDUE-opt0's expected MSE / n)`` for budgets ``{eps, factor * eps}`` (Fig. 6,
+    Sec. VII-A), built under ``box``, ``budget_assignment`` and ``self_pairs`` as ``fig3``.
 
     Exact expected MSE (eq. (8)) of the generated data; the share is that of the items with the smaller budget.
-    ``box``, ``assignment`` and ``self_pairs``, when not given, are the running check's (``reading_value``).
     """
-    box = reading_value(BOX) if box is None else box
-    assignment = reading_value(BUDGET_ASSIGNMENT) if assignment is None else assignment
-    return _share_sweep(dataset, eps, factor, tuple(shares), n, seed, box, assignment, reading_value(SELF_PAIRS))
+    if self_pairs != "all":
+        rows, singles = _share_sweep(dataset, eps, factor, tuple(shares), n, seed, box, budget_assignment, "all")
+        if singles == 0:
+            return rows
+    return _share_sweep(dataset, eps, factor, tuple(shares), n, seed, box, budget_assignment, self_pairs)[0]
 
 
 @lru_cache(maxsize=32)
 def _share_sweep(dataset: str, eps: float, factor: float, shares: tuple, n: int, seed: int, box: str, assignment: str,
-                 self_pairs: str) -> list[tuple]:
+                 self_pairs: str) -> tuple[list[tuple], int]:
+    """The rows of ``share_sweep``, and how many of the levels drawn hold a single item."""
     m = {"power-law": 100, "uniform": 1000}[dataset]
     rng = np.random.default_rng(seed)
     items = (power_law_items if dataset == "power-law" else uniform_items)(n, m, rng)
     true_counts = np.bincount(items, minlength=m).tolist()
-    rows = []
+    rows, singles = [], 0
     for share in shares:
-        levels, item_level = ASSIGNMENTS[assignment](m, (1.0, factor), (share, 1 - share), eps, rng)
-        solution = solved(levels, "opt0", box, self_pairs)
+        levels, item_level = built(assign_budgets, m, (1.0, factor), (share, 1 - share), eps, rng,
+                                   budget_assignment=assignment)
+        singles += sum(size == 1 for size in levels.sizes)
+        solution = built(solve_opt0, levels, box=box, self_pairs=self_pairs)
         idue_total = expected_total_mse(level_encoding(levels, item_level, solution.a, solution.b), true_counts)
         oue_total = expected_total_mse(oue(eps, m), true_counts)
         rows.append((share, oue_total / n, idue_total / n))
-    return rows
+    return rows, singles

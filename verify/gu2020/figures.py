@@ -2,8 +2,9 @@
 
 Fig. 3 uses the paper's synthetic data, and Fig. 6 names no data set; both are run on the power-law and uniform data
 of ``ldpspec.verify.gu2020.experiments``, under both of opt0's boxes and both ways of assigning the budgets (the
-choices ``box`` and ``budget_assignment``). Every level of these experiments holds two or more items, so the choice
-``self_pairs`` does not change them.
+choices ``box`` and ``budget_assignment``). Their runs (``experiments.fig3``, ``experiments.share_sweep``,
+``fig6_against_oue``) read ``self_pairs`` too, and reuse the run under ``self_pairs=all`` for ``multi-item`` only when
+every level drawn holds two or more items (the same constraints).
 
 Figs. 4-5 (Retail) and Figs. 7-9 (Clothing) are run on the real data sets' summaries
 (``ldpspec.verify.gu2020.real_data``): exact expected MSE and RE, and top-k precision simulated exactly in
@@ -20,9 +21,24 @@ from scipy.stats import t as student_t
 
 from ldpspec.reference.gu2020.levels import PrivacyLevels, worst_case_mse
 from ldpspec.verify.audit import outcome
-from ldpspec.verify.claims import REGISTRY, AuditSettings, Evidence, Step, claim, decide, reading_value
+from ldpspec.verify.claims import REGISTRY, AuditSettings, Evidence, Step, builds, claim, decide
 from ldpspec.verify.gu2020 import real_data
-from ldpspec.verify.gu2020.experiments import EPSILON_GRID, fig3, share_sweep, solve_read
+from ldpspec.verify.gu2020.builders import (
+    almost_same_as,
+    large_shares,
+    similar_factor,
+    skew_series,
+    top_k_of,
+)
+from ldpspec.verify.gu2020.experiments import (
+    EPSILON_GRID,
+    assign_budgets,
+    built,
+    fig3,
+    share_sweep,
+    solve_opt0,
+    solve_read,
+)
 from ldpspec.verify.gu2020.idue import toy_example
 from ldpspec.verify.gu2020.optimality import near_optimal_verdict, opt2_equals_oue_certificate
 from ldpspec.verify.gu2020.readings import (
@@ -45,8 +61,11 @@ EXPERIMENT = (BOX, BUDGET_ASSIGNMENT)
 """The choices every claim on the generated experiments depends on."""
 
 
-def _fig3(dataset: str, box: str, budget_assignment: str):
-    return fig3(dataset, runs=RUNS, box=box, assignment=budget_assignment)
+def _fig3(dataset: str, box: str | None, budget_assignment: str):
+    """Fig. 3's run; ``box`` ``None``: the running check's reading (a claim that does not vary it)."""
+    if box is None:
+        return fig3(dataset, runs=RUNS, budget_assignment=budget_assignment)
+    return fig3(dataset, runs=RUNS, box=box, budget_assignment=budget_assignment)
 
 
 @claim("gu2020.fig3.empirical-matches-theory", location="Sec. VII-A, Fig. 3",
@@ -107,7 +126,7 @@ def fig3_idue_beats_ldp(settings: AuditSettings, *, box: str, budget_assignment:
                       "the choice `similar`.",
        choices=EXPERIMENT + (SIMILAR,))
 def fig3_similar_utility(settings: AuditSettings, *, box: str, budget_assignment: str, similar: str):
-    factor = 2 if similar == "within-factor-2" else 10
+    factor = similar_factor(similar=similar)
     worst = None
     for dataset in DATASETS:
         data = _fig3(dataset, box, budget_assignment)
@@ -165,7 +184,7 @@ def fig3_better_than_ldp(settings: AuditSettings, *, budget_assignment: str):
     if budget_assignment == "random-draw":
         beaten = []
         for dataset in DATASETS:
-            data = _fig3(dataset, reading_value(BOX), budget_assignment)
+            data = _fig3(dataset, None, budget_assignment)
             for eps in EPSILON_GRID:
                 value = {p.mechanism: p.plotted for p in data.points if p.epsilon == eps}
                 for model in ("IDUE-opt1", "IDUE-opt2"):
@@ -247,14 +266,14 @@ def _fmt(value: float) -> str:
 def _solver_step(settings: AuditSettings, sizes: tuple, box: str) -> Step:
     """IDUE's parameters are opt0 points recorded from the solver (``real_solutions``), each verified by the kernel
     when it is read; ``--deep`` runs the solver again (seeds 0-3) and asks that it find no better point."""
-    recorded = {eps: real_data.opt0_parameters(eps, sizes, box)[2] for eps in EPSILON_GRID}
+    recorded = {eps: real_data.opt0_parameters(eps, sizes, box=box)[2] for eps in EPSILON_GRID}
     scope = rf"opt0, levels of sizes {sizes}, box {box}, \(\varepsilon\) 0.5..4"
     if not settings.deep:
         return Step(Evidence("solver + exact kernel", scope, "recorded points (the best of the solver's runs from "
                                                              "seeds 0-7), each verified MinID-LDP by the kernel"))
     better = []
     for eps, value in recorded.items():
-        fresh = real_data.search_opt0(eps, sizes, box, seeds=range(4))
+        fresh = real_data.search_opt0(eps, sizes, box=box, seeds=range(4))
         if fresh.worst_case_mse < value * (1 - 1e-9):
             better.append(rf"\(\varepsilon\) {eps}: {fresh.worst_case_mse:.6g} < {value:.6g}")
     return Step(Evidence("solver + exact kernel", scope + ", solver run again from seeds 0-3",
@@ -288,7 +307,7 @@ def fig4_5(settings: AuditSettings, *, box: str, budget_assignment: str):
             if not idue.re[k] < min(other.re[k] for other in others):
                 losses.append({"eps": eps, "metric": f"RE over the top {k}", "IDUE": _fmt(idue.re[k]),
                                **{other.mechanism: _fmt(other.re[k]) for other in others}})
-    sizes = real_data.level_sizes(len(real_data.retail_first_items()), budget_assignment)
+    sizes = real_data.level_sizes(len(real_data.retail_first_items()), budget_assignment=budget_assignment)
     ratios = [rf"\(\varepsilon\) {eps}: MSE OUE/IDUE {value[('OUE', eps)].mse / value[('IDUE', eps)].mse:.3f}, RE top "
               f"10 {value[('OUE', eps)].re[10] / value[('IDUE', eps)].re[10]:.3f}, top 100 "
               f"{value[('OUE', eps)].re[100] / value[('IDUE', eps)].re[100]:.3f}" for eps in EPSILON_GRID]
@@ -296,7 +315,7 @@ def fig4_5(settings: AuditSettings, *, box: str, budget_assignment: str):
     eps = EPSILON_GRID[0]
     counts = real_data.retail_first_items()
     top = real_data.top_items(counts, 10)
-    a, b, _ = real_data.opt0_parameters(eps, sizes, box)
+    a, b, _ = real_data.opt0_parameters(eps, sizes, box=box)
     smallest = real_data.exact_errors(counts[top][:, None], np.ones(1), int(counts.sum()), a[0], b[0])[0]
     oue = real_data.exact_errors(counts[top][:, None], np.ones(1), int(counts.sum()),
                                  *real_data.baseline_parameters("OUE", eps))[0]
@@ -314,8 +333,43 @@ def fig4_5(settings: AuditSettings, *, box: str, budget_assignment: str):
                   "the Kosarak part: it needs the data set, which is not held.")
 
 
-def _clothing_padding(padding: str) -> int:
-    return real_data.padding_lengths(real_data.clothing_sets())[padding]
+@claim("gu2020.table3", location="Sec. VII, Table III; Sec. VII-B (Figs. 8-9)",
+       statement="Table III: Retail has 908,576 records, 88,162 users and 16,470 items; Kosarak 8,019,015 records, "
+                 "990,002 users and 41,270 items; Clothing 192,544 records, 105,508 users and 5,850 items. In Clothing "
+                 "and Kosarak each user approximately has 2 and 8 items on average.",
+       methods=("exact count", "none"), recorded="refuted",
+       interpretation="Counted on the data sets the audit holds (`verify/data`, each folder's SOURCE.md says where the "
+                      "original comes from): Retail's users and records from its users' set sizes, its items the "
+                      "domain of the first items; Clothing's users and items from its item sets, its records the rows "
+                      "of the file; 'approximately' as the mean number of distinct items per user rounded to the "
+                      "nearest integer. Kosarak is not held: its part stays open.")
+def table3(settings: AuditSettings):
+    from ldpspec.verify.data import summary
+
+    retail = summary("retail")
+    sets = real_data.clothing_sets()
+    counted = {
+        "Retail": {"records": sum(int(size) * users for size, users in retail["set_sizes"].items()),
+                   "users": int(real_data.retail_first_items().sum()), "items": len(real_data.retail_first_items())},
+        "Clothing": {"records": summary("clothing")["records"], "users": sets.n, "items": sets.m},
+    }
+    printed = {"Retail": {"records": 908_576, "users": 88_162, "items": 16_470},
+               "Clothing": {"records": 192_544, "users": 105_508, "items": 5_850}}
+    differing = [{"data set": name, "quantity": key, "printed": f"{value:,}", "counted": f"{counted[name][key]:,}"}
+                 for name, values in printed.items() for key, value in values.items() if counted[name][key] != value]
+    shown = "; ".join(f"{name}: " + ", ".join(f"{key} {counted[name][key]:,} (printed {value:,})"
+                                              for key, value in values.items()) for name, values in printed.items())
+    steps = [Step(Evidence("exact count", "Retail and Clothing as held", shown),
+                  counterexample={"differing": differing,
+                                  "note": "counted on the copies the audit holds (SOURCE.md); another public count "
+                                          "of Clothing (RecBole's) also gives 105,571 users"} if differing else None),
+             Step(Evidence("exact count", "Clothing: distinct items per user",
+                           f"mean {sets.average:.3f}, rounded {round(sets.average)} (printed: approximately 2)"),
+                  counterexample={"data set": "Clothing", "mean items per user": f"{sets.average:.3f}",
+                                  "printed": "approximately 2"} if round(sets.average) != 2 else None),
+             _kosarak("Table III's Kosarak row and its 8 items per user")]
+    return decide(steps, "", "A count of Table III differs from the data set held.",
+                  "Retail's and Clothing's counts match; Kosarak's stay open.")
 
 
 def _critical(comparisons: int, runs: int) -> float:
@@ -369,13 +423,14 @@ def _worse_than_oue(runs: real_data.PrecisionRuns, region) -> tuple[list, list, 
                       "family-wise error of 0.001 per part (Bonferroni over its comparisons).",
        choices=REAL + (PADDING,))
 def fig7(settings: AuditSettings, *, box: str, budget_assignment: str, padding: str):
-    length = _clothing_padding(padding)
+    length = real_data.clothing_padding(padding=padding)
     errors = real_data.clothing_relative_errors(length, box, budget_assignment)
     losses = [{"eps": eps, "k": k, **{f"RE {name}": _fmt(errors[(name, eps)][k]) for name in real_data.MECHANISMS}}
               for eps in EPSILON_GRID for k in real_data.K_GRID
               if not errors[("IDUE", eps)][k] < min(errors[(name, eps)][k] for name in ("RAPPOR", "OUE"))]
     scope = rf"Clothing, \(l = {length}\)"
-    steps = [_solver_step(settings, real_data.level_sizes(real_data.clothing_sets().m, budget_assignment), box),
+    sizes = real_data.level_sizes(real_data.clothing_sets().m, budget_assignment=budget_assignment)
+    steps = [_solver_step(settings, sizes, box),
              Step(Evidence("exact expectation", rf"{scope}, 8 budgets \(\times\) 10 values of \(k\): (1) RE",
                            f"points where IDUE-PS's RE is not the smallest: {len(losses)}; RE RAPPOR-PS/OUE-PS/IDUE-PS "
                            r"at \(k = 10\): " + "; ".join(
@@ -463,17 +518,18 @@ def fig8_9(settings: AuditSettings, *, box: str, budget_assignment: str, top_k: 
              for length in real_data.PADDING_GRID}
     best = {}
     for eps in EPSILON_GRID:
-        values = [table[length][("IDUE", eps)][k] for length in real_data.PADDING_GRID]
+        values = [top_k_of(table[length][("IDUE", eps)], top_k=top_k) for length in real_data.PADDING_GRID]
         best[eps] = real_data.PADDING_GRID[int(np.argmin(values))]
     at_edge = [eps for eps, length in best.items() if length == real_data.PADDING_GRID[-1]]
     average = real_data.clothing_sets().average
     series = ", ".join(rf"\(\varepsilon\) {eps}: \(l^* = {length}\)" for eps, length in best.items())
-    curves = "; ".join(rf"\(\varepsilon\) {eps}: " + ", ".join(_fmt(table[length][("IDUE", eps)][k])
+    curves = "; ".join(rf"\(\varepsilon\) {eps}: " + ", ".join(_fmt(top_k_of(table[length][("IDUE", eps)], top_k=top_k))
                                                   for length in real_data.PADDING_GRID) for eps in (2.0, 4.0))
     scope = rf"Clothing, IDUE-PS, RE over the top {k}, \(l = 1..{real_data.PADDING_GRID[-1]}\)"
     drops = [(a, b) for a, b in zip(EPSILON_GRID, EPSILON_GRID[1:]) if best[b] < best[a]]
     grows = best[EPSILON_GRID[-1]] > best[EPSILON_GRID[0]]
-    steps = [_solver_step(settings, real_data.level_sizes(real_data.clothing_sets().m, budget_assignment), box),
+    sizes = real_data.level_sizes(real_data.clothing_sets().m, budget_assignment=budget_assignment)
+    steps = [_solver_step(settings, sizes, box),
              _kosarak(r"(1) the optimal \(l\) on Kosarak against Clothing's"),
              Step(Evidence("exact expectation", rf"{scope}: (2) the optimal \(l\) grows with \(\varepsilon\)", series),
                   counterexample=None if (grows and not drops) or at_edge else {
@@ -495,7 +551,7 @@ def fig8_9(settings: AuditSettings, *, box: str, budget_assignment: str, top_k: 
 
 
 def _sweep(dataset: str, box: str, budget_assignment: str):
-    return share_sweep(dataset, box=box, assignment=budget_assignment)
+    return share_sweep(dataset, box=box, budget_assignment=budget_assignment)
 
 
 @claim("gu2020.fig6.smaller-share-more-benefit", location="Sec. VII-A, Fig. 6; slides",
@@ -520,14 +576,26 @@ def fig6_trend(settings: AuditSettings, *, box: str, budget_assignment: str):
     return decide(steps, "The benefit shrinks as the share of more sensitive items grows.", "")
 
 
+@builds(BOX, BUDGET_ASSIGNMENT, SELF_PAIRS, constructs=("_fig6_against_oue",))
+def fig6_against_oue(dataset: str, *, box: str, budget_assignment: str, self_pairs: str) -> tuple:
+    """``((share, {k: IDUE's / OUE's expected RE over the top k}), ...)`` on Fig. 6's runs (Sec. VII-A;
+    ``share_sweep``'s data, budgets and opt0 points), built under ``box``, ``budget_assignment`` and ``self_pairs``.
+    The draws do not depend on the solutions, so when every level drawn holds two or more items the run under
+    ``self_pairs=all`` is the run under ``multi-item`` too (checked on the run)."""
+    if self_pairs != "all":
+        rows, singles = _fig6_against_oue(dataset, box, budget_assignment, "all")
+        if singles == 0:
+            return rows
+    return _fig6_against_oue(dataset, box, budget_assignment, self_pairs)[0]
+
+
 @lru_cache(maxsize=8)
 def _fig6_against_oue(dataset: str, box: str, budget_assignment: str, self_pairs: str) -> tuple:
-    """``((share, {k: IDUE's / OUE's expected RE over the top k}), ...)`` on Fig. 6's runs (``share_sweep``'s data,
-    budgets and opt0 points): the exact expected absolute error of every item (``real_data.exact_errors``) under each
-    mechanism."""
+    """The rows of ``fig6_against_oue``, and how many levels drawn hold a single item: the exact expected absolute
+    error of every item (``real_data.exact_errors``) under each mechanism."""
     import math
 
-    from ldpspec.verify.gu2020.experiments import ASSIGNMENTS, SHARE_GRID, power_law_items, solved, uniform_items
+    from ldpspec.verify.gu2020.experiments import SHARE_GRID, power_law_items, uniform_items
 
     m, n = {"power-law": 100, "uniform": 1000}[dataset], 100_000
     rng = np.random.default_rng(6)  # as share_sweep draws them
@@ -537,10 +605,12 @@ def _fig6_against_oue(dataset: str, box: str, budget_assignment: str, self_pairs
     one = np.array([1.0])
     oue_abs, _ = real_data.exact_errors(counts[:, None], one, n, 0.5, 1 / (math.e + 1))
     oue_re = real_data.relative_errors(oue_abs[order], counts[order], ks)
-    rows = []
+    rows, singles = [], 0
     for share in SHARE_GRID:
-        levels, item_level = ASSIGNMENTS[budget_assignment](m, (1.0, 2.0), (share, 1 - share), 1.0, rng)
-        solution = solved(levels, "opt0", box, self_pairs)
+        levels, item_level = built(assign_budgets, m, (1.0, 2.0), (share, 1 - share), 1.0, rng,
+                                   budget_assignment=budget_assignment)
+        singles += sum(size == 1 for size in levels.sizes)
+        solution = built(solve_opt0, levels, box=box, self_pairs=self_pairs)
         idue_abs = np.empty(m)
         for t in range(levels.count):
             held = item_level == t
@@ -548,7 +618,7 @@ def _fig6_against_oue(dataset: str, box: str, budget_assignment: str, self_pairs
                                                        float(solution.b[t]))
         idue_re = real_data.relative_errors(idue_abs[order], counts[order], ks)
         rows.append((share, {k: idue_re[k] / oue_re[k] for k in oue_re}))
-    return tuple(rows)
+    return tuple(rows), singles
 
 
 @claim("gu2020.fig6.like-oue-at-large-share", location="Sec. VII-A, Fig. 6",
@@ -567,16 +637,15 @@ def _fig6_against_oue(dataset: str, box: str, budget_assignment: str, self_pairs
                       "That OUE outperforms RAPPOR is gu2020.sec3c-baselines.oue-beats-rappor.",
        choices=EXPERIMENT + (LARGE_SHARE, ALMOST_SAME))
 def fig6_like_oue(settings: AuditSettings, *, box: str, budget_assignment: str, large_share: str, almost_same: str):
-    threshold, tolerance = int(large_share.rstrip("%")) / 100, int(almost_same.rstrip("%")) / 100
     steps = []
     for dataset in DATASETS:
         mse = {share: idue_value / oue_value
                for share, oue_value, idue_value in _sweep(dataset, box, budget_assignment)}
-        rows = [(share, mse[share], re) for share, re in _fig6_against_oue(dataset, box, budget_assignment,
-                                                                           reading_value(SELF_PAIRS))
-                if share >= threshold - 1e-9]
+        against = dict(fig6_against_oue(dataset, box=box, budget_assignment=budget_assignment))
+        rows = [(share, mse[share], against[share]) for share in large_shares(list(against), large_share=large_share)]
         far = [(share, mse, min(re.values()), max(re.values())) for share, mse, re in rows
-               if abs(mse - 1) > tolerance or any(abs(value - 1) > tolerance for value in re.values())]
+               if not almost_same_as(mse, almost_same=almost_same)
+               or not all(almost_same_as(value, almost_same=almost_same) for value in re.values())]
         steps.append(Step(
             Evidence("exact expectation", f"{dataset}, shares {large_share} to 95%, budgets {{1, 2}}",
                      "; ".join(f"{100 * share:.0f}%: MSE IDUE/OUE {mse:.4f}, RE IDUE/OUE "
@@ -616,7 +685,7 @@ def limitations_small_benefit(settings: AuditSettings, *, box: str, budget_assig
                       r"OUE-PS's (paired \(t\)-test, family-wise error 0.001, Bonferroni over the 80 points).",
        choices=REAL + (PADDING,))
 def limitations_top_k(settings: AuditSettings, *, box: str, budget_assignment: str, padding: str):
-    length = _clothing_padding(padding)
+    length = real_data.clothing_padding(padding=padding)
     runs = real_data.precision_runs(length, box, budget_assignment, _precision_runs_for(settings))
     grid = [(eps, j) for eps in EPSILON_GRID for j in range(len(real_data.K_GRID))]
     below, above, critical = _worse_than_oue(runs, grid)
@@ -720,9 +789,9 @@ def headline_skew(settings: AuditSettings, *, skew: str, box: str, budget_assign
                       "The benefit grows as fewer items are sensitive.", "")
     oue_value = 100 * 4 * np.e / (np.e - 1) ** 2 + 1
     gains = []
-    for k in (1.2, 1.5, 2.0, 3.0, 5.0, 10.0):
-        solution = solve_read(PrivacyLevels.from_sizes([1, k], [10, 90]), "opt0", box=box)
-        gains.append(rf"\(k = {k}\): {oue_value / solution.worst_case_mse:.4f}")
+    for levels in skew_series(skew=skew):  # the ratio k of the budgets {1, k} growing
+        solution = solve_read(levels, "opt0", box=box)
+        gains.append(rf"\(k = {float(levels.budgets[1])}\): {oue_value / solution.worst_case_mse:.4f}")
     return decide([Step(Evidence("solver", r"levels \(\{1, k\}\) with 10 and 90 items, worst-case MSE",
                                  "OUE/IDUE " + ", ".join(gains)), inconclusive=True)], "", "",
                   "The benefit saturates in the solver's results; not certified.")

@@ -14,10 +14,10 @@ import z3
 from hypothesis import strategies as st
 
 from ldpspec.reference.gu2020.idue_ps import IduePs, itemset_budget
-from ldpspec.reference.gu2020.levels import PrivacyLevels, level_pairs, with_dummies
+from ldpspec.reference.gu2020.levels import PrivacyLevels
 from ldpspec.reference.shared.unary import UnaryBits, UnaryEncoding
 from ldpspec.spec import Nats, avg_id_ldp, compose, id_ldp, pairwise_loss, to_decimal_string
-from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide, reading_value
+from ldpspec.verify.claims import AuditSettings, Evidence, Fixed, Step, claim, decide
 from ldpspec.verify.common import (
     ALL_ENTRIES,
     channel_row,
@@ -28,6 +28,14 @@ from ldpspec.verify.common import (
     two_channels_with_increments,
     z3_reals,
 )
+from ldpspec.verify.gu2020.builders import (
+    constrained_pairs,
+    dummy_level_budgets,
+    extended_domains,
+    released,
+    released_idue_ps,
+    released_oue_ps,
+)
 from ldpspec.verify.gu2020.experiments import solve_read
 from ldpspec.verify.gu2020.readings import DUMMY_BUDGET, RELEASE, SELF_PAIRS
 from ldpspec.verify.search import find_counterexample, search_step
@@ -36,12 +44,6 @@ from ldpspec.verify.symbolic import Condition, proof_step, prove
 
 def _bits(parameters) -> list:
     return [UnaryBits(a, b, 1 - a, 1 - b) for a, b in parameters]
-
-
-def dummy_levels(levels: PrivacyLevels) -> list[int]:
-    """The dummies' levels to check under the running check's reading of ``dummy_budget`` (``reading_value``): the
-    smallest budget's (``min``), or under ``any`` every level (any of the items' budgets, as Theorem 4 tries)."""
-    return [0] if reading_value(DUMMY_BUDGET) == "min" else list(range(len(levels.budgets)))
 
 
 def _hundredths(pair) -> tuple:
@@ -63,10 +65,7 @@ distinct_hundredths = (st.tuples(st.integers(1, 99), st.integers(1, 99))
                       r"each of its items is sampled with probability \(1/|x| < 1/l\). (Sec. VII-B itself speaks of "
                       r"the bias of a small \(l\).)")
 def ps_estimator(settings: AuditSettings):
-    from ldpspec.reference.gu2020.idue_ps import oue_ps
-
-    release = reading_value(RELEASE)
-    mechanism = oue_ps(1, 2, 1, release)
+    mechanism = released_oue_ps(1, 2, 1)
     sets = [(0, 1)]
     means, _ = mechanism.estimate_moments(sets)
     rows = [channel_row(mechanism.channel(), s) for s in sets]
@@ -86,7 +85,7 @@ def ps_estimator(settings: AuditSettings):
 
     def violates(example):  # sets within the padding length: unbiased
         padding, sets = example
-        mechanism = oue_ps(1, 3, padding, release)
+        mechanism = released_oue_ps(1, 3, padding)
         means, _ = mechanism.estimate_moments(sets)
         return any(means[i] != sum(i in s for s in sets) for i in range(3))
 
@@ -138,7 +137,7 @@ def _lemma2_bound(mechanism: IduePs, first: tuple, second: tuple):
 def lemma2(settings: AuditSettings, *, release: str):
     def violates(example):
         m, padding, parameters = example
-        mechanism = IduePs(UnaryEncoding(_bits(parameters[: m + padding])), m, padding, release)
+        mechanism = released(UnaryEncoding(_bits(parameters[: m + padding])), m, padding, release=release)
         channel = mechanism.channel()
         for (x1, x2), (loss, _) in pairwise_loss(channel).items():
             if loss.is_infinite or loss > Nats.log(_lemma2_bound(mechanism, x1, x2)):
@@ -186,17 +185,25 @@ def eq16_jensen(settings: AuditSettings):
 
 # --- Theorem 4: IDUE-PS inherits MinID-LDP (and AvgID-LDP) from IDUE --------------------------------
 
-def _tight_budgets(levels_of_items: list, parameters: dict, r: str, self_pairs_all: bool, increments: list) -> dict:
+def _pairs_of(levels_of_items: list, self_pairs: str) -> list[tuple]:
+    """The pairs of levels (17) constrains on the extended domain whose items hold ``levels_of_items``
+    (``constrained_pairs``, by the levels' labels)."""
+    levels = sorted(set(levels_of_items))
+    # placeholder budgets 1, 2, ...: the pairs depend on the levels' sizes only
+    shape = PrivacyLevels.from_sizes(list(range(1, len(levels) + 1)), [levels_of_items.count(t) for t in levels])
+    return [(levels[s], levels[t]) for s, t in constrained_pairs(shape, self_pairs=self_pairs)]
+
+
+def _tight_budgets(levels_of_items: list, parameters: dict, r: str, self_pairs: str, increments: list) -> dict:
     """Level budgets that make (17) hold for these parameters, tight up to the increments.
 
-    (17) for bits i != j of levels s, t (and i = j if ``self_pairs_all``): p_s / q_t <= e^{r(eps_s, eps_t)}.
+    (17) for the level pairs of ``_pairs_of`` (bits i != j of levels s, t, and i = j when the reading constrains a
+    level with itself): p_s / q_t <= e^{r(eps_s, eps_t)}.
     """
     levels = sorted(set(levels_of_items))
-    count = {t: levels_of_items.count(t) for t in levels}
     p = {t: parameters[t][0] / parameters[t][1] for t in levels}
     q = {t: (1 - parameters[t][0]) / (1 - parameters[t][1]) for t in levels}
-    needed = {(s, t): Nats.log(p[s] / q[t]) for s in levels for t in levels
-              if s != t or self_pairs_all or count[t] >= 2}
+    needed = {(s, t): Nats.log(p[s] / q[t]) for s, t in _pairs_of(levels_of_items, self_pairs)}
     budgets = {t: Nats.rational(0) for t in levels}
     if r == "min":  # min(eps_s, eps_t) >= L_st: both at least L_st
         for (s, t), value in needed.items():
@@ -218,17 +225,17 @@ def _theorem4_case(example, release: str, self_pairs: str, dummy_budget: str, r:
     item_levels = [t % len(parameters) for t in item_levels[:m]]
     dummy_level %= len(parameters)
     extended = item_levels + [dummy_level] * padding
-    self_pairs_all = self_pairs == "all"
-    budgets = _tight_budgets(extended, dict(enumerate(parameters)), r, self_pairs_all, increments)
-    if dummy_budget == "min":  # eps_d = min E: every other level at least the dummies' budget
-        budgets = {t: max(value, budgets[dummy_level]) for t, value in budgets.items()}
+    budgets = _tight_budgets(extended, dict(enumerate(parameters)), r, self_pairs, increments)
+    # eps_d = min E: every other level at least the dummies' budget; any: as drawn
+    budgets = dummy_level_budgets(budgets, dummy_level, dummy_budget=dummy_budget)
     encoding = UnaryEncoding(_bits([parameters[t] for t in extended]))
-    # The premise (17), checked by the kernel on IDUE over the extended domain, plus i = j when self_pairs = "all".
+    # The premise (17), checked by the kernel on IDUE over the extended domain (pairs of distinct bits), plus each
+    # level with itself that the reading constrains (for a level of two or more bits the kernel's pairs imply it).
     premise = id_ldp(encoding.channel(), {k: budgets[t] for k, t in enumerate(extended)}, r).holds
-    if self_pairs_all:
-        premise = premise and all(Nats.log(bit.p * bit.not_q / (bit.q * bit.not_p)) <= budgets[t]
-                                  for bit, t in zip(encoding.bits, extended))
-    mechanism = IduePs(encoding, m, padding, release)
+    selves = {t for s, t in _pairs_of(extended, self_pairs) if s == t}
+    premise = premise and all(Nats.log(bit.p * bit.not_q / (bit.q * bit.not_p)) <= budgets[t]
+                              for bit, t in zip(encoding.bits, extended) if t in selves)
+    mechanism = released(encoding, m, padding, release=release)
     channel = mechanism.channel()
     item_budgets = [budgets[t] for t in item_levels]
     set_budgets = {x: itemset_budget(item_budgets, x, padding, budgets[dummy_level]) for x in channel.inputs}
@@ -306,14 +313,12 @@ def avgid_applicable(settings: AuditSettings, *, release: str, self_pairs: str):
         for model in ("opt0", "opt1", "opt2"):
             solution = solve_read(levels, model, "avg")
             results.append(solution.verified)
-    from ldpspec.reference.gu2020.idue_ps import idue_ps
-
     levels = PrivacyLevels.from_sizes([1, 2], [1, 2])
     solution = solve_read(levels, "opt0", "avg")
     item_budgets = levels.item_budgets()
     holds = True
-    for dummies in dummy_levels(levels):
-        channel = idue_ps(levels, solution.a, solution.b, 2, release=release, dummy_level=dummies).channel()
+    for dummies, mechanism in released_idue_ps(levels, solution.a, solution.b, 2, "avg", release=release):
+        channel = mechanism.channel()
         holds = holds and id_ldp(channel, {x: itemset_budget(item_budgets, x, 2, levels.budgets[dummies])
                                            for x in channel.inputs}, "avg").holds
     steps = [Step(Evidence("solver + exact kernel", r"9 models \(\times\) levels with \(r\) = average",
@@ -380,15 +385,16 @@ def dummy_range(settings: AuditSettings):
                       "counts the original items). When a level of one item is not constrained with itself, dummies "
                       r"joining it add the constraint \(s = t\), so the constraints depend on the level sizes, not "
                       "only on the privacy levels.",
-       choices=(SELF_PAIRS,))
+       choices=(SELF_PAIRS,),
+       fixes=(Fixed(DUMMY_BUDGET, r"the statement is about every \(\varepsilon_d\) selected from the original "
+                                  "budgets: the dummies join each level in turn", "any"),))
 def dummy_same_problem(settings: AuditSettings, *, self_pairs: str):
     levels = PrivacyLevels.from_sizes(["log(4)", "log(6)"], [1, 4])
     without = solve_read(levels, "opt0", self_pairs=self_pairs).worst_case_mse
     steps = []
-    for dummy_level in range(levels.count):
-        extended = with_dummies(levels, 2, dummy_level)
-        added = sorted(set(level_pairs(extended, self_pairs=self_pairs))
-                       - set(level_pairs(levels, self_pairs=self_pairs)))
+    for dummy_level, extended in extended_domains(levels, 2):  # `dummy_budget=any`, fixed on the claim
+        added = sorted(set(constrained_pairs(extended, self_pairs=self_pairs))
+                       - set(constrained_pairs(levels, self_pairs=self_pairs)))
         with_them = solve_read(levels, "opt0", self_pairs=self_pairs, extended=extended).worst_case_mse
         unchanged_optimum = abs(without - with_them) <= 1e-6 * without
         counterexample = {"levels": r"toy example: \(\ln 4\) (HIV, 1 item), \(\ln 6\) (4 items)", "l": 2,
@@ -441,9 +447,8 @@ def idue_ps_complexity(settings: AuditSettings, *, self_pairs: str):
     for name, sizes in (("5 items", [1, 1, 3]), ("5000 items", [1000, 1000, 3000])):
         levels = PrivacyLevels.from_sizes([1, 2, 3], sizes)
         for padding in (1, 4):
-            for dummies in dummy_levels(levels):  # the dummies' level: the first under `dummy_budget=min`
-                problems[(f"{name}, l = {padding}", dummies)] = level_pairs(with_dummies(levels, padding, dummies),
-                                                                            self_pairs=self_pairs)
+            for dummies, extended in extended_domains(levels, padding):  # the first level under `dummy_budget=min`
+                problems[(f"{name}, l = {padding}", dummies)] = constrained_pairs(extended, self_pairs=self_pairs)
     T = 3
     sizes_seen = {name + (f", dummies in level {dummies}" if dummies else ""): len(pairs)
                   for (name, dummies), pairs in problems.items()}

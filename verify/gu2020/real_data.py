@@ -13,9 +13,12 @@
 **Settings** (the paper, and the authors' code where the paper's values are lost; the page of Gu et al.):
 ``eps`` from 0.5 to 4 in steps of 0.5; three levels ``{eps, 1.2 eps, 2 eps}`` holding 5%, 5% and 90% of the items
 (the default distribution; ``budget_assignment`` says how the items get them); RAPPOR and OUE (RAPPOR-PS, OUE-PS) at
-``eps = min E``; IDUE (IDUE-PS) solved by opt0 in the box of the choice ``box``, the dummies at ``min E`` (which adds
-no constraint: ``self_pairs`` and ``dummy_budget`` do not change these experiments, nor does ``release``, since the
-estimates read the real bits only). The ``k`` of the top-``k`` items is lost: every ``k`` of ``K_GRID`` is computed
+``eps = min E``; IDUE (IDUE-PS) solved by opt0 in the box of the choice ``box`` (``opt0_parameters``, which reads
+``box`` and ``self_pairs``). The builders read the other choices these experiments are built under and check in code
+that they change nothing here: ``opt0_parameters`` serves the points recorded under ``self_pairs=all`` for
+``multi-item`` only when every level holds two or more items (the same constraints); ``ps_real_bits`` checks that the
+dummies add no constraint in any level ``dummy_budget`` lets them join, and that the estimates read real bits, which
+every reading of ``release`` sends. The ``k`` of the top-``k`` items is lost: every ``k`` of ``K_GRID`` is computed
 (the authors' code evaluates the top 100); the padding lengths of Figs. 8-9 are ``PADDING_GRID``.
 
 **The budgets' arrangement.** The experiment gives the items their budgets at random (the authors' code draws the
@@ -57,10 +60,13 @@ import numpy as np
 import scipy.fft
 
 from ldpspec.reference.gu2020.idue import solve_levels
-from ldpspec.reference.gu2020.levels import PrivacyLevels, verify_idue, worst_case_mse
+from ldpspec.reference.gu2020.levels import PrivacyLevels, level_pairs, verify_idue, with_dummies, worst_case_mse
 from ldpspec.spec import exact_number
+from ldpspec.verify.claims import builds
 from ldpspec.verify.data import summary
+from ldpspec.verify.gu2020.builders import dummy_levels_under, readings_agree
 from ldpspec.verify.gu2020.experiments import EPSILON_GRID, LEVEL_FACTORS, LEVEL_SHARES
+from ldpspec.verify.gu2020.readings import BOX, BUDGET_ASSIGNMENT, DUMMY_BUDGET, PADDING, RELEASE, SELF_PAIRS
 
 K_GRID = tuple(range(10, 101, 10))
 """The ``k`` of the top-``k`` items (lost in the text; the authors' code evaluates the top 100)."""
@@ -138,16 +144,32 @@ def padding_lengths(sets: ItemSets) -> dict[str, int]:
     return {"mean": int(round(sets.average)), "percentile-90": int(np.percentile(sets.size, 90))}
 
 
+@builds(PADDING, constructs=("padding_lengths",))
+def clothing_padding(*, padding: str) -> int:
+    """The padding length \\(l\\) of Fig. 7's runs on Clothing (Sec. VII-B; not given): the users' mean number of
+    items rounded (``mean``, 2) or its 90th percentile (``percentile-90``, 3)."""
+    return padding_lengths(clothing_sets())[padding]
+
+
 # --- budgets and the mechanisms' parameters ---------------------------------------------------------------------
 
-def level_sizes(m: int, assignment: str) -> tuple[int, ...]:
-    """The level sizes: ``round(m * share)`` (the last level takes the rest), or one seeded random draw."""
-    if assignment == "exact-shares":
-        sizes = [int(round(m * share)) for share in LEVEL_SHARES]
-        sizes[-1] = m - sum(sizes[:-1])
-        return tuple(sizes)
+def _exact_share_sizes(m: int) -> tuple[int, ...]:
+    sizes = [int(round(m * share)) for share in LEVEL_SHARES]
+    sizes[-1] = m - sum(sizes[:-1])
+    return tuple(sizes)
+
+
+def _drawn_share_sizes(m: int) -> tuple[int, ...]:
     drawn = np.random.default_rng([ARRANGEMENT_SEED, m]).choice(len(LEVEL_SHARES), size=m, p=LEVEL_SHARES)
     return tuple(int(v) for v in np.bincount(drawn, minlength=len(LEVEL_SHARES)))
+
+
+@builds(BUDGET_ASSIGNMENT, constructs=("_exact_share_sizes", "_drawn_share_sizes"))
+def level_sizes(m: int, *, budget_assignment: str) -> tuple[int, ...]:
+    """The real-data experiments' level sizes (Sec. VII, 5%, 5%, 90% of the items): ``round(m * share)`` (the last
+    level takes the rest) under ``budget_assignment=exact-shares``, or one seeded draw of every item's level under
+    ``random-draw``."""
+    return _exact_share_sizes(m) if budget_assignment == "exact-shares" else _drawn_share_sizes(m)
 
 
 def _budgets(eps: float) -> list:
@@ -160,14 +182,16 @@ def solution_key(eps: float, sizes: tuple, box: str) -> str:
 
 def data_level_sizes() -> list[tuple]:
     """Every level sizes the real-data experiments use (Retail's and Clothing's, under both assignments)."""
-    return [level_sizes(m, assignment) for m in (len(retail_first_items()), clothing_sets().m)
-            for assignment in ("exact-shares", "random-draw")]
+    return [level_sizes(m, budget_assignment=assignment) for m in (len(retail_first_items()), clothing_sets().m)
+            for assignment in BUDGET_ASSIGNMENT.values]
 
 
-def search_opt0(eps: float, sizes: tuple, box: str, seeds=SOLVER_SEEDS):
-    """opt0's best kernel-verified point over the solver's runs from ``seeds`` (the solver is local)."""
+@builds(BOX, SELF_PAIRS, constructs=("solve_levels",))
+def search_opt0(eps: float, sizes: tuple, *, box: str, self_pairs: str, seeds=SOLVER_SEEDS):
+    """opt0's best kernel-verified point (Sec. V-D, (9), in the region of ``box``, constraining the level pairs of
+    ``self_pairs``) over the solver's runs from ``seeds`` (the solver is local)."""
     levels = PrivacyLevels.from_sizes(_budgets(eps), list(sizes))
-    found = [solve_levels(levels, "opt0", box=box, seed=seed) for seed in seeds]
+    found = [solve_levels(levels, "opt0", self_pairs=self_pairs, box=box, seed=seed) for seed in seeds]
     return min((solution for solution in found if solution.verified), key=lambda solution: solution.worst_case_mse)
 
 
@@ -175,9 +199,9 @@ def record_solutions(path=None) -> str:
     """Search every opt0 point the experiments use (``SOLVER_SEEDS``) and write them as ``real_solutions.py``."""
     found = {}
     for sizes in data_level_sizes():
-        for box in ("authors", "none"):
+        for box in BOX.values:
             for eps in EPSILON_GRID:
-                best = search_opt0(eps, sizes, box)
+                best = search_opt0(eps, sizes, box=box, self_pairs="all")
                 found[solution_key(eps, sizes, box)] = tuple(value.text() for value in (*best.a, *best.b))
     text = solutions_module(found)
     if path is not None:
@@ -198,10 +222,28 @@ def solutions_module(solutions: dict) -> str:
             "SOLUTIONS = {\n" + entries + "}\n")
 
 
+RECORDED_SELF_PAIRS = "all"
+"""The reading of ``self_pairs`` the recorded points were solved under (``record_solutions``)."""
+
+
+@builds(BOX, SELF_PAIRS, constructs=("_recorded_opt0",))
+def opt0_parameters(eps: float, sizes: tuple, *, box: str, self_pairs: str) -> tuple[tuple, tuple, float]:
+    """``(a, b, worst-case MSE / n)`` per level of opt0's point (Sec. V-D, (9)) for levels ``{eps, 1.2 eps, 2 eps}``
+    with ``sizes`` items, in the region of ``box`` and constraining the level pairs of ``self_pairs``: the recorded
+    point (``real_solutions``, solved under ``self_pairs=all``). It serves the reading ``multi-item`` only when the
+    two readings constrain the same pairs, every level holding two or more items; otherwise it refuses (record the
+    points of that problem first)."""
+    if self_pairs != RECORDED_SELF_PAIRS and not readings_agree(sizes):
+        raise ValueError(f"the recorded opt0 points were solved under self_pairs={RECORDED_SELF_PAIRS}; the levels "
+                         f"{sizes} hold a level of one item, whose constraint with itself the reading "
+                         f"self_pairs={self_pairs} drops: record the points of that problem")
+    return _recorded_opt0(eps, tuple(sizes), box)
+
+
 @lru_cache(maxsize=256)
-def opt0_parameters(eps: float, sizes: tuple, box: str) -> tuple[tuple, tuple, float]:
-    """``(a, b, worst-case MSE / n)`` per level (levels ``{eps, 1.2 eps, 2 eps}`` with ``sizes`` items): the recorded
-    opt0 point, verified by the kernel (MinID-LDP between every pair of levels, each level with itself)."""
+def _recorded_opt0(eps: float, sizes: tuple, box: str) -> tuple[tuple, tuple, float]:
+    """The recorded opt0 point, verified by the kernel (MinID-LDP between every pair of levels, each level with
+    itself)."""
     from ldpspec.verify.gu2020.real_solutions import SOLUTIONS
 
     texts = SOLUTIONS[solution_key(eps, sizes, box)]
@@ -229,14 +271,42 @@ def baseline_parameters(name: str, eps: float) -> tuple[float, float]:
 MECHANISMS = ("RAPPOR", "OUE", "IDUE")
 
 
-def mechanism_levels(name: str, eps: float, sizes: tuple, box: str) -> list[tuple[float, float, float]]:
-    """``[(weight, a, b)]``: the parameters of a mechanism, each with the probability that an item has them (one
-    entry for RAPPOR and OUE; one per level, weighted ``m_t / m``, for IDUE)."""
+def mechanism_levels(name: str, eps: float, sizes: tuple | None = None,
+                     box: str | None = None) -> tuple[tuple[float, float, float], ...]:
+    """``((weight, a, b), ...)``: the parameters of a mechanism, each with the probability that an item has them (one
+    entry for RAPPOR and OUE; one per level, weighted ``m_t / m``, for IDUE: ``opt0_parameters``, in the region of
+    ``box``, ``None`` for the running check's reading)."""
     if name != "IDUE":
-        return [(1.0, *baseline_parameters(name, eps))]
-    a, b, _ = opt0_parameters(eps, sizes, box)
+        return ((1.0, *baseline_parameters(name, eps)),)
+    a, b, _ = opt0_parameters(eps, sizes) if box is None else opt0_parameters(eps, sizes, box=box)
     m = sum(sizes)
-    return [(size / m, a_t, b_t) for size, a_t, b_t in zip(sizes, a, b)]
+    return tuple((size / m, a_t, b_t) for size, a_t, b_t in zip(sizes, a, b))
+
+
+@builds(DUMMY_BUDGET, RELEASE, SELF_PAIRS, constructs=("with_dummies", "level_pairs"))
+def ps_real_bits(eps: float, sizes: tuple, padding: int, *, dummy_budget: str, release: str,
+                 self_pairs: str) -> range:
+    """IDUE-PS on a real data set (Sec. VI, Sec. VII-B): the bits its estimates read, once it is checked that the
+    items' recorded opt0 point (``opt0_parameters``) is IDUE-PS's under this reading.
+
+    The dummies join the smallest budget's level (``dummy_budget=min``) or any level (``any``); (17) constrains the
+    level pairs (``self_pairs``) of that extended domain, which must be the items' own pairs for every level the
+    dummies may join (true when each level already holds two or more items; refused otherwise). The user releases
+    the ``m + l`` bits (``release=all``) or the ``m`` real ones (``real``); the estimate of item ``i`` reads bit ``i``,
+    released under both, and the bits are perturbed independently, so the real bits' counts have the same joint law
+    under both readings: the simulations draw those only."""
+    levels = PrivacyLevels.from_sizes(_budgets(eps), list(sizes))
+    own = level_pairs(levels, self_pairs=self_pairs)
+    for level in dummy_levels_under(levels, dummy_budget):
+        if level_pairs(with_dummies(levels, padding, level), self_pairs=self_pairs) != own:
+            raise ValueError(f"with the dummies in level {level}, (17) constrains other level pairs than the items' "
+                             f"(levels of sizes {sizes}, self_pairs={self_pairs}): the recorded opt0 point is not "
+                             "IDUE-PS's")
+    m = sum(sizes)
+    released_bits = m + padding if release == "all" else m
+    if released_bits < m:
+        raise ValueError("the estimates read the m real bits, which every reading of release sends")
+    return range(m)
 
 
 # --- exact expected errors -------------------------------------------------------------------------------------
@@ -277,11 +347,10 @@ def exact_errors(counts: np.ndarray, sample: np.ndarray, n: int, a: float, b: fl
     return absolute, square
 
 
-def mixed_errors(name: str, eps: float, sizes: tuple, box: str, counts, sample, n: int,
-                 padding: int = 1) -> tuple[np.ndarray, np.ndarray]:
-    """``exact_errors`` averaged over the level an item holds (``mechanism_levels``)."""
+def mixed_errors(parameters: tuple, counts, sample, n: int, padding: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """``exact_errors`` averaged over the level an item holds (``parameters``: ``mechanism_levels``)."""
     absolute, square = 0.0, 0.0
-    for weight, a, b in mechanism_levels(name, eps, sizes, box):
+    for weight, a, b in parameters:
         first, second = exact_errors(counts, sample, n, a, b, padding)
         absolute, square = absolute + weight * first, square + weight * second
     return absolute, square
@@ -306,22 +375,22 @@ class SingleItemPoint:
 
 
 @lru_cache(maxsize=64)
-def _retail_point(name: str, eps: float, sizes: tuple | None, box: str | None) -> SingleItemPoint:
+def _retail_point(name: str, eps: float, parameters: tuple) -> SingleItemPoint:
     counts = retail_first_items()
     n = int(counts.sum())
     top = top_items(counts, max(K_GRID))
     mse = 0.0
-    for weight, a, b in mechanism_levels(name, eps, sizes, box):
+    for weight, a, b in parameters:
         per_item = (counts * a * (1 - a) + (n - counts) * b * (1 - b)) / (a - b) ** 2
         mse += weight * float(per_item.sum()) / n
-    absolute, _ = mixed_errors(name, eps, sizes, box, counts[top][:, None], np.ones(1), n)
+    absolute, _ = mixed_errors(parameters, counts[top][:, None], np.ones(1), n)
     return SingleItemPoint(name, eps, mse, relative_errors(absolute, counts[top]))
 
 
 def retail_losses(box: str, budget_assignment: str) -> list[SingleItemPoint]:
     """Exact expected total MSE and RE of each mechanism on Retail's first items, at every budget of the grid."""
-    sizes = level_sizes(len(retail_first_items()), budget_assignment)
-    return [_retail_point(name, eps, *((sizes, box) if name == "IDUE" else (None, None)))
+    sizes = level_sizes(len(retail_first_items()), budget_assignment=budget_assignment)
+    return [_retail_point(name, eps, mechanism_levels(name, eps, sizes, box))
             for eps in EPSILON_GRID for name in MECHANISMS]
 
 
@@ -338,17 +407,20 @@ def _clothing_top() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 @lru_cache(maxsize=1024)
-def _clothing_re(name: str, eps: float, padding: int, sizes: tuple | None, box: str | None) -> dict:
+def _clothing_re(name: str, eps: float, padding: int, parameters: tuple) -> dict:
     _, counts, set_sizes, by_size = _clothing_top()
-    absolute, _ = mixed_errors(name, eps, sizes, box, by_size, 1 / np.maximum(set_sizes, padding),
-                               clothing_sets().n, padding)
+    absolute, _ = mixed_errors(parameters, by_size, 1 / np.maximum(set_sizes, padding), clothing_sets().n, padding)
     return relative_errors(absolute, counts)
 
 
 def clothing_relative_errors(padding: int, box: str, budget_assignment: str, mechanisms=MECHANISMS) -> dict:
-    """``{(mechanism, eps): {k: exact expected RE over the top k}}`` on Clothing with padding length ``padding``."""
-    sizes = level_sizes(clothing_sets().m, budget_assignment)
-    return {(name, eps): _clothing_re(name, eps, padding, *((sizes, box) if name == "IDUE" else (None, None)))
+    """``{(mechanism, eps): {k: exact expected RE over the top k}}`` on Clothing with padding length ``padding``
+    (IDUE-PS's parameters checked for the reading by ``ps_real_bits``)."""
+    sizes = level_sizes(clothing_sets().m, budget_assignment=budget_assignment)
+    if "IDUE" in mechanisms:
+        for eps in EPSILON_GRID:
+            ps_real_bits(eps, sizes, padding)
+    return {(name, eps): _clothing_re(name, eps, padding, mechanism_levels(name, eps, sizes, box))
             for eps in EPSILON_GRID for name in mechanisms}
 
 
@@ -416,14 +488,14 @@ def _baseline_precisions(name: str, padding: int, runs: int) -> dict:
 
 
 @lru_cache(maxsize=16)
-def _idue_precisions(padding: int, sizes: tuple, box: str, runs: int) -> dict:
-    """IDUE-PS with a fresh arrangement of the budgets in every run (the same arrangement for every ``eps``)."""
+def _idue_precisions(padding: int, sizes: tuple, parameters: tuple, runs: int) -> dict:
+    """IDUE-PS with a fresh arrangement of the budgets in every run (the same arrangement for every ``eps``);
+    ``parameters``: ``(a, b)`` per level at each budget of ``EPSILON_GRID``."""
     m = clothing_sets().m
     rng = np.random.default_rng([PRECISION_SEED, padding, runs, len(MECHANISMS), *sizes])
     arrangements = [np.repeat(np.arange(len(sizes)), sizes)[rng.permutation(m)] for _ in range(runs)]
     result = {}
-    for eps in EPSILON_GRID:
-        a_levels, b_levels, _ = opt0_parameters(eps, sizes, box)
+    for eps, (a_levels, b_levels) in zip(EPSILON_GRID, parameters):
         a_levels, b_levels = np.array(a_levels), np.array(b_levels)
         result[eps] = np.array([_precisions(hot, a_levels[level], b_levels[level], padding, _true_ranks(), rng)
                                 for hot, level in zip(_sampled(padding, runs), arrangements)])
@@ -432,10 +504,13 @@ def _idue_precisions(padding: int, sizes: tuple, box: str, runs: int) -> dict:
 
 def precision_runs(padding: int, box: str, budget_assignment: str, runs: int) -> PrecisionRuns:
     """Top-``k`` precision of RAPPOR-PS, OUE-PS and IDUE-PS on Clothing, ``runs`` simulated runs per point."""
-    sizes = level_sizes(clothing_sets().m, budget_assignment)
+    sizes = level_sizes(clothing_sets().m, budget_assignment=budget_assignment)
+    for eps in EPSILON_GRID:
+        ps_real_bits(eps, sizes, padding)
+    parameters = tuple(opt0_parameters(eps, sizes, box=box)[:2] for eps in EPSILON_GRID)
     values = {}
     for name in MECHANISMS:
-        table = _idue_precisions(padding, sizes, box, runs) if name == "IDUE" else _baseline_precisions(
+        table = _idue_precisions(padding, sizes, parameters, runs) if name == "IDUE" else _baseline_precisions(
             name, padding, runs)
         values.update({(name, eps): table[eps] for eps in EPSILON_GRID})
     return PrecisionRuns(padding, runs, values)
