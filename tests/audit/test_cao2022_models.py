@@ -16,9 +16,9 @@ from ldpspec.reference.cao2022.surap import SetRAPPOR, SuRAP
 from ldpspec.reference.cao2022.wheel import SuWheel, Wheel, arc
 from ldpspec.spec.exact import ZERO
 from ldpspec.verify.cao2022 import suwheel
+from ldpspec.verify.cao2022.builders import hash_family
 from ldpspec.verify.cao2022.communication import release_bits
 from ldpspec.verify.cao2022.orders import MECHANISMS, mse_parts
-from ldpspec.verify.cao2022.privacy import hash_family
 
 CASES = [(3, 1, 1, "1"), (4, 2, 2, "1/2"), (4, 2, 1, "3"), (5, 3, 2, "1")]
 
@@ -48,8 +48,8 @@ def test_fixed_hash_moments_are_the_references(case):
     d, m, k, eps = case
     for h in hash_family(d):
         mechanism = SuWheel(eps, d, range(k), m, h)
-        for s, row in suwheel.hit_probabilities(case, "fixed", [h]):
-            assert suwheel.estimate_moments(case, row) == tuple(mechanism.estimate_moments([s])), (h, s)
+        for s, _, means, variances in suwheel.suwheel_moments(case, [h], hash_values="fixed"):
+            assert (means, variances) == tuple(mechanism.estimate_moments([s])), (h, s)
 
 
 def test_the_arc_mass_averaged_over_a_uniform_hash_matches_a_riemann_sum():
@@ -97,6 +97,6 @@ def test_uniform_and_family_readings_differ_from_a_fixed_hash_only_where_hashes_
     hashes = [[f"{rng.randrange(40)}/40" for _ in range(d)] for _ in range(3)]
     for reading in ("fixed", "family", "uniform"):
         group = hashes[:1] if reading == "fixed" else hashes
-        for s, row in suwheel.hit_probabilities((d, m, k, eps), reading, group):
+        for s, row, _, _ in suwheel.suwheel_moments((d, m, k, eps), group, hash_values=reading):
             for x in s:
                 assert row[x] == suwheel.printed_parameters(eps, m)["P_true"]

@@ -19,14 +19,17 @@ import math
 from ldpspec.reference.cao2022.wheel import wheel_parameters
 from ldpspec.verify.cao2022.privacy import exhaustive_step
 from ldpspec.verify.cao2022.readings import Y0_PRECISION
-from ldpspec.verify.claims import AuditSettings, claim, decide
+from ldpspec.verify.claims import AuditSettings, builds, claim, decide
 
 
-def wheel_cells(d: int, m: int, eps: float, precision: str) -> int:
-    """The cells of ``[0, 1)`` between every item's arc ends: the hash ``x / d`` (2d cells, as ``p`` is irrational
-    for eps > 0 and the arcs' ends ``x/d + p`` never meet the points ``y/d``), or hash values on multiples of ``p``."""
+@builds(Y0_PRECISION, constructs=("wheel_parameters",))
+def wheel_cells(d: int, m: int, eps: float, *, y0_precision: str) -> int:
+    """The cells of ``[0, 1)`` between every item's arc ends, which the server needs of Wheel's and suWheel's ``y0``
+    (Table 3, Sec. 4.4), as ``y0_precision`` reads where the hash values lie: the hash ``x / d`` (2d cells, as ``p``
+    is irrational for eps > 0 and the arcs' ends ``x/d + p`` never meet the points ``y/d``), or hash values on
+    multiples of ``p``."""
     p = wheel_parameters(math.exp(eps), m)[0]
-    if precision == "grid":
+    if y0_precision == "grid":
         return min(d, math.floor(1 / p)) + 1
     return 2 * d
 
@@ -41,8 +44,9 @@ def _log2_sum(logs: list[float]) -> float:
     return top + math.log2(sum(2 ** (v - top) for v in logs))
 
 
-def release_bits(name: str, d: int, k: int, m: int, eps: float, precision: str) -> float:
-    """``log2 |Y|``: the releases of each mechanism, counted."""
+def release_bits(name: str, d: int, k: int, m: int, eps: float, precision: str | None = None) -> float:
+    """``log2 |Y|``: the releases of each mechanism, counted; Wheel's and suWheel's ``y0`` under ``precision`` (a
+    value of ``y0_precision``; the running reading's when not given, through ``wheel_cells``)."""
     revealable = d - k
     if name == "GRR":  # the multiset of m outputs
         return _log2_comb(d + m - 1, m)
@@ -53,7 +57,7 @@ def release_bits(name: str, d: int, k: int, m: int, eps: float, precision: str) 
     if name == "suGRR":  # a multiset of m - t sensitive outputs and t revealed items
         return _log2_sum([_log2_comb(k + m - t - 1, m - t) + _log2_comb(revealable, t)
                           for t in range(min(m, revealable) + 1)])
-    cells = wheel_cells(d, m, eps, precision)
+    cells = wheel_cells(d, m, eps) if precision is None else wheel_cells(d, m, eps, y0_precision=precision)
     if name == "Wheel":
         return math.log2(cells)
     return math.log2(cells) + _log2_sum([_log2_comb(revealable, t) for t in range(min(m, revealable) + 1)])

@@ -20,53 +20,65 @@ import math
 from fractions import Fraction
 
 from ldpspec.reference.cao2022.sets import all_sets
-from ldpspec.reference.cao2022.sugrr import SetGRR, SetGRRSample, SuGRR, SuGRRSample
-from ldpspec.reference.cao2022.surap import SetRAPPOR, SetRAPPORSample, SuRAP, SuRAPSample
+from ldpspec.reference.cao2022.sugrr import SetGRR, SetGRRSample
+from ldpspec.reference.cao2022.surap import SetRAPPOR, SetRAPPORSample
 from ldpspec.spec import ZERO, Exact
 from ldpspec.verify.cao2022 import suwheel
+from ldpspec.verify.cao2022.builders import eps_budgets, sugrr, sugrr_sample, surap, surap_sample
 from ldpspec.verify.cao2022.privacy import exhaustive_step
-from ldpspec.verify.cao2022.readings import EPS_BUDGETS, EPS_RANGE, HASH_VALUES, SUGRR_Y0, VARIANCE_MODEL
-from ldpspec.verify.cao2022.utility import reading_kwargs, reconstructed_variance
-from ldpspec.verify.claims import AuditSettings, claim, decide, reading_value
+from ldpspec.verify.cao2022.readings import EPS_RANGE, HASH_VALUES, SUGRR_Y0, VARIANCE_MODEL
+from ldpspec.verify.cao2022.utility import reconstructed_variance
+from ldpspec.verify.claims import AuditSettings, Fixed, claim, decide
 from ldpspec.verify.common import tex_set
+
+
+@functools.cache
+def _baseline(kind, eps, d: int, m: int):
+    """A baseline (every item sensitive: no choice of the paper shapes it), built once per audit."""
+    return kind(eps, d, m)
+
 
 MECHANISMS = {
     # name: (build from (eps, d, sensitive, m), a Sample variant, every item sensitive); None builds Wheel's
-    "GRR": (lambda eps, d, sensitive, m: SetGRR(eps, d, m), False, True),
-    "GRR-Sample": (lambda eps, d, sensitive, m: SetGRRSample(eps, d, m), True, True),
-    "RAPPOR": (lambda eps, d, sensitive, m: SetRAPPOR(eps, d, m), False, True),
-    "RAPPOR-Sample": (lambda eps, d, sensitive, m: SetRAPPORSample(eps, d, m), True, True),
+    "GRR": (lambda eps, d, sensitive, m: _baseline(SetGRR, eps, d, m), False, True),
+    "GRR-Sample": (lambda eps, d, sensitive, m: _baseline(SetGRRSample, eps, d, m), True, True),
+    "RAPPOR": (lambda eps, d, sensitive, m: _baseline(SetRAPPOR, eps, d, m), False, True),
+    "RAPPOR-Sample": (lambda eps, d, sensitive, m: _baseline(SetRAPPORSample, eps, d, m), True, True),
     "Wheel": (None, False, True),
-    "suGRR": (SuGRR, False, False),
-    "suGRR-Sample": (SuGRRSample, True, False),
-    "suRAP": (SuRAP, False, False),
-    "suRAP-Sample": (SuRAPSample, True, False),
+    "suGRR": (sugrr, False, False),
+    "suGRR-Sample": (sugrr_sample, True, False),
+    "suRAP": (surap, False, False),
+    "suRAP-Sample": (surap_sample, True, False),
     "suWheel": (None, False, False),
 }
-"""Table 2's mechanisms, in its order."""
+"""Table 2's mechanisms, in its order: the su-mechanisms' builders (``builders``) and the baselines' constructors
+(every item sensitive: no choice of the paper shapes them)."""
+
+UNBIASED = (
+    Fixed(SUGRR_Y0, r"the MSE compared is that of the unbiased estimates the paper analyses (Theorems 2 and 3, Table "
+                    r"2): suGRR's \(y_0\) a multiset; under `set` the estimate is biased (`cao2022.theorem2`) and "
+                    "its exact MSE at these sizes is not computed", "multiset"),
+    Fixed(HASH_VALUES, r"the MSE compared is that of the unbiased estimates the paper analyses (Theorems 8 and 9, "
+                       r"Table 2): suWheel's hash values uniform; under the other readings the estimate is biased "
+                       r"(`cao2022.theorem8`) and its exact MSE at these sizes is not computed", "uniform"),
+)
+"""The choices the MSE comparisons of Sec. 4.4 and Sec. 5 hold at the values under which the estimates are
+unbiased (the per-user variances below are the MSE only there); ``cao2022.table2`` varies both instead."""
 
 
-def mechanism_readings(name: str) -> tuple:
-    """The running check's readings that Table 2's mechanism ``name`` depends on (``reading_value``): its
-    constructor's keyword arguments (``reading_kwargs``), then the variance model, as ``((key, value), ...)``. Read
-    them outside a cache and pass them into it."""
-    build = MECHANISMS[name][0]
-    if build is None:
-        return ()
-    return (*sorted(reading_kwargs(build).items()), ("variance_model", reading_value(VARIANCE_MODEL)))
-
-
-def item_variance(name: str, eps: str, d: int, k: int, m: int, readings: tuple | None = None):
-    """``(s, x) -> v_x``: the per-user variance of one item's count, by the model the audit verified exactly (the
-    per-user model of Theorems 3 and 6 for the GRR- and RAPPOR-based mechanisms, Theorem 9 for Wheel's), under
-    ``readings`` (``mechanism_readings``; the running check's when not given)."""
+def item_variance(name: str, eps: str, d: int, k: int, m: int):
+    r"""``(s, x) -> v_x``: the per-user variance of one item's count, by the model the audit verified exactly (the
+    per-user model of Theorems 3 and 6 for the GRR- and RAPPOR-based mechanisms, Theorem 9 for Wheel's), for the
+    mechanism built under the running reading. It is the MSE only where the estimate is unbiased: under a reading
+    where it is not (suGRR's \(y_0\) a set, suWheel's hash values not uniform) it raises rather than compute a wrong
+    MSE."""
     build, sample, _ = MECHANISMS[name]
     if build is None:
-        return lambda s, x: suwheel.stated_variance((d, m, k, eps), s, x)
-    options = dict(mechanism_readings(name) if readings is None else readings)
-    model = options.pop("variance_model")
-    mechanism = build(eps, d, range(k), m, **options)
-    return lambda s, x: reconstructed_variance(mechanism, s, x, sample, model)
+        return suwheel.unbiased_variance((d, m, k, eps))
+    mechanism = build(eps, d, range(k), m)
+    if getattr(mechanism, "y0", None) == "set" and name == "suGRR":
+        raise ValueError("suGRR with y0 a set: the estimate is biased, and its exact MSE is not computed here")
+    return reconstructed_variance(mechanism, sample)
 
 
 def printed_order(name: str, m: int, d: int, k: int, eps: Exact, f_non: int) -> Exact:
@@ -87,11 +99,11 @@ def printed_order(name: str, m: int, d: int, k: int, eps: Exact, f_non: int) -> 
     return rows[name]
 
 
-def total_mse(name: str, eps: str, d: int, k: int, m: int, s: tuple, readings: tuple | None = None) -> Exact:
+def total_mse(name: str, eps: str, d: int, k: int, m: int, s: tuple) -> Exact:
     """The exact MSE of the frequencies for one user holding ``s`` (``n = 1``; unbiased readings), summed over the
     items by class: the items of ``s``, the other sensitive items, the other non-sensitive items."""
     k = d if MECHANISMS[name][2] else k
-    variance = item_variance(name, eps, d, k, m, readings)
+    variance = item_variance(name, eps, d, k, m)
     held = set(s)
     sensitive_out = next(x for x in range(k + len(s) + 1) if x < k and x not in held)
     classes = [(x, 1) for x in s] + [(sensitive_out, k - sum(1 for x in s if x < k))]
@@ -113,10 +125,9 @@ def populations(name: str, d: int, k: int, m: int) -> list[tuple[str, tuple, int
     return sets
 
 
-def ratio(name: str, eps: Fraction, d: int, k: int, m: int, s: tuple, f_non: int,
-          readings: tuple | None = None) -> Exact:
+def ratio(name: str, eps: Fraction, d: int, k: int, m: int, s: tuple, f_non: int) -> Exact:
     epsilon = str(eps)
-    return total_mse(name, epsilon, d, k, m, s, readings) / printed_order(name, m, d, k, Exact.rational(eps), f_non)
+    return total_mse(name, epsilon, d, k, m, s) / printed_order(name, m, d, k, Exact.rational(eps), f_non)
 
 
 AXES = {
@@ -128,10 +139,9 @@ AXES = {
 """Each axis: ``t -> (eps, d, k, m)``."""
 
 
-@functools.cache
-def growth(name: str, axis: str, t1: int, t2: int, readings: tuple) -> list[dict]:
-    """The ratio at ``t1`` and ``t2`` on one axis for each population, and its growth exponent, under ``readings``
-    (``mechanism_readings``)."""
+def growth(name: str, axis: str, t1: int, t2: int) -> list[dict]:
+    """The ratio at ``t1`` and ``t2`` on one axis for each population, and its growth exponent, for the mechanisms
+    built under the running reading."""
     found = []
     at = AXES[axis]
     for label, _, _ in populations(name, *at(t1)[1:]):
@@ -139,7 +149,7 @@ def growth(name: str, axis: str, t1: int, t2: int, readings: tuple) -> list[dict
         for t in (t1, t2):
             eps, d, k, m = at(t)
             s, f_non = next((s, f) for lab, s, f in populations(name, d, k, m) if lab == label)
-            values.append(ratio(name, eps, d, k, m, s, f_non, readings))
+            values.append(ratio(name, eps, d, k, m, s, f_non))
         exponent = math.log(float(values[1]) / float(values[0])) / math.log(t2 / t1)
         found.append({"population": label, "t": [t1, t2], "ratio": [str(float(v)) for v in values],
                       "exponent": round(exponent, 4)})
@@ -152,34 +162,32 @@ SMALL = ((2, 1, 1, "1/2"), (3, 2, 1, "1"))
 """The cases whose exact moments decide the n axis: (d, m, k, eps)."""
 
 
-def _small_moments(name: str, case: tuple, sugrr_y0: str, hash_values: str) -> list[tuple]:
-    """``(set, means, variances)`` of every set of a small case, exactly, under the readings."""
+def _small_moments(name: str, case: tuple) -> list[tuple]:
+    """``(set, means, variances)`` of every set of a small case, exactly, for the mechanisms built under the running
+    reading."""
     d, m, k, eps = case
     build, _, every = MECHANISMS[name]
     k = d if every else k
     if build is None:
-        hashes = suwheel.hash_family(d)
-        groups = [[h] for h in hashes] if hash_values == "fixed" else [hashes]
-        return [(s, *suwheel.estimate_moments((d, m, k, eps), row))
-                for group in groups for s, row in suwheel.hit_probabilities((d, m, k, eps), hash_values, group)]
-    mechanism = (SuGRR(eps, d, range(k), m, sugrr_y0) if name == "suGRR"
-                 else build(eps, d, range(k), m, **reading_kwargs(build)))
+        return [(s, means, variances) for group in suwheel.hash_groups(d)
+                for s, _, means, variances in suwheel.suwheel_moments((d, m, k, eps), group)]
+    mechanism = build(eps, d, range(k), m)
     return [(s, *mechanism.estimate_moments([s])) for s in all_sets(d, m)]
 
 
-def n_growth(name: str, sugrr_y0: str, hash_values: str, n1: int = 2 ** 10, n2: int = 2 ** 20) -> dict | None:
+def n_growth(name: str, n1: int = 2 ** 10, n2: int = 2 ** 20) -> dict | None:
     """The first set of a small case whose ratio grows with ``n``, or None."""
     for case in SMALL:
-        found = _n_growth(name, case, sugrr_y0, hash_values, n1, n2)
+        found = _n_growth(name, case, n1, n2)
         if found is not None:
             return found
     return None
 
 
-def _n_growth(name: str, case: tuple, sugrr_y0: str, hash_values: str, n1: int, n2: int) -> dict | None:
+def _n_growth(name: str, case: tuple, n1: int, n2: int) -> dict | None:
     d, m, k, eps = case
     k = d if MECHANISMS[name][2] else k
-    for s, means, variances in _small_moments(name, case, sugrr_y0, hash_values):
+    for s, means, variances in _small_moments(name, case):
         f_non = sum(1 for x in s if x >= k)
         order = printed_order(name, m, d, k, Exact.rational(Fraction(eps)), f_non)
         values = []
@@ -225,11 +233,11 @@ def table2(settings: AuditSettings, *, sugrr_y0: str, hash_values: str):
     t1, t2 = (2 ** 6, 2 ** 12) if settings.deep else (2 ** 5, 2 ** 9)
 
     def failure(name):
-        found = n_growth(name, sugrr_y0, hash_values)
+        found = n_growth(name)
         if found is not None:
             return {"mechanism": name, **found}
         for axis in AXES:
-            for result in growth(name, axis, t1, t2, mechanism_readings(name)):
+            for result in growth(name, axis, t1, t2):
                 if result["exponent"] >= GROWING:
                     return {"mechanism": name, "axis": axis, **result}
         return None
@@ -249,16 +257,19 @@ SIMULATED = (256, 64, 8)
 """The paper's simulated data set (Table 4): d = 256 items, |X_sen| = 64, sets of m = 8, uniform."""
 
 
-@functools.cache
-def class_variances(name: str, eps: str, d: int, k: int, m: int, readings: tuple) -> dict:
+def class_variances(name: str, eps: str, d: int, k: int, m: int) -> dict:
     """The per-user variance of one item's count by class: a held sensitive item, a sensitive item not held, a held
-    non-sensitive item (one not held is never revealed: 0). It depends only on the class (the verified models).
-    ``readings``: ``mechanism_readings``."""
+    non-sensitive item (one not held is never revealed: 0). It depends only on the class (the verified models)."""
     k = d if MECHANISMS[name][2] else k
-    variance = item_variance(name, eps, d, k, m, readings)
+    return _class_variances(item_variance(name, eps, d, k, m), d, k, m)
+
+
+@functools.cache
+def _class_variances(variance, d: int, k: int, m: int) -> dict:
+    """``class_variances`` of one variance function (each is built once per mechanism and reading)."""
 
     def of(x, held):
-        others = [y for y in range(d) if y != x][:m - 1] if held else [y for y in range(d) if y != x][:m]
+        others = [y for y in range(m + 1) if y != x][:m - 1 if held else m]  # the first items other than x
         return variance(tuple(sorted([x] * held + others)), x)
 
     return {"sensitive held": of(0, True), "sensitive not held": of(0, False) if d > m else ZERO,
@@ -269,7 +280,7 @@ def mse_parts(name: str, eps: str, d: int, k: int, m: int, f_sen, f_non) -> tupl
     """(sensitive part, non-sensitive part) of the MSE per user, for a population whose users hold ``f_sen``
     sensitive and ``f_non`` non-sensitive items on average (f_sen + f_non = m; for a baseline, which treats every
     item as sensitive, the parts are its sensitive part and 0)."""
-    v = class_variances(name, eps, d, k, m, mechanism_readings(name))
+    v = class_variances(name, eps, d, k, m)
     if MECHANISMS[name][2]:  # a baseline: every item it counts is sensitive, the ones held included
         k, f_sen, f_non = d, f_sen + f_non, 0
     sensitive = f_sen * v["sensitive held"] + (k - f_sen) * v["sensitive not held"]
@@ -309,10 +320,10 @@ def population_splits(d: int, k: int, m: int) -> list[tuple]:
                       r"GRR with \(\varepsilon / m\) per item, suGRR-Sample and GRR-Sample, suRAP and RAPPOR, "
                       r"suRAP-Sample and RAPPOR-Sample, suWheel and Wheel) for every population, whenever \(|X_{sen}| "
                       r"< d\): on every small domain, and on the simulated data set.",
-       choices=(EPS_RANGE, VARIANCE_MODEL))
+       choices=(EPS_RANGE, VARIANCE_MODEL), fixes=UNBIASED)
 def sec4_4_sensitive_dominates(settings: AuditSettings, *, eps_range: str, variance_model: str):
     d0, k0, m0 = SIMULATED
-    budgets = EPS_BUDGETS[eps_range]
+    budgets = eps_budgets(eps_range=eps_range)
 
     def dominates(case):
         name, eps = case
@@ -357,7 +368,8 @@ def sec4_4_sensitive_dominates(settings: AuditSettings, *, eps_range: str, varia
                       "(the unbiased readings); for every population (the splits of a user's set between sensitive and "
                       "non-sensitive items that bound every mix): suWheel's total MSE and its sensitive part are below "
                       r"those of suGRR, suGRR-Sample, suRAP and suRAP-Sample, for every \(\varepsilon < m^2\) of the "
-                      "grid.")
+                      "grid.",
+       fixes=UNBIASED)
 def sec4_4_suwheel_best(settings: AuditSettings):
     def failure(case):
         d, m, k, eps = case

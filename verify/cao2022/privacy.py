@@ -12,29 +12,33 @@ import z3
 from hypothesis import strategies as st
 
 from ldpspec.reference.cao2022.sets import all_sets
-from ldpspec.reference.cao2022.sugrr import SuGRR, SuGRRSample, sugrr_distribution, sugrr_sample_distribution
+from ldpspec.reference.cao2022.sugrr import sugrr_distribution, sugrr_sample_distribution
 from ldpspec.reference.cao2022.surap import Y0_READINGS as SURAP_RELEASES
-from ldpspec.reference.cao2022.surap import SuRAP, SuRAPSample
-from ldpspec.reference.cao2022.wheel import SuWheel
 from ldpspec.reference.shared.urap import urap_bits
 from ldpspec.reference.shared.urr import urr_rows
-from ldpspec.spec import SULDP_READINGS, Channel, PiecewiseChannel, map_outputs, min_id_ldp, uldp
+from ldpspec.spec import ZERO, Channel, Exact, map_outputs, min_id_ldp, uldp
+from ldpspec.spec import budget as exact_budget
+from ldpspec.verify.cao2022.builders import (
+    release_channel,
+    sugrr,
+    sugrr_sample,
+    sugrr_symbolic,
+    suldp,
+    suldp_conditions,
+    surap,
+    surap_protects,
+    surap_sample,
+    surap_symbolic,
+    suwheel_releases,
+)
 from ldpspec.verify.cao2022.readings import CONDITION_11, EMPTY, HASH, SUGRR_Y0, SURAP_Y0
-from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
+from ldpspec.verify.claims import AuditSettings, Evidence, Fixed, Step, builds, claim, decide
 from ldpspec.verify.common import tex_set
 from ldpspec.verify.search import find_counterexample, search_step
 from ldpspec.verify.symbolic import Condition, SymbolicBudget, proof_step, prove
 
 BUDGETS = ("0", "1/2", "1", "3")
 """Budgets of the exhaustive checks: rationals, so that e^{eps/m} is exact for every m; 0 is the edge."""
-
-
-def _suldp(condition_11: str, channel, sensitive: Iterable, epsilon, protects: Callable = lambda output: True):
-    """The SULDP verdict under the reading, with Y_pro every protected part the channel releases (of the outputs
-    ``protects`` keeps: the others are invertible outputs)."""
-    outputs = channel.explicit().outputs
-    protected = sorted({y0 for y0, revealed in outputs if y0 is not None and protects((y0, revealed))}, key=repr)
-    return SULDP_READINGS[f"suldp-{condition_11}"](channel, list(sensitive), None, protected, epsilon)
 
 
 def exhaustive_step(scope: str, cases: Iterable[tuple], failure: Callable) -> Step:
@@ -57,12 +61,12 @@ def set_cases(largest: int, max_m: int = 3) -> list[tuple]:
             for k in range(1, d + 1) for eps in BUDGETS]
 
 
-@functools.cache
-def _channel(build, case: tuple, *readings) -> Channel:
-    """The exact channel of ``build(eps, d, range(k), m, *readings)`` for ``case = (d, m, k, eps)``, built once per
-    audit: every reading of (11) judges the same channels."""
+def _channel(builder, case: tuple, **readings) -> Channel:
+    """The exact channel of the release of ``builder(eps, d, range(k), m, **readings)`` (a builder of
+    ``builders``) for ``case = (d, m, k, eps)``, built once per audit: every reading of (11) judges the same
+    channels."""
     d, m, k, eps = case
-    return build(eps, d, range(k), m, *readings).channel()
+    return release_channel(builder(eps, d, range(k), m, **readings))
 
 
 def _verdict_failure(verdict, case: tuple, mechanism: str) -> dict | None:
@@ -93,32 +97,47 @@ def _single_item_channels(draw):
     return d, k, protected, invertible, rows, eps
 
 
-def _as_release(channel: Channel, y, protected) -> tuple:
+def _as_release(channel: Channel, y, protected, empty: str) -> tuple:
     """An item mechanism's output as a release of a set of one item: a protected output is ``(y, ())``; an invertible
     one reveals the item that produces it (the first, when several do: (10) then fails for the others; two outputs
-    revealing the same item are one release)."""
+    revealing the same item are one release), with no protected part or the empty one (``empty``)."""
     if y in protected:
         return y, ()
     producers = [x for x, p in zip(channel.inputs, channel.column(y)) if p]
-    return None, ((producers[0] if producers else "nobody"),)
+    return (None if empty == "absent" else ()), ((producers[0] if producers else "nobody"),)
+
+
+@builds(EMPTY, constructs=("_as_release",))
+def item_release(channel: Channel, y, protected, *, empty: str) -> tuple:
+    """The release of a set of one item (Sec. 3.2, after Def. 3) for an output ``y`` of a mechanism on items: an
+    invertible output reveals its item, with no or an empty protected part as ``empty`` reads Sec. 4.1-4.2."""
+    return _as_release(channel, y, protected, empty)
 
 
 @claim("cao2022.def3-reduces-to-uldp", location="Sec. 3.2, after Definition 3",
        statement=r"If every input set has size 1 (\(|s| = 1\)), SULDP degenerates to the ULDP model: ULDP is a special "
                  "case of SULDP.",
-       methods=("hypothesis",), recorded="verified",
+       methods=("hypothesis",),
+       recorded={f"condition_11={c}, empty={e}": ("refuted" if (c, e) == ("marginal", "empty") else "verified")
+                 for c in CONDITION_11.values for e in EMPTY.values},
        interpretation=r"For a mechanism on single items with protected outputs \(Y_{pro}\) and invertible outputs, "
                       "ULDP (Def. 2) holds exactly when SULDP (Def. 3) holds for the same mechanism on sets of one "
                       r"item, with a protected output \(y\) released as \((y, ())\) and an invertible output as "
-                      "revealing the item that produces it. Checked under every reading of (11).",
-       choices=(CONDITION_11,))
-def def3_reduces_to_uldp(settings: AuditSettings, *, condition_11: str):
+                      "revealing the item that produces it, with no protected part or the empty one (the reading "
+                      r"`empty`: a release that reveals an item has no sensitive output). Checked under every reading "
+                      r"of (11) and of `empty`; the audit's sweep found that `empty` moves the verdict: under `empty` "
+                      r"the empty \(y_0\) is an element of \(Y_{pro}\) that only the holder of a revealed item "
+                      r"produces, and (11) on \(y_0\) alone then fails where ULDP holds.",
+       choices=(CONDITION_11, EMPTY))
+def def3_reduces_to_uldp(settings: AuditSettings, *, condition_11: str, empty: str):
     def violates(example):
         d, k, protected, invertible, rows, eps = example
         items = Channel(range(d), protected + invertible, rows)
-        releases = map_outputs(items, lambda y: _as_release(items, y, protected))  # two outputs revealing x merge
+        releases = map_outputs(items, lambda y: item_release(items, y, protected, empty=empty))  # two outputs
+        # revealing x merge
         sets = Channel([(x,) for x in range(d)], releases.outputs, releases.rows)
-        return bool(uldp(items, range(k), protected, eps)) != bool(_suldp(condition_11, sets, range(k), eps))
+        return bool(uldp(items, range(k), protected, eps)) != bool(suldp(sets, range(k), eps,
+                                                                          condition_11=condition_11))
 
     example = find_counterexample(_single_item_channels(), violates, settings)
     step = search_step(r"items \(0, \dots, d-1\) (\(d \le 3\)), \(k\) sensitive, up to 3 protected and 2 invertible "
@@ -151,13 +170,13 @@ def theorem1(settings: AuditSettings, *, condition_11: str, sugrr_y0: str, empty
         exhaustive_step(rf"suGRR, \(d \le {cases[-1][0]}\), \(m \le 3\), every \(k\), \(\varepsilon \in "
                         rf"{tex_set(BUDGETS)}\)", cases,
                         lambda case: _verdict_failure(
-                            _suldp(condition_11, _channel(SuGRR, case, sugrr_y0, empty), range(case[2]), case[3]),
-                            case, "suGRR")),
+                            suldp(_channel(sugrr, case, sugrr_y0=sugrr_y0, empty=empty), range(case[2]), case[3],
+                                  condition_11=condition_11), case, "suGRR")),
         exhaustive_step(rf"suGRR-Sample, \(d \le {cases[-1][0]}\), \(m \le 3\), every \(k\), \(\varepsilon \in "
                         rf"{tex_set(BUDGETS)}\)", cases,
                         lambda case: _verdict_failure(
-                            _suldp(condition_11, _channel(SuGRRSample, case, empty), range(case[2]), case[3]),
-                            case, "suGRR-Sample")),
+                            suldp(_channel(sugrr_sample, case, empty=empty), range(case[2]), case[3],
+                                  condition_11=condition_11), case, "suGRR-Sample")),
     ]
     if all(step.counterexample is None for step in steps):  # where the grid finds no counterexample
         largest, max_m = (4, 3) if settings.deep else (3, 2)
@@ -229,8 +248,9 @@ def _sugrr_proof(condition_11: str, sugrr_y0: str, empty: str, largest: int, max
     for d in range(2, largest + 1):
         for m in range(1, min(d, max_m) + 1):
             for k in range(1, d + 1):
-                budget, channels = sugrr_symbolic_channels((d, m, k, None), sugrr_y0, empty)
-                conditions = [c for _, E, rows in channels for c in ratio_conditions(rows, E, condition_11)]
+                budget, channels = sugrr_symbolic((d, m, k, None), sugrr_y0=sugrr_y0, empty=empty)
+                conditions = [c for _, E, rows in channels
+                              for c in suldp_conditions(rows, E, condition_11=condition_11)]
                 result = prove(conditions, [budget],
                                description=rf"suGRR and suGRR-Sample, \(d = {d}\), \(m = {m}\), \(k = {k}\)")
                 if not result.proved:
@@ -256,9 +276,9 @@ def theorem4(settings: AuditSettings, *, condition_11: str, surap_y0: str):
         exhaustive_step(rf"{name}, \(d \le {cases[-1][0]}\), \(m \le 3\), every \(k\), \(\varepsilon \in "
                         rf"{tex_set(BUDGETS)}\)", cases,
                         lambda case, build=build, name=name: _verdict_failure(
-                            _suldp(condition_11, _channel(build, case, surap_release(surap_y0)), range(case[2]),
-                                   case[3], surap_protects(surap_y0)), case, name))
-        for name, build in (("suRAP", SuRAP), ("suRAP-Sample", SuRAPSample))
+                            suldp(_channel(build, case, surap_y0=surap_y0), range(case[2]), case[3],
+                                  surap_protects(surap_y0=surap_y0), condition_11=condition_11), case, name))
+        for name, build in (("suRAP", surap), ("suRAP-Sample", surap_sample))
     ]
     if all(step.counterexample is None for step in steps):  # where the grid finds no counterexample
         largest = 4 if settings.deep else 3
@@ -268,26 +288,13 @@ def theorem4(settings: AuditSettings, *, condition_11: str, surap_y0: str):
     return decide(steps, "Both mechanisms satisfy SULDP in every case.", "A mechanism violates SULDP.")
 
 
-def surap_release(reading: str) -> str:
-    """The mechanism's ``y0`` parameter for a reading of suRAP's y0: the uldp reading releases the whole vector."""
-    return "vector" if reading == "uldp" else reading
-
-
-def surap_protects(reading: str) -> Callable:
-    """Which outputs are protected under a reading: under uldp, the vectors with no non-sensitive 1 (those reveal
-    nothing); otherwise every output with a protected part."""
-    if reading == "uldp":
-        return lambda output: not output[1]
-    return lambda output: True
-
-
 def surap_symbolic_channels(case: tuple, surap_y0: str):
     """``[(name, budget, e^eps, {set: {release: P}})]``: suRAP's and suRAP-Sample's channels for ``case`` (its eps
     unused) as z3 terms of the budget of one bit, ``e^{eps/(2m)}`` for suRAP and ``e^{eps/2}`` for the Sample
     variant: uRAP's bits (``urap_bits``, plain arithmetic) set independently, the vector released as the mechanism
     releases it (``release``)."""
     d, m, k, _ = case
-    labels = SuRAP("1", d, range(k), m, surap_release(surap_y0))  # release() depends on the reading and items only
+    labels = surap("1", d, range(k), m, surap_y0=surap_y0)  # release() depends on the reading and items only
     result = []
     for name, divisor in (("suRAP", 2 * m), ("suRAP-Sample", 2)):
         budget = SymbolicBudget("eps", divisor=divisor)
@@ -327,43 +334,13 @@ def _surap_proof(condition_11: str, surap_y0: str, largest: int):
     for d in range(2, largest + 1):
         for m in range(1, min(d, 2) + 1):
             for k in range(1, d + 1):
-                for name, budget, E, rows in surap_symbolic_channels((d, m, k, None), surap_y0):
-                    result = prove(ratio_conditions(rows, E, condition_11, surap_protects(surap_y0)), [budget],
+                for name, budget, E, rows in surap_symbolic((d, m, k, None), surap_y0=surap_y0):
+                    result = prove(suldp_conditions(rows, E, surap_protects(surap_y0=surap_y0),
+                                                    condition_11=condition_11), [budget],
                                    description=rf"{name}, \(d = {d}\), \(m = {m}\), \(k = {k}\)")
                     if not result.proved:
                         return result
     return result
-
-
-def hash_family(d: int) -> list[list[str]]:
-    """Hashes of the items ``0 .. d-1`` to the circle: spread out, rotated, crowded (overlapping arcs), and
-    wrapping around 1."""
-    return [[f"{x}/{d}" for x in range(d)],
-            [f"{2 * x + 1}/{2 * d}" for x in range(d)],
-            [f"{x}/{20 * d}" for x in range(d)],
-            [f"{(20 * x + 19 * d) % (20 * d)}/{20 * d}" for x in range(d)]]
-
-
-@functools.cache
-def _wheel_channel(case: tuple, hash_index: int) -> PiecewiseChannel:
-    """suWheel's channel for ``case = (d, m, k, eps)`` and one hash of ``hash_family(d)``, built once per audit."""
-    d, m, k, eps = case
-    return SuWheel(eps, d, range(k), m, hash_family(d)[hash_index]).channel()
-
-
-@functools.cache
-def _suwheel_channel(case: tuple, hash_reading: str, group: tuple) -> PiecewiseChannel:
-    """suWheel's release under a reading of the hash: one fixed hash (``group`` holds its index), or a hash drawn
-    uniformly from the hashes of ``group``, released with the output or not."""
-    channels = [_wheel_channel(case, j) for j in group]
-    if hash_reading == "fixed":
-        return channels[0]
-    weight = f"1/{len(channels)}"
-    if hash_reading == "family-released":  # the protected part carries the hash: (h, y0 cell), R
-        return PiecewiseChannel.mixture([(j, weight, c) for j, c in zip(group, channels)], released=True,
-                                        output_label=lambda key, cell: ((key[0], cell), key[1]))
-    return PiecewiseChannel.mixture([(j, weight, c) for j, c in zip(group, channels)], released=False,
-                                    output_label=lambda revealed, cell: (cell, revealed))
 
 
 @claim("cao2022.theorem7", location="Sec. 4.3.2, Theorem 7",
@@ -381,11 +358,11 @@ def theorem7(settings: AuditSettings, *, condition_11: str, hash: str):
     cases = set_cases(4 if settings.deep else 3, max_m=2)
     steps = []
     groups = [(h,) for h in range(4)] if hash == "fixed" else [tuple(range(4))]
-    for group in groups:
-        def failure(case, group=group):
-            hashes = [hash_family(case[0])[j] for j in group]
-            verdict = _suldp(condition_11, _suwheel_channel(case, hash, group), range(case[2]), case[3])
-            found = _verdict_failure(verdict, case, "suWheel")
+    for j, group in enumerate(groups):
+        def failure(case, j=j):
+            hashes, channel = suwheel_releases(case, hash=hash)[j]
+            found = _verdict_failure(suldp(channel, range(case[2]), case[3], condition_11=condition_11), case,
+                                     "suWheel")
             return None if found is None else {**found, "hashes": hashes}
         label = "each hash" if hash == "fixed" else "the four hashes"
         steps.append(exhaustive_step(rf"suWheel, \(d \le {cases[-1][0]}\), \(m \le 2\), every \(k\), \(\varepsilon \in "
@@ -488,6 +465,14 @@ def _small_set_channels(empty: str):
         yield Channel([(0, 1), (0, 2), (1, 2)], releases, matrix), 2, eps
 
 
+@builds(EMPTY, constructs=("_set_channels", "_small_set_channels"))
+def searched_set_channels(family: bool, *, empty: str):
+    """The mechanisms on sets Sec. 3.2's remark is searched over (every one of a small family, ``family``, or a
+    Hypothesis strategy): their releases obey (9)-(10), and a release that reveals items carries no protected part,
+    or the empty one (Sec. 4.1-4.2, ``empty``)."""
+    return _small_set_channels(empty) if family else _set_channels(empty)
+
+
 @claim("cao2022.def3-protection", location="Sec. 3.2; Abstract; Sec. 1",
        statement="Condition (11) guarantees that the protection of sensitive values is not reduced: the mechanisms "
                  "achieve exactly the same protection on sensitive data as local differential privacy mechanisms, "
@@ -502,12 +487,15 @@ def _small_set_channels(empty: str):
                       "both obeying (9)-(10), with or without releases that carry no protected part as the reading of "
                       r"the empty \(y_0\) says. (2) The paper's five mechanisms have it, under every reading of their "
                       "outputs.",
-       choices=(CONDITION_11, EMPTY))
+       choices=(CONDITION_11, EMPTY),
+       fixes=(Fixed(SUGRR_Y0, r"part (2) builds suGRR under both readings of \(y_0\) itself", None),
+              Fixed(SURAP_Y0, r"part (2) builds suRAP and suRAP-Sample under the readings `vector` and "
+                              r"`sensitive-bits` of \(y_0\) itself (`uldp` releases what `vector` releases)", None),
+              Fixed(HASH, "part (2) builds suWheel under every reading of the hash itself", None)))
 def def3_protection(settings: AuditSettings, *, condition_11: str, empty: str):
     def satisfies_not_protects(example) -> bool:
         channel, k, eps = example
-        protected = sorted({y0 for y0, _ in channel.outputs if y0 is not None})
-        satisfies = SULDP_READINGS[f"suldp-{condition_11}"](channel, range(k), None, protected, eps)
+        satisfies = suldp(channel, range(k), eps, condition_11=condition_11)
         return bool(satisfies) and not sensitive_protection(channel, range(k), eps)
 
     def describe(example) -> dict:
@@ -519,11 +507,12 @@ def def3_protection(settings: AuditSettings, *, condition_11: str, empty: str):
                          r"apart beyond \(e^{\varepsilon}\)"}
 
     family = exhaustive_step("every mechanism of a family: sets of 2 of 3 items, 2 sensitive, one protected label, "
-                             r"probabilities in tenths, \(\varepsilon \in \{1/2, 1\}\)", _small_set_channels(empty),
+                             r"probabilities in tenths, \(\varepsilon \in \{1/2, 1\}\)",
+                             searched_set_channels(True, empty=empty),
                              lambda example: describe(example) if satisfies_not_protects(example) else None)
     steps = [family]
     if family.counterexample is None:
-        example = find_counterexample(_set_channels(empty), satisfies_not_protects, settings)
+        example = find_counterexample(searched_set_channels(False, empty=empty), satisfies_not_protects, settings)
         steps.append(search_step(r"sets of \(m \le 2\) items of \(d \le 3\), \(k\) sensitive, protected labels `a`, "
                                  rf"`b`, releases with {'and without ' if empty == 'absent' else ''}a protected "
                                  r"part, random weights; \(\varepsilon \in \{1/2, 1, \ln "
@@ -533,26 +522,35 @@ def def3_protection(settings: AuditSettings, *, condition_11: str, empty: str):
                          "mechanisms do.", r"Sensitive items are not protected as \(\varepsilon\)-LDP protects them.")
 
 
+def under_every_value(build, choice, *args, **kwargs) -> list[tuple[str, object]]:
+    """``[(value, object)]``: what the builder ``build`` builds under each value of ``choice``, for a claim that
+    builds them all itself (``Fixed(choice, why, None)``; the builder records each value given as read)."""
+    return [(value, build(*args, **kwargs, **{choice.name: value})) for value in choice.values]
+
+
 @functools.cache
 def _mechanism_protection_steps(deep: bool, empty: str) -> tuple:
     """The five mechanisms' step: the same for every reading of (11), so computed once per reading of the empty y0."""
     cases = [case for case in set_cases(4 if deep else 3, max_m=2)
              if case[2] < case[0] and (deep or case[3] in ("1/2", "3"))]  # some item non-sensitive
 
-    def builds(case):
+    def every_release(case):
         d, m, k, eps = case
-        yield from ((rf"suGRR (\(y_0\) {y})", _channel(SuGRR, case, y, empty)) for y in SUGRR_Y0.values)
-        yield "suGRR-Sample", _channel(SuGRRSample, case, empty)
+        for y, mechanism in under_every_value(sugrr, SUGRR_Y0, eps, d, range(k), m, empty=empty):
+            yield rf"suGRR (\(y_0\) {y})", release_channel(mechanism)
+        yield "suGRR-Sample", _channel(sugrr_sample, case, empty=empty)
         # the uldp reading of y0 releases what the vector reading releases: the whole release is the same
-        yield from ((rf"suRAP (\(y_0\) {y})", _channel(SuRAP, case, y)) for y in SURAP_RELEASES)
-        yield from ((rf"suRAP-Sample (\(y_0\) {y})", _channel(SuRAPSample, case, y)) for y in SURAP_RELEASES)
+        for build, name in ((surap, "suRAP"), (surap_sample, "suRAP-Sample")):
+            for y, mechanism in under_every_value(build, SURAP_Y0, eps, d, range(k), m):
+                if y in SURAP_RELEASES:
+                    yield rf"{name} (\(y_0\) {y})", release_channel(mechanism)
         if m <= 2:
-            for reading in HASH.values:
-                for group in ([(h,) for h in range(4)] if reading == "fixed" else [tuple(range(4))]):
-                    yield f"suWheel (hash {reading})", _suwheel_channel(case, reading, group)
+            for reading, releases in under_every_value(suwheel_releases, HASH, case):
+                for _, channel in releases:
+                    yield f"suWheel (hash {reading})", channel
 
     def failure(case):
-        for name, channel in builds(case):
+        for name, channel in every_release(case):
             verdict = sensitive_protection(channel, range(case[2]), case[3])
             if not verdict.holds:
                 return _verdict_failure(verdict, case, name)
@@ -562,3 +560,72 @@ def _mechanism_protection_steps(deep: bool, empty: str) -> tuple:
     return (exhaustive_step(r"suGRR, suGRR-Sample, suRAP, suRAP-Sample (every reading of \(y_0\)), suWheel (every "
                             rf"reading of the hash), \(d \le {cases[-1][0]}\), \(m \le 2\), \(k < d\), \(\varepsilon "
                             rf"\in {tex_set(budgets)}\)", cases, failure),)
+
+
+# --- Proofs of Theorems 1, 4 and 7: the probability of an invertible output -----------------------------------------
+
+def printed_r(name: str, epsilon: str, m: int, k: int):
+    """``r`` as printed (Sec. 4.1.1 through uRR, Sec. 4.2.1 (18), the proof of Theorem 7), from the budget: suGRR
+    ``(E - 1) / (E + k - 1)`` with ``E = e^{eps/m}``; suRAP ``(E - 1) / E`` with ``E = e^{eps/(2m)}``; suWheel ``1 -
+    e^eps p / Omega``."""
+    eps = exact_budget(epsilon)
+    if name == "suGRR":
+        E = (eps / m).exponential()
+        return (E - 1) / (E + k - 1)
+    if name == "suRAP":
+        E = (eps / (2 * m)).exponential()
+        return (E - 1) / E
+    E = eps.exponential()
+    p = 1 / (2 * m - 1 + m * E)
+    return 1 - E * p / (m * p * E + 1 - m * p)
+
+
+def revealed_probabilities(channel, x) -> list:
+    """``P[x in R | s]`` for every input set ``s`` of the exact channel of a release ``(y0, R)``."""
+    explicit = channel.explicit()
+    columns = [j for j, (_, revealed) in enumerate(explicit.outputs) if x in revealed]
+    return [sum((row[j] for j in columns), ZERO) for row in explicit.rows]
+
+
+@claim("cao2022.revealed-with-r", location="Sec. 4.1.2, 4.2.2, 4.3.2: the proofs of Theorems 1, 4 and 7",
+       statement=r"In suGRR, suRAP and suWheel, for any invertible output \(y \in Y_{inv}\) exactly one \(x \in "
+                 r"X_{non}\) can be perturbed to it: it is output if and only if \(x \in s\), with probability \(r\) "
+                 r"(suWheel: \(r = 1 - e^{\varepsilon} p / \Omega\)).",
+       methods=("exhaustive",), recorded="verified",
+       interpretation=r"For every set \(s\) of \(m\) items and every non-sensitive item \(x\), the probability that "
+                      r"the release reveals \(x\) is \(r\) as printed when \(x \in s\) (suGRR: uRR's \(r = (E - 1) / "
+                      r"(E + |X_{sen}| - 1)\), \(E = e^{\varepsilon/m}\); suRAP: \(r = (E - 1)/E\), \(E = "
+                      r"e^{\varepsilon/(2m)}\); suWheel: \(1 - e^{\varepsilon} p / \Omega\)), and 0 otherwise: on the "
+                      "exact channels of suGRR and suRAP, and on suWheel's exact hit probabilities under the reading "
+                      "of the hash values.")
+def revealed_with_r(settings: AuditSettings):
+    from ldpspec.verify.cao2022.suwheel import hash_groups, suwheel_moments
+
+    cases = [case for case in set_cases(4 if settings.deep else 3) if case[3] != "0" and case[2] < case[0]]
+
+    def failure(case):
+        d, m, k, eps = case
+        found = []
+        for name, build in (("suGRR", sugrr), ("suRAP", surap)):
+            mechanism = build(eps, d, range(k), m)
+            channel = release_channel(mechanism)
+            for x in range(k, d):
+                for s, probability in zip(channel.explicit().inputs, revealed_probabilities(channel, x)):
+                    found.append((name, s, x, probability))
+        if m <= 2:
+            for group in hash_groups(d):
+                for s, row, _, _ in suwheel_moments(case, group):
+                    found += [("suWheel", s, x, row[x]) for x in range(k, d)]
+        for name, s, x, probability in found:
+            stated = printed_r(name, eps, m, k) if x in s else ZERO
+            if probability != stated:
+                return {"mechanism": name, "d": d, "m": m, "sensitive_items": list(range(k)), "epsilon": eps,
+                        "user_set": list(s), "item": x, "probability": Exact.of(probability).text(),
+                        "stated": Exact.of(stated).text()}
+        return None
+
+    steps = [exhaustive_step(rf"suGRR, suRAP (\(d \le {cases[-1][0]}\), \(m \le 3\)) and suWheel (\(m \le 2\)), "
+                             rf"every \(k < d\), \(\varepsilon \in {tex_set(BUDGETS[1:])}\), every set and "
+                             "non-sensitive item", cases, failure)]
+    return decide(steps, r"A non-sensitive item is revealed with the printed \(r\) by its holders and never by "
+                         "others.", r"A non-sensitive item is revealed with another probability than \(r\).")

@@ -16,12 +16,15 @@ A user's counts are indicators: ``y0`` lies in the arc of ``h(x)`` (sensitive ``
 
 from __future__ import annotations
 
+import functools
+
 from ldpspec.reference.cao2022.sets import all_sets
 from ldpspec.reference.cao2022.wheel import SuWheel, arc
 from ldpspec.spec import ONE, ZERO, Exact, budget, sorted_unique
-from ldpspec.verify.cao2022.privacy import BUDGETS, exhaustive_step, hash_family, set_cases
+from ldpspec.verify.cao2022.builders import hash_family
+from ldpspec.verify.cao2022.privacy import BUDGETS, exhaustive_step, set_cases
 from ldpspec.verify.cao2022.readings import HASH_VALUES
-from ldpspec.verify.claims import AuditSettings, claim, decide
+from ldpspec.verify.claims import AuditSettings, builds, claim, decide
 from ldpspec.verify.common import tex_set
 
 
@@ -47,15 +50,36 @@ def uniform_arc_mass(mechanism: SuWheel, items: tuple) -> Exact:
     return sum(((mass[j] + mass[j + 1]) * (points[j + 1] - points[j]) / 2 for j in range(len(points) - 1)), ZERO)
 
 
-def hit_probabilities(case: tuple, reading: str, hashes: list) -> list[tuple]:
-    """``(set, [b_x for every item])``, for every set of ``m`` items: the probability that the user's count of
-    ``x`` is 1 (``y0`` in the arc of ``h(x)`` for a sensitive ``x``, ``x`` revealed otherwise), under the reading.
+@builds(HASH_VALUES, constructs=("SuWheel",))
+def suwheel_moments(case: tuple, hashes: list, *, hash_values: str) -> list[tuple]:
+    """``(set, [b_x for every item], means, variances)`` for every set of ``m`` items: the probability ``b_x`` that
+    the user's count of ``x`` is 1 (``y0`` in the arc of ``h(x)`` for a sensitive ``x``, ``x`` revealed otherwise),
+    and the exact mean and variance of every item's estimate (Algorithm 2's estimator, which does not depend on the
+    hash), for suWheel (Sec. 4.3) with its hash values drawn as ``hash_values`` reads Sec. 4.3.1.
 
     ``hashes`` is one hash (fixed), the family to average over (family), or the configurations of the other items'
-    values (uniform). Under uniform, a probability that differs between configurations would leave the average over
-    the other items' values undecided: the check stops with an error rather than pass or fail on it."""
+    values (uniform), as ``hash_groups`` gives them."""
     d, m, k, eps = case
     mechanisms = [SuWheel(eps, d, range(k), m, h) for h in hashes]
+    return [(s, row, *estimate_moments(mechanisms[0], row))
+            for s, row in hit_probabilities(case, hash_values, mechanisms)]
+
+
+@builds(HASH_VALUES, constructs=("hash_family",))
+def hash_groups(d: int, *, hash_values: str) -> list[list]:
+    """The hashes of one step (Sec. 4.3.1): each of the audit's four on its own (fixed), or all four at once (family:
+    averaged over; uniform: the configurations of the other items' values)."""
+    family = hash_family(d)
+    return [[h] for h in family] if hash_values == "fixed" else [family]
+
+
+def hit_probabilities(case: tuple, reading: str, mechanisms: list) -> list[tuple]:
+    """``(set, [b_x for every item])`` for the suWheels ``mechanisms`` built by ``suwheel_moments`` (one per hash of
+    its group), under the reading of the hash values.
+
+    Under uniform, a probability that differs between configurations would leave the average over the other items'
+    values undecided: the check stops with an error rather than pass or fail on it."""
+    d, m, k, eps = case
     result = []
     for s in all_sets(d, m):
         per_hash = []
@@ -81,12 +105,6 @@ def hit_probabilities(case: tuple, reading: str, hashes: list) -> list[tuple]:
     return result
 
 
-def _groups(reading: str, d: int) -> list[list]:
-    """The hashes of one step: each hash on its own (fixed), or all four at once (family, uniform)."""
-    family = hash_family(d)
-    return [[h] for h in family] if reading == "fixed" else [family]
-
-
 def _cases(settings: AuditSettings, every_item_sensitive: bool = False) -> list[tuple]:
     """(d, m, k, eps) with eps > 0 (at eps = 0, P_true = p and the estimator is undefined)."""
     return [case for case in set_cases(4 if settings.deep else 3, max_m=2)
@@ -94,13 +112,14 @@ def _cases(settings: AuditSettings, every_item_sensitive: bool = False) -> list[
 
 
 def _steps(settings: AuditSettings, reading: str, failure, every_item_sensitive: bool = False) -> list:
-    """One exhaustive step per group of hashes; ``failure(case, probabilities)`` describes a failing set, or None."""
+    """One exhaustive step per group of hashes; ``failure(case, moments)`` (``suwheel_moments``) describes a
+    failing set, or None."""
     cases = _cases(settings, every_item_sensitive)
     steps = []
-    for j, _ in enumerate(_groups(reading, 2)):
+    for j, _ in enumerate(hash_groups(2, hash_values=reading)):
         def check(case, j=j):
-            hashes = _groups(reading, case[0])[j]
-            found = failure(case, hit_probabilities(case, reading, hashes))
+            hashes = hash_groups(case[0], hash_values=reading)[j]
+            found = failure(case, suwheel_moments(case, hashes, hash_values=reading))
             return None if found is None else {"d": case[0], "m": case[1], "sensitive_items": list(range(case[2])),
                                                 "epsilon": case[3], "hash_values": reading, "hashes": hashes,
                                                 **found}
@@ -125,7 +144,7 @@ def suwheel_probabilities(settings: AuditSettings, *, hash_values: str):
     def failure(case, probabilities):
         d, m = case[0], case[1]
         printed = printed_parameters(case[3], m)
-        for s, row in probabilities:
+        for s, row, _, _ in probabilities:
             for x in range(d):
                 stated = printed["P_true"] if x in s else printed["p"]
                 if row[x] != stated:
@@ -141,12 +160,11 @@ def suwheel_probabilities(settings: AuditSettings, *, hash_values: str):
                   r"The probability that \(z_0\) falls in an item's arc is not the stated one.")
 
 
-def estimate_moments(case: tuple, row: list) -> tuple[list, list]:
+def estimate_moments(mechanism: SuWheel, row: list) -> tuple[list, list]:
     """The exact mean and variance of every item's estimate for one user whose counts are 1 with the probabilities
     ``row``: the estimator of Algorithm 2 (the reference's ``estimate``) is affine in the counts."""
-    mechanism = SuWheel(case[3], case[0], range(case[2]), case[1])
-    at_zero = mechanism.estimate([0] * case[0], 1)
-    slope = [one - zero for one, zero in zip(mechanism.estimate([1] * case[0], 1), at_zero)]
+    at_zero = mechanism.estimate([0] * mechanism.d, 1)
+    slope = [one - zero for one, zero in zip(mechanism.estimate([1] * mechanism.d, 1), at_zero)]
     means = [zero + a * b for zero, a, b in zip(at_zero, slope, row)]
     return means, [a * a * b * (1 - b) for a, b in zip(slope, row)]
 
@@ -162,8 +180,7 @@ def estimate_moments(case: tuple, row: list) -> tuple[list, list]:
        choices=(HASH_VALUES,))
 def theorem8(settings: AuditSettings, *, hash_values: str):
     def failure(case, probabilities):
-        for s, row in probabilities:
-            means, _ = estimate_moments(case, row)
+        for s, _, means, _ in probabilities:
             for x, mean in enumerate(means):
                 if mean != (1 if x in s else 0):
                     return {"user_set": list(s), "item": x, "true_count": int(x in s),
@@ -174,6 +191,7 @@ def theorem8(settings: AuditSettings, *, hash_values: str):
                   "An estimate is biased.")
 
 
+@functools.cache
 def stated_variance(case: tuple, s: tuple, x: int) -> Exact:
     """Theorem 9's MSE for one user, per item, reconstructed from the proof's model: F_x sums f_x Bernoulli(P_true)
     and 1 - f_x Bernoulli(p) (sensitive x), or f_x Bernoulli(r) (non-sensitive x); P_true, p, r as printed."""
@@ -183,6 +201,19 @@ def stated_variance(case: tuple, s: tuple, x: int) -> Exact:
     if x < case[2]:
         return (f * p_true * (1 - p_true) + (1 - f) * p * (1 - p)) / (p_true - p) ** 2
     return f * (1 - r) / r
+
+
+@builds(HASH_VALUES)
+@functools.cache
+def unbiased_variance(case: tuple, *, hash_values: str):
+    """``(s, x) -> v_x``: suWheel's per-user variance of one item's count (Theorem 9, Sec. 4.3.2, ``stated_variance``),
+    which is the exact MSE when the hash values are uniform (``cao2022.theorem9``). Under another reading of
+    ``hash_values`` the estimate is biased (``cao2022.theorem8``) and its MSE is not this: it raises rather than
+    return it. No lower-level constructor: ``stated_variance`` is also the statement Theorem 9's check compares."""
+    if hash_values != "uniform":
+        raise ValueError(f"suWheel with hash_values={hash_values}: the estimate is biased, and its exact MSE at these "
+                         "sizes is not computed here")
+    return lambda s, x: stated_variance(case, s, x)
 
 
 @claim("cao2022.theorem9", location="Sec. 4.3.2, Theorem 9, (25)",
@@ -197,8 +228,7 @@ def stated_variance(case: tuple, s: tuple, x: int) -> Exact:
        choices=(HASH_VALUES,))
 def theorem9(settings: AuditSettings, *, hash_values: str):
     def failure(case, probabilities):
-        for s, row in probabilities:
-            means, variances = estimate_moments(case, row)
+        for s, _, means, variances in probabilities:
             for x in range(case[0]):
                 mse = variances[x] + (means[x] - (1 if x in s else 0)) ** 2
                 stated = stated_variance(case, s, x)

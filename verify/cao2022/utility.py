@@ -9,27 +9,16 @@ model (a count is a sum of independent Bernoulli variables), in counts rather th
 
 from __future__ import annotations
 
+import functools
+
 from ldpspec.reference.cao2022.sets import all_sets
-from ldpspec.reference.cao2022.sugrr import SuGRR, SuGRRSample
-from ldpspec.reference.cao2022.surap import SuRAP, SuRAPSample
+from ldpspec.reference.cao2022.sugrr import SuGRR
 from ldpspec.spec import Exact
-from ldpspec.verify.cao2022.privacy import BUDGETS, exhaustive_step, set_cases, surap_release
-from ldpspec.verify.cao2022.readings import EMPTY, SUGRR_Y0, SURAP_Y0, VARIANCE_MODEL
-from ldpspec.verify.claims import AuditSettings, claim, decide, reading_value
+from ldpspec.verify.cao2022.builders import sugrr, sugrr_sample, surap, surap_sample
+from ldpspec.verify.cao2022.privacy import BUDGETS, exhaustive_step, set_cases
+from ldpspec.verify.cao2022.readings import SUGRR_Y0, VARIANCE_MODEL
+from ldpspec.verify.claims import AuditSettings, builds, claim, decide
 from ldpspec.verify.common import tex_set
-
-
-def reading_kwargs(build) -> dict:
-    """The keyword arguments that give the mechanism class ``build`` the running check's readings of what the paper
-    leaves unstated about its release (``reading_value``): suGRR's `y0`, suGRR-Sample's empty protected part,
-    suRAP's `y0`; ``{}`` for any other class."""
-    if build is SuGRR:
-        return {"y0": reading_value(SUGRR_Y0)}
-    if build is SuGRRSample:
-        return {"empty": reading_value(EMPTY)}
-    if build in (SuRAP, SuRAPSample):
-        return {"y0": surap_release(reading_value(SURAP_Y0))}
-    return {}
 
 
 def _cases(settings: AuditSettings) -> list[tuple]:
@@ -55,8 +44,8 @@ def _sets(mechanism) -> list[tuple]:
 
 
 def _mean_steps(settings: AuditSettings, full, sample, names: tuple, **options) -> list:
-    """Exhaustive unbiasedness checks of a mechanism and its Sample variant (built from ``(eps, d, sensitive, m)``,
-    with ``options`` for the full one)."""
+    """Exhaustive unbiasedness checks of a mechanism and its Sample variant (builders of ``builders``, called with
+    ``(eps, d, sensitive, m)``, and ``options`` for the full one)."""
     cases = _cases(settings)
     return [
         exhaustive_step(rf"{names[0]}, \(d \le {cases[-1][0]}\), \(m \le 3\), every \(k\), \(\varepsilon \in "
@@ -75,7 +64,7 @@ def _mean_steps(settings: AuditSettings, full, sample, names: tuple, **options) 
                       "population, with the estimators (14) and (15); exact means for each set a user can hold.",
        choices=(SUGRR_Y0,))
 def theorem2(settings: AuditSettings, *, sugrr_y0: str):
-    steps = _mean_steps(settings, SuGRR, SuGRRSample, ("suGRR", "suGRR-Sample"), y0=sugrr_y0)
+    steps = _mean_steps(settings, sugrr, sugrr_sample, ("suGRR", "suGRR-Sample"), sugrr_y0=sugrr_y0)
     return decide(steps, "Every estimate's mean is the true count.", "An estimate is biased.")
 
 
@@ -85,30 +74,43 @@ def theorem2(settings: AuditSettings, *, sugrr_y0: str):
        interpretation=r"\(\mathbb E[\hat c_x]\) equals the number of users holding \(x\), with the estimators (19) and "
                       "(20).")
 def theorem5(settings: AuditSettings):
-    steps = _mean_steps(settings, SuRAP, SuRAPSample, ("suRAP", "suRAP-Sample"))
+    steps = _mean_steps(settings, surap, surap_sample, ("suRAP", "suRAP-Sample"))
     return decide(steps, "Every estimate's mean is the true count.", "An estimate is biased.")
 
 
-def reconstructed_variance(mechanism, s: tuple, x: int, sample: bool, model: str):
-    """The reconstructed variance of c_hat_x for one user holding ``s`` (``f = [x in s]``)."""
-    f = 1 if x in s else 0
+@builds(VARIANCE_MODEL)
+@functools.cache
+def reconstructed_variance(mechanism, sample: bool, *, variance_model: str):
+    """``(s, x) -> v``: the reconstructed variance of c_hat_x for one user holding ``s`` (``f = [x in s]``): (16) and
+    (21) from the proofs of Theorems 2 and 5, and (17) and (22) of the Sample variants (Theorems 3 and 6, Sec. 4.1.2
+    and 4.2.2) by the model ``variance_model`` reads their 'similarly' as. The object the choice shapes is this
+    formula; it is arithmetic on the mechanism's p, q, r, with no lower-level constructor to scan for. One function
+    per mechanism and reading (cached), so that what callers compute from it can be cached on it."""
+    model = variance_model
     m = mechanism.m
-    sensitive = x in mechanism.sensitive
-    p, q = mechanism.p, mechanism.q
-    if not sample:  # (16), (21): F_x sums f Bernoulli(p) and (m - f) Bernoulli(q) (suGRR) or 1 - f of them (suRAP)
-        if not sensitive:
-            return f * (1 - mechanism.r) / mechanism.r
-        others = (m - f) if isinstance(mechanism, SuGRR) else (1 - f)
-        return (f * p * (1 - p) + others * q * (1 - q)) / (p - q) ** 2
-    r = mechanism.r
-    if model == "split":  # (17), (22) (i)
-        if not sensitive:
-            return m * f * (1 - r) / r
-        return m * m * (Exact.rational(f) / m * p * (1 - p) + (1 - Exact.rational(f) / m) * q * (1 - q)) / (p - q) ** 2
-    if not sensitive:  # (ii): a holder reveals x with r/m
-        return f * (m - r) / r
-    holder = p / m + (1 - Exact.rational(1) / m) * q
-    return m * m * (f * holder * (1 - holder) + (1 - f) * q * (1 - q)) / (p - q) ** 2
+    sensitive_items = set(mechanism.sensitive)
+    p, q, r = mechanism.p, mechanism.q, mechanism.r
+
+    @functools.cache
+    def variance(s: tuple, x: int):
+        f = 1 if x in s else 0
+        sensitive = x in sensitive_items
+        if not sample:  # (16), (21): F_x sums f Bernoulli(p) and (m - f) Bernoulli(q) (suGRR), 1 - f of them (suRAP)
+            if not sensitive:
+                return f * (1 - r) / r
+            others = (m - f) if isinstance(mechanism, SuGRR) else (1 - f)
+            return (f * p * (1 - p) + others * q * (1 - q)) / (p - q) ** 2
+        if model == "split":  # (17), (22) (i)
+            if not sensitive:
+                return m * f * (1 - r) / r
+            return m * m * (Exact.rational(f) / m * p * (1 - p) + (1 - Exact.rational(f) / m) * q * (1 - q)) / (
+                p - q) ** 2
+        if not sensitive:  # (ii): a holder reveals x with r/m
+            return f * (m - r) / r
+        holder = p / m + (1 - Exact.rational(1) / m) * q
+        return m * m * (f * holder * (1 - holder) + (1 - f) * q * (1 - q)) / (p - q) ** 2
+
+    return variance
 
 
 def _mse_failure(mechanism, name: str, case: tuple, sample: bool, model: str) -> dict | None:
@@ -118,7 +120,7 @@ def _mse_failure(mechanism, name: str, case: tuple, sample: bool, model: str) ->
         means, variances = mechanism.estimate_moments([s])
         for x in range(mechanism.d):
             mse = variances[x] + (means[x] - (1 if x in s else 0)) ** 2
-            stated = reconstructed_variance(mechanism, s, x, sample, model)
+            stated = reconstructed_variance(mechanism, sample, variance_model=model)(s, x)
             if mse != stated:
                 return {"mechanism": name, "d": case[0], "m": case[1], "sensitive_items": list(range(case[2])),
                         "epsilon": case[3], "user_set": list(s), "item": x, "exact_mse": mse.text(),
@@ -154,8 +156,8 @@ def _mse_steps(settings: AuditSettings, full, sample, names: tuple, model: str, 
                       "compared, per item, so that the paper's total over items follows.",
        choices=(SUGRR_Y0, VARIANCE_MODEL))
 def theorem3(settings: AuditSettings, *, sugrr_y0: str, variance_model: str):
-    steps = _mse_steps(settings, SuGRR, SuGRRSample, ("suGRR (16)", "suGRR-Sample (17)"), variance_model,
-                       y0=sugrr_y0)
+    steps = _mse_steps(settings, sugrr, sugrr_sample, ("suGRR (16)", "suGRR-Sample (17)"), variance_model,
+                       sugrr_y0=sugrr_y0)
     return decide(steps, "Every estimate's exact MSE is the stated one.", "An MSE differs from the stated one.")
 
 
@@ -168,7 +170,7 @@ def theorem3(settings: AuditSettings, *, sugrr_y0: str, variance_model: str):
                       r"models. suRAP's reading of \(y_0\) does not change its counts.",
        choices=(VARIANCE_MODEL,))
 def theorem6(settings: AuditSettings, *, variance_model: str):
-    steps = _mse_steps(settings, SuRAP, SuRAPSample, ("suRAP (21)", "suRAP-Sample (22)"), variance_model)
+    steps = _mse_steps(settings, surap, surap_sample, ("suRAP (21)", "suRAP-Sample (22)"), variance_model)
     return decide(steps, "Every estimate's exact MSE is the stated one.", "An MSE differs from the stated one.")
 
 
@@ -195,7 +197,7 @@ def sec4_remarks(settings: AuditSettings):
 
     def grows_with_m(case):
         d, k, eps = case
-        errors = [_total_variance(SuGRR(eps, d, range(k), m, **reading_kwargs(SuGRR))) for m in range(1, d)]
+        errors = [_total_variance(sugrr(eps, d, range(k), m)) for m in range(1, d)]
         for m in range(1, len(errors)):
             if not errors[m] > errors[m - 1]:
                 return {"d": d, "sensitive_items": list(range(k)), "epsilon": eps, "m": [m, m + 1],
@@ -204,9 +206,8 @@ def sec4_remarks(settings: AuditSettings):
 
     def shrinks_with_domain(case):
         d, k, eps = case
-        grr, rap = reading_kwargs(SuGRR), reading_kwargs(SuRAP)
-        small, large = SuGRR(eps, d, range(k), 1, **grr), SuGRR(eps, d + 1, range(k + 1), 1, **grr)
-        rappor_small, rappor_large = SuRAP(eps, d, range(k), 1, **rap), SuRAP(eps, d + 1, range(k + 1), 1, **rap)
+        small, large = sugrr(eps, d, range(k), 1), sugrr(eps, d + 1, range(k + 1), 1)
+        rappor_small, rappor_large = surap(eps, d, range(k), 1), surap(eps, d + 1, range(k + 1), 1)
         if not (large.p < small.p and large.q < small.q and large.r < small.r):
             return {"mechanism": "suGRR", "d": [d, d + 1], "k": [k, k + 1], "epsilon": eps}
         if (rappor_large.p, rappor_large.q, rappor_large.r) != (rappor_small.p, rappor_small.q, rappor_small.r):
@@ -216,10 +217,9 @@ def sec4_remarks(settings: AuditSettings):
     def rappor_better(case):
         d, k, eps = case
         for m in range(1, min(d, 3) + 1):
-            pairs = (("suGRR vs suRAP", SuGRR(eps, d, range(k), m, **reading_kwargs(SuGRR)),
-                      SuRAP(eps, d, range(k), m, **reading_kwargs(SuRAP))),
-                     ("suGRR-Sample vs suRAP-Sample", SuGRRSample(eps, d, range(k), m, **reading_kwargs(SuGRRSample)),
-                      SuRAPSample(eps, d, range(k), m, **reading_kwargs(SuRAPSample))))
+            pairs = (("suGRR vs suRAP", sugrr(eps, d, range(k), m), surap(eps, d, range(k), m)),
+                     ("suGRR-Sample vs suRAP-Sample", sugrr_sample(eps, d, range(k), m),
+                      surap_sample(eps, d, range(k), m)))
             for name, grr, rappor in pairs:
                 grr_error, rappor_error = _total_variance(grr), _total_variance(rappor)
                 if not rappor_error < grr_error:
