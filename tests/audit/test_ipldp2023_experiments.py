@@ -45,8 +45,8 @@ def test_the_zipf_data_set_has_table_1s_sizes():
 
 
 def test_sample_counts():
-    assert [ex.sample_count(sr, "domain") for sr in ex.SETTINGS[1].sample_ratios] == [4, 8, 12, 16, 20]
-    assert [ex.sample_count(sr, "users") for sr in ("0.1", "1")] == [10_000, 100_000]
+    assert [ex.sample_count(sr, sample_count="domain") for sr in ex.SETTINGS[1].sample_ratios] == [4, 8, 12, 16, 20]
+    assert [ex.sample_count(sr, sample_count="users") for sr in ("0.1", "1")] == [10_000, 100_000]
     assert ex.SETTINGS[4].xs == ("0", "0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8")
     assert ex.SETTINGS[5].xs == ("0.1", "0.2", "0.3", "0.4", "0.5", "0.6", "0.7", "0.8", "0.9", "1")
 

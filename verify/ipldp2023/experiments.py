@@ -57,9 +57,9 @@ from ldpspec.reference.shared.grr import Grr
 from ldpspec.reference.shared.urr import URR
 from ldpspec.spec import InvalidParameter, budget, column_loss, ldp_epsilon, to_decimal_string
 from ldpspec.verify.audit import outcome
-from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide, reading_value
+from ldpspec.verify.claims import AuditSettings, Evidence, Step, builds, claim, decide, reading_value
 from ldpspec.verify.gu2020.experiments import solved
-from ldpspec.verify.ipldp2023.readings import LOSS_ORDER, MSE_SCALE, SAMPLE_COUNT
+from ldpspec.verify.ipldp2023.readings import BUDGET_OWNER, LOSS_ORDER, MSE_SCALE, POPULATION, SAMPLE_COUNT
 
 ZIPF_USERS, ZIPF_ITEMS, ZIPF_ALPHA, ZIPF_SEED = 100_000, 20, 2.0, 2023
 """Table 1's Zipf data set, and the seed the project generates it from."""
@@ -182,9 +182,12 @@ def budgets_of(setting: Setting, non_sensitive_ratio: str, counts=None) -> list:
     return assign_budgets(counts, setting.eps_min, setting.eps_max, setting.level_count, non_sensitive_ratio)
 
 
-def sample_count(sample_ratio: str, reading: str, users: int = ZIPF_USERS, items: int = ZIPF_ITEMS) -> int:
-    """``n = SR |D|`` (``reading="domain"``: |D| the items) or ``SR`` times the users (``"users"``)."""
-    base = {"domain": items, "users": users}[reading]
+@builds(SAMPLE_COUNT)
+def sample_count(sample_ratio: str, users: int = ZIPF_USERS, items: int = ZIPF_ITEMS, *, sample_count: str) -> int:
+    """The sample count ``n`` of a point of the experiments (Sec. 7.1), under the reading ``sample_count``: ``n = SR
+    |D|`` (``domain``: ``|D|`` the items) or ``SR`` times the data set's users (``users``). No lower-level
+    constructor: every ``n`` of the runs is computed here."""
+    base = {"domain": items, "users": users}[sample_count]
     return max(1, math.floor(Fraction(sample_ratio) * base + Fraction(1, 2)))
 
 
@@ -250,24 +253,46 @@ class Run:
         """The repetitions' losses at point ``k`` (MSE under the reading ``mse_scale``)."""
         point = self.points[k]
         values = point.losses[(mechanism, estimator, metric)]
-        return values * point.n if metric == "MSE" and mse_scale == "counts-over-n" else values
+        return mse_values(values, point.n, mse_scale=mse_scale) if metric == "MSE" else values
 
     def mean_se(self, k: int, mechanism: str, estimator: str, metric: str, mse_scale: str) -> tuple[float, float]:
         values = self.values(k, mechanism, estimator, metric, mse_scale)
         return float(values.mean()), float(values.std(ddof=1) / math.sqrt(len(values)))
 
 
+@builds(MSE_SCALE)
+def mse_values(values, n: int, *, mse_scale: str):
+    """The MSE of Sec. 7.1.2 from the repetitions' ``sum_x (p_x - p_hat_x)^2`` (frequencies), under the reading
+    ``mse_scale``: as they are (``frequencies``), or the printed ``sum_x (c_x - c_hat_x)^2 / n`` with counts ``c = n
+    p``, ``n`` times them (``counts-over-n``). No lower-level constructor: the scale is the object."""
+    return values * n if mse_scale == "counts-over-n" else values
+
+
 def reps_for(settings: AuditSettings) -> int:
     return 4000 if settings.deep else 400
 
 
-def run(number: int, sample_count_reading: str, reps: int) -> Run:
-    """Experiment ``#number`` of Table 2 on Zipf under the reading ``sample_count``, ``reps`` repetitions per point."""
-    return _run(number, sample_count_reading, reps)
+@builds(POPULATION)
+def run(number: int, sample_count_reading: str, reps: int, *, population: str) -> Run:
+    """Experiment ``#number`` of Table 2 on Zipf under the reading ``sample_count``, ``reps`` repetitions per point,
+    with the users of each repetition drawn under the reading ``population`` (Sec. 3.1, Sec. 7.1): ``iid``: ``n``
+    items i.i.d. from the data set's frequencies (Sec. 3.1's model); ``fixed``: ``n`` of the data set's users drawn
+    without replacement (its fixed population; at SR = 1 with ``sample_count=users``, the data set itself). The truth
+    is the data set's frequencies under both. No lower-level constructor is scanned (the draws are NumPy's generic
+    samplers); every run is built here: the cached ``_run`` is called by this builder only."""
+    return _run(number, sample_count_reading, reps, population)
+
+
+def _users(rng: np.random.Generator, n: int, counts, reps: int, population: str) -> np.ndarray:
+    """The item counts of each repetition's ``n`` users (``reps`` rows), as ``run`` describes."""
+    counts = np.asarray(counts, dtype=np.int64)
+    if population == "iid":
+        return rng.multinomial(n, counts / counts.sum(), size=reps)
+    return rng.multivariate_hypergeometric(counts, n, size=reps)
 
 
 @lru_cache(maxsize=32)
-def _run(number: int, reading: str, reps: int) -> Run:
+def _run(number: int, reading: str, reps: int, population: str) -> Run:
     setting = SETTINGS[number]
     counts = zipf_counts()
     p = np.array(counts, dtype=float) / sum(counts)
@@ -275,11 +300,12 @@ def _run(number: int, reading: str, reps: int) -> Run:
     for k, x in enumerate(setting.xs):
         ratio = x if setting.axis == "NR" else setting.non_sensitive[0]
         sr = x if setting.axis == "SR" else setting.sample_ratios[0]
-        n = sample_count(sr, reading)
+        n = sample_count(sr, sample_count=reading)
         budgets = budgets_of(setting, ratio, counts)
         mechanisms = {name: build(name, budgets) for name in setting.mechanisms}
-        rng = np.random.default_rng([SEED, number, k, ("domain", "users").index(reading)])
-        held = rng.multinomial(n, p, size=reps)  # the users of each repetition, shared by every mechanism
+        rng = np.random.default_rng([SEED, number, k, ("domain", "users").index(reading)]
+                                    + ([] if population == "iid" else [1]))
+        held = _users(rng, n, counts, reps, population)  # the users of each repetition, shared by every mechanism
         losses = {}
         for name, (twin, structure) in mechanisms.items():
             reported = np.array([twin.simulate_counts(row, rng) for row in held])
@@ -294,12 +320,19 @@ def _run(number: int, reading: str, reps: int) -> Run:
     return Run(setting, reading, reps, points)
 
 
-def expected_mse(mechanism: str, budgets, n: int, p) -> float:
-    """The exact expected MSE (frequencies) of estimator (12) without post-processing, i.i.d. users (Theorem 3's
-    model): ``sum_y m_y (1 - m_y) / (n extra_y^2)`` with ``m_y = base_y + extra_y p_y``."""
+@builds(POPULATION)
+def expected_mse(mechanism: str, budgets, n: int, p, *, population: str) -> float:
+    """The exact expected MSE (frequencies) of estimator (12) without post-processing (Theorem 3, Sec. 6), under the
+    reading ``population``: ``iid`` (Theorem 3's model): ``sum_y m_y (1 - m_y) / (n extra_y^2)`` with ``m_y = base_y +
+    extra_y p_y``; ``fixed`` (``n p_y`` holders of each item): each term less ``p_y (1 - p_y)``, the variance of the
+    users' items. No lower-level constructor: the expected loss is computed here only."""
     _, (base, extra) = build(mechanism, budgets)
-    m = base + extra * np.asarray(p, dtype=float)
-    return float(np.sum(m * (1 - m) / extra ** 2) / n)
+    p = np.asarray(p, dtype=float)
+    m = base + extra * p
+    terms = m * (1 - m) / extra ** 2
+    if population == "fixed":
+        terms = terms - p * (1 - p)
+    return float(np.sum(terms) / n)
 
 
 # --- statistics ----------------------------------------------------------------------------------
@@ -515,6 +548,36 @@ def _magnitude_step(high: Run, mse_scale: str) -> Step:
                  r"without post-processing, any \(n\): " + ", ".join(exact))
 
 
+@claim("ipldp2023.fig2.exact-magnitude", location="Sec. 7.2.1, Fig. 2(a),(d) (experiment #1), with Theorem 3",
+       statement="(a),(d) high privacy regime: IPRR 'outperforms the others by approximate one order of magnitude'; "
+                 "the results verify the theoretical analysis.",
+       methods=("exact computation",), recorded="refuted",
+       interpretation="The theoretical counterpart of part (1) of ipldp2023.fig2: the exact expected MSE of estimator "
+                      "(12) without post-processing (Theorem 3's loss, `expected_mse`) of KRR and of URR over IPRR's, "
+                      r"on Zipf with experiment #1's privacy levels (\(\varepsilon \in [0.1, 1]\), NR = 0.5, LC = 4); "
+                      r"the ratio does not depend on \(n\). 'Approximately one order of magnitude' is read as in "
+                      r"ipldp2023.fig2: within \([10^{0.5}, 10^{1.5}]\). No statistics: the ratios are exact up to "
+                      "floating point.")
+def fig2_exact_magnitude(settings: AuditSettings):
+    counts = zipf_counts()
+    p = np.array(counts, dtype=float) / sum(counts)
+    budgets = budgets_of(SETTINGS[1], "0.5", counts)
+    ours = expected_mse("IPRR", budgets, 1, p)
+    ratios = {other: expected_mse(other, budgets, 1, p) / ours for other in ("KRR", "URR")}
+    outside = {other: ratio for other, ratio in ratios.items() if not BAND[0] <= ratio <= BAND[1]}
+    evidence = Evidence("exact computation", r"Zipf, experiment #1's budgets, NR = 0.5: expected MSE of (12) over "
+                                             "IPRR's", ", ".join(f"{other}/IPRR {ratio:.4g}" for other, ratio in
+                                                                 ratios.items())
+                        + rf"; band \([{BAND[0]:.4g}, {BAND[1]:.4g}]\)")
+    return decide([Step(evidence, counterexample={
+        "part": "one order of magnitude, in theory", "budgets": [None if b is None else _text(b) for b in budgets],
+        "ratios": {other: f"{ratio:.6g}" for other, ratio in ratios.items()},
+        "outside the band": {other: f"{ratio:.6g}" for other, ratio in outside.items()}} if outside else None)],
+                  "Both ratios are about one order of magnitude.",
+                  "A theoretical ratio of another method's loss to IPRR's is outside one order of magnitude: "
+                  + ", ".join(f"{other}/IPRR = {ratio:.3g}" for other, ratio in outside.items()) + ".")
+
+
 def _gain(run: Run, k: int, mechanism: str, metric: str, mse_scale: str) -> tuple[float, float]:
     return _ratio(run, k, (mechanism, "NS"), (mechanism, "MLE"), metric, mse_scale)
 
@@ -686,7 +749,8 @@ def _relaxation_step() -> Step:
 def headline(settings: AuditSettings, *, sample_count: str, mse_scale: str):
     steps = []
     loss_order = reading_value(LOSS_ORDER)  # `at-most`, as the interpretation says, unless a sweep sets another
-    for claim_id, reading in (("ipldp2023.theorem1", {}), ("ipldp2023.theorem2", {}),
+    owner = {"budget_owner": reading_value(BUDGET_OWNER)}  # Definition 3's, unless a sweep sets another
+    for claim_id, reading in (("ipldp2023.theorem1", owner), ("ipldp2023.theorem2", owner),
                               ("ipldp2023.sec6-below-urr", {"loss_order": loss_order}),
                               ("ipldp2023.contribution3", {"loss_order": loss_order})):
         result = outcome(claim_id, settings, reading)

@@ -23,20 +23,27 @@ from ldpspec.reference.shared.urr import URR, urr_rows
 from ldpspec.spec import (
     Channel,
     ColumnClasses,
-    Exact,
     InvalidParameter,
     avg_id_ldp,
     budget,
     id_ldp,
-    ipldp,
     ldp,
     ldp_epsilon,
     min_id_ldp,
     to_decimal_string,
 )
-from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
+from ldpspec.verify.claims import AuditSettings, Evidence, Fixed, Step, builds, claim, decide
 from ldpspec.verify.common import z3_reals
+from ldpspec.verify.ipldp2023.builders import (
+    asserted_clauses,
+    honesty_comparisons,
+    ipldp_conditions,
+    ipldp_float,
+    ipldp_holds,
+    mangat_example,
+)
 from ldpspec.verify.ipldp2023.readings import (
+    BUDGET_OWNER,
     DESIGN_HARDNESS,
     DESIGN_RESTRICTION,
     HONEST_GROUP,
@@ -114,20 +121,21 @@ def iprr_proof_steps(*, non_sensitive: bool) -> list[Step]:
             rows, E, positive = symbolic_iprr(d, sensitive)
             assumptions += positive
             cases += 1
+            conditions += ipldp_conditions(rows, E, sensitive)
             for x in range(d):
                 conditions.append(Condition((x,), None, z3.Sum(*[z3.RealVal(0) + v for v in rows[x]]) == 1))
                 for y in range(d):
-                    conditions.append(Condition((x,), y, rows[x][y] >= 0))
+                    conditions.append(Condition((x,), y, z3.RealVal(0) + rows[x][y] >= 0))
                     if y in sensitive:
-                        conditions += [Condition((x, x2), y, rows[x][y] <= E[y] * rows[x2][y]) for x2 in range(d)]
-                    elif x == y:
-                        conditions.append(Condition((x,), y, rows[x][y] > 0))
+                        continue
+                    if x == y:
+                        conditions.append(Condition((x,), y, z3.RealVal(0) + rows[x][y] > 0))
                     else:
                         conditions.append(Condition((x,), y, z3.RealVal(0) + rows[x][y] == 0))
     split = r"every split into \(D_S\) and \(D_N\)" if non_sensitive else r"\(D = D_S\)"
     scope = (rf"{cases} domains (\(|D| = {SYMBOLIC_SIZES.start}\) .. {SYMBOLIC_SIZES.stop - 1}, "
              rf"{split}), every budget > 0: entries \(\ge "
-             r"0\), rows sum to 1, each sensitive output's column within \(e^{\varepsilon_y}\), each non-sensitive "
+             r"0\), rows sum to 1, Definition 3's privacy conditions (`ipldp_conditions`), each non-sensitive "
              "output only from itself with probability > 0")
     return [proof_step(scope, prove(conditions, assumptions=assumptions, description="IPRR satisfies IPLDP"))]
 
@@ -152,9 +160,13 @@ def general_objective(p, q, qbar):
         return sum(mx * (1 - mx) / (a - b) ** 2 for mx, a, b in zip(m, q, qbar))
 
 
-def numerical_design(p, E, restriction: str, rng: np.random.Generator, starts: int = 8):
-    """An independent numerical solution of problem (9) (SLSQP from random starts): the restricted unknowns
-    ``qbar_x`` (equality reading) or ``(q_x, qbar_x)`` (at-most reading), with the row-sum constraints.
+@builds(DESIGN_RESTRICTION, constructs=("design_objective", "general_objective"))
+def numerical_design(p, E, rng: np.random.Generator, starts: int = 8, *, design_restriction: str):
+    """An independent numerical solution of problem (9) (Sec. 5.1, restriction (6)) under the reading
+    ``design_restriction``, SLSQP from random starts: the restricted unknowns ``qbar_x`` (``equality``: ``q_x =
+    e^{eps_x} qbar_x``) or ``(q_x, qbar_x)`` (``at-most``: ``q_x <= e^{eps_x} qbar_x``), with the row-sum
+    constraints. Returns ``(value, q, qbar, objective)``, ``objective(q, qbar)`` being the reading's objective, or
+    ``None`` when no start reaches a feasible point. Every objective of the restricted design problem is built here.
 
     The best point found that meets every constraint (to 1e-9) counts, whatever SLSQP's exit message: with a tight
     ``ftol`` it often stops at the optimum with "positive directional derivative for linesearch". Under the at-most
@@ -165,7 +177,7 @@ def numerical_design(p, E, restriction: str, rng: np.random.Generator, starts: i
     p = np.asarray(p, dtype=float)
     best = None
     for start in range(starts):
-        if restriction == "equality":
+        if design_restriction == "equality":
             def rows_sum(v):
                 return E * v + (v.sum() - v) - 1  # q_x + sum_{x' != x} qbar_x' = 1 with q_x = E_x qbar_x
 
@@ -198,7 +210,11 @@ def numerical_design(p, E, restriction: str, rng: np.random.Generator, starts: i
             violation = max(np.abs(rows_sum(result.x)).max(), -ratio(result.x).min())
         if violation <= 1e-9 and np.isfinite(result.fun) and (best is None or result.fun < best[0]):
             best = (result.fun, q, qbar)
-    return best
+    if best is None:
+        return None
+    if design_restriction == "equality":
+        return (*best, lambda q, qbar: design_objective(p, E, qbar))
+    return (*best, lambda q, qbar: general_objective(p, q, qbar))
 
 
 @claim("ipldp2023.sec5.1-design.direct-encoding", location="Sec. 5.1",
@@ -211,7 +227,7 @@ def numerical_design(p, E, restriction: str, rng: np.random.Generator, starts: i
 def design_direct_encoding(settings: AuditSettings):
     refused = False
     try:
-        ipldp(Channel((0, 1), ((0, 1), (1, 0)), [[1, 0], [0, 1]]), {0: 1, 1: 1})
+        ipldp_holds(Channel((0, 1), ((0, 1), (1, 0)), [[1, 0], [0, 1]]), {0: 1, 1: 1})
     except InvalidParameter:  # the kernel refuses outputs that are not items
         refused = True
     return decide([Step(Evidence("kernel", "a channel whose outputs are bit vectors",
@@ -250,7 +266,7 @@ def design_nonconvex(settings: AuditSettings, *, design_hardness: str):
         r"\(n \mathbb E \ell_2\) of (12) at \(A\), \(B\) and their midpoint: "
         f"{', '.join(to_decimal_string(v, 6) for v in losses)}: the midpoint is worse than the average, so the "
         "objective of (5) is not convex (the feasible set is: the midpoint is IPLDP too)")))
-    if design_hardness == "motivation":
+    if "impossible" not in asserted_clauses(design_hardness=design_hardness):
         not_affine = Fraction(5, 2) != Fraction(2)  # ln is injective: ln 5/2 = ln 2 only if 5/2 = 2
         steps.append(Step(Evidence("exact", r"the constraint function \(\ln Q(y|x) - \ln Q(y|x')\) as (5) writes it",
                                    r"at \((1, 1)\), \((4, 1)\) and their midpoint: \(\ln 5/2 \ne (\ln 1 + \ln 4) "
@@ -262,7 +278,7 @@ def design_nonconvex(settings: AuditSettings, *, design_hardness: str):
     determinant = (fractions[0][0] * (fractions[1][1] * fractions[2][2] - fractions[1][2] * fractions[2][1])
                    - fractions[0][1] * (fractions[1][0] * fractions[2][2] - fractions[1][2] * fractions[2][0])
                    + fractions[0][2] * (fractions[1][0] * fractions[2][1] - fractions[1][1] * fractions[2][0]))
-    feasible = bool(ipldp(a, dict(enumerate(budgets))))
+    feasible = ipldp_holds(a, dict(enumerate(budgets)))
     steps.append(Step(Evidence("exact", r"\(A\), computed directly (a seeded search over rational matrices)",
                                f"IPLDP (kernel): {feasible}; determinant {determinant}"),
                       counterexample={"channel": shown_a, "budgets": [str(e) for e in budgets],
@@ -294,7 +310,7 @@ def nonconvex_witness(budgets, tries: int = 2000):
         while True:
             weights = rng.integers(1, 20, size=(d, d))
             q = weights / weights.sum(axis=1, keepdims=True)
-            if all(q[:, y].max() <= E[y] * q[:, y].min() for y in range(d)):
+            if ipldp_float(q, E):
                 return [[Fraction(int(w), int(row.sum())) for w in row] for row in weights]
 
     for _ in range(tries):
@@ -306,7 +322,7 @@ def nonconvex_witness(budgets, tries: int = 2000):
         if loss(np.array(mid, dtype=float), np.array(p, dtype=float)) <= (fa + fb) / 2 * 1.01:
             continue
         channels = [Channel(range(d), range(d), q) for q in (a, b, mid)]
-        if not all(ipldp(c, dict(enumerate(budgets))) for c in channels):
+        if not all(ipldp_holds(c, dict(enumerate(budgets))) for c in channels):
             continue
         exact = [empirical_moments(c.rows, p, 1)[1] for c in channels]
         if exact[2] > (exact[0] + exact[1]) / 2:  # confirmed exactly
@@ -342,6 +358,12 @@ def design_restriction(settings: AuditSettings, *, design_restriction: str):
                             r"\(\bar q\) (Sherman-Morrison's solution) satisfies every row-sum constraint of (9) with "
                             r"\(q_x = e^{\varepsilon_x} \bar q_x\)",
                             prove(conditions, assumptions=assumptions, description="the intersection point")))
+    c, u, v, t = z3.Reals("c u v t")  # each term of (9): c / qbar_x with c = (p_x (E_x - 1) + 1) / (E_x - 1)^2 > 0
+    steps.append(proof_step(r"each term \(c / \bar q_x\) of (9)'s objective, \(c > 0\): convex on \(\bar q_x > 0\) "
+                            r"(\(f(t u + (1 - t) v) \le t f(u) + (1 - t) f(v)\)), so the sum is convex",
+                            prove([Condition((), None, c / (t * u + (1 - t) * v) <= t * c / u + (1 - t) * c / v)],
+                                  assumptions=[c > 0, u > 0, v > 0, t >= 0, t <= 1],
+                                  description="convex objective")))
     rng = np.random.default_rng(2023)
     worst, cases = 0.0, 4 if not settings.deep else 20
     for _ in range(cases):
@@ -351,17 +373,17 @@ def design_restriction(settings: AuditSettings, *, design_restriction: str):
         iprr = IPRR([Fraction(str(b)) for b in budgets])
         qbar_iprr = np.array([float(v) for v in iprr.qbar])
         E = np.exp(budgets)
-        found = numerical_design(p, E, design_restriction, rng)
+        found = numerical_design(p, E, rng, design_restriction=design_restriction)
         if found is None:
             steps.append(Step(Evidence("numerical optimisation", f"budgets {budgets}", "SLSQP found no feasible point"),
                               inconclusive=True))
             continue
-        _, q, qbar = found
+        _, q, qbar, objective = found
         if design_restriction == "equality":
             gap = float(np.max(np.abs(qbar - qbar_iprr) / qbar_iprr))
         else:  # compare the loss reached with IPRR's
-            ours = general_objective(p, E * qbar_iprr, qbar_iprr)
-            gap = float((ours - general_objective(p, q, qbar)) / ours)
+            ours = objective(E * qbar_iprr, qbar_iprr)
+            gap = float((ours - objective(q, qbar)) / ours)
         worst = max(worst, gap)
     tolerance = 1e-5
     result = (rf"largest relative difference of \(\bar q\) from IPRR's: {worst:.2e}" if design_restriction == "equality"
@@ -570,33 +592,88 @@ def def5_urr(settings: AuditSettings):
 
 @claim("ipldp2023.theorem1", location="Sec. 5.1, Theorem 1; Appendix A.1",
        statement=r"\((D, \mathcal E)\)-IPRR satisfies \((D, \mathcal E)\)-IPLDP.",
-       methods=("z3", "hypothesis"), recorded="verified")
-def theorem1(settings: AuditSettings):
+       methods=("z3", "hypothesis"), recorded={"budget_owner=output": "verified", "budget_owner=input": "refuted"},
+       interpretation="IPLDP is Definition 3 under each reading of `budget_owner` (whose budget bounds a pair): the "
+                      "z3 proof and the kernel search use the predicate of the reading. Under `output` (Definition 3 "
+                      r"as written) each output's column has ratio exactly \(e^{\varepsilon_y}\); under `input` a "
+                      r"sensitive input with a small budget is further than \(e^{\varepsilon_x}\) from an input with "
+                      "a larger one, on the larger one's output.",
+       choices=(BUDGET_OWNER,))
+def theorem1(settings: AuditSettings, *, budget_owner: str):
     steps = iprr_proof_steps(non_sensitive=False)
 
     def violates(budgets):
-        return not ipldp(iprr_channel(tuple(budgets)), sensitive_budgets(budgets))
+        return not ipldp_holds(iprr_channel(tuple(budgets)), sensitive_budgets(budgets))
 
-    steps.append(kernel_search_step(settings, violates, r"random budgets, \(D = D_S\); kernel: "
-                                                        "`ipldp`", non_sensitive=False))
+    steps.append(kernel_search_step(settings, violates, r"random budgets, \(D = D_S\); kernel: the IPLDP predicate "
+                                                        "(`ipldp_holds`)", non_sensitive=False))
     return decide(steps, r"IPRR satisfies IPLDP: each output's column has ratio exactly \(e^{\varepsilon_y}\).",
-                  "IPRR violates IPLDP.")
+                  r"IPRR violates IPLDP read with the budget on the input: an input with a small budget is more than "
+                  r"\(e^{\varepsilon_x}\) from an input with a larger budget, on that input's output.")
 
 
 @claim("ipldp2023.theorem2", location="Sec. 5.2, Theorem 2; Appendix A.2",
        statement=r"\((D_S, D_N, \mathcal E)\)-IPRR satisfies \((D_S, \mathcal E)\)-IPLDP.",
-       methods=("z3", "hypothesis"), recorded="verified")
-def theorem2(settings: AuditSettings):
+       methods=("z3", "hypothesis"), recorded={"budget_owner=output": "verified", "budget_owner=input": "refuted"},
+       interpretation="IPLDP is Definition 3 under each reading of `budget_owner` (whose budget bounds a pair): the "
+                      "z3 proof and the kernel search use the predicate of the reading. Under `output` (Definition 3 "
+                      r"as written) each output's column has ratio exactly \(e^{\varepsilon_y}\); under `input` a "
+                      r"sensitive input with a small budget is further than \(e^{\varepsilon_x}\) from an input with "
+                      "a larger one, on the larger one's output.",
+       choices=(BUDGET_OWNER,))
+def theorem2(settings: AuditSettings, *, budget_owner: str):
     steps = iprr_proof_steps(non_sensitive=True)
 
     def violates(budgets):
-        return not ipldp(iprr_channel(tuple(budgets)), sensitive_budgets(budgets))
+        return not ipldp_holds(iprr_channel(tuple(budgets)), sensitive_budgets(budgets))
 
     steps.append(kernel_search_step(settings, violates, r"random budgets and splits into \(D_S\) and \(D_N\); kernel: "
-                                                        "`ipldp`",
+                                                        "the IPLDP predicate (`ipldp_holds`)",
                                     non_sensitive=True))
     return decide(steps, "IPRR satisfies IPLDP, with non-sensitive outputs that name their input.",
-                  "IPRR violates IPLDP.")
+                  r"IPRR violates IPLDP read with the budget on the input: an input with a small budget is more than "
+                  r"\(e^{\varepsilon_x}\) from an input with a larger budget, on that input's output.")
+
+
+def _both_owners(channel, budgets) -> dict:
+    """The IPLDP predicate under every value of ``budget_owner``, each given explicitly (as its ``Fixed`` declares)."""
+    return {owner: ipldp_holds(channel, budgets, budget_owner=owner) for owner in BUDGET_OWNER.values}
+
+
+@claim("ipldp2023.contribution2", location="Sec. 1, contribution 2; Sec. 5.1",
+       statement="We propose IPRR mechanism to provide equivalent protection for inputs and outputs simultaneously "
+                 "using the direct encoding method.",
+       methods=("exact example", "hypothesis"), recorded="refuted",
+       interpretation=r"'Equivalent protection for inputs and outputs' is read as: IPRR at \(\mathcal E\) satisfies "
+                      "IPLDP both with each budget on its output (Definition 3 as written) and with each budget on "
+                      r"its input (item \(x\)'s holders \(\varepsilon_x\)-indistinguishable from every other input "
+                      "on every output): the two values of `budget_owner` at once. The check builds the IPLDP "
+                      "predicate under both and searches IPRR over random budgets and splits.",
+       fixes=(Fixed(BUDGET_OWNER, "the statement asserts the protection of inputs and of outputs at once: the check "
+                                  "builds the IPLDP predicate under both values"),))
+def contribution2(settings: AuditSettings):
+    budgets = [Fraction(1, 10), 5]
+    channel = iprr_channel(tuple(budgets))
+    both = _both_owners(channel, sensitive_budgets(budgets))
+    example = Step(Evidence("exact example", r"IPRR with \(\mathcal E = \{0.1, 5\}\), \(D = D_S\)",
+                            "IPLDP " + ", ".join(f"`budget_owner={owner}`: {holds}" for owner, holds in both.items())),
+                   counterexample={"budgets": ["0.1", "5"],
+                                   "channel": [[to_decimal_string(v, 6) for v in channel.row(x)] for x in range(2)],
+                                   "outputs protected (budget on the output)": str(both["output"]),
+                                   "inputs protected (budget on the input)": str(both["input"]),
+                                   "why": r"input 0 (budget 0.1) and input 1 differ by a factor \(e^5\) on output 1"}
+                   if not all(both.values()) else None)
+
+    def violates(budgets):
+        return not all(_both_owners(iprr_channel(tuple(budgets)), sensitive_budgets(budgets)).values())
+
+    steps = [example, kernel_search_step(settings, violates, r"random budgets and splits into \(D_S\) and \(D_N\); "
+                                         "the IPLDP predicate with the budget on the output and on the input",
+                                         non_sensitive=True)]
+    return decide(steps, "IPRR protects every sensitive item's holders and its reports alike.",
+                  "IPRR protects outputs, not inputs: with unequal budgets an input with a small budget is "
+                  r"distinguishable from another input by far more than \(e^{\varepsilon_x}\), on the other "
+                  "input's output.")
 
 
 # --- Sec. 5.2: honesty ------------------------------------------------------------------------------
@@ -632,18 +709,8 @@ def honesty(settings: AuditSettings, *, honesty: str):
         budgets, factor = example
         if all(x is None for x in budgets):
             return False
-        mechanism = IPRR(budgets)
-        sensitive = mechanism.sensitive
-        if honesty == "across-items":
-            return any(mechanism.q[x] < mechanism.q[y] for x in sensitive for y in sensitive
-                       if budgets[x] <= budgets[y])
-        if honesty == "one-budget":
-            x = sensitive[0]
-            lowered = list(budgets)
-            lowered[x] = budgets[x] * factor
-            return IPRR(lowered).q[x] < mechanism.q[x]
-        lowered = [None if v is None else v * factor for v in budgets]
-        return any(IPRR(lowered).q[x] < mechanism.q[x] for x in sensitive)
+        return any(IPRR(smaller).q[x] < IPRR(larger).q[y]
+                   for (smaller, x), (larger, y) in honesty_comparisons(budgets, factor, honesty=honesty))
 
     factors = st.sampled_from([Fraction(1, 2), Fraction(1, 4), Fraction(3, 4)])
     example = find_counterexample(st.tuples(item_budget_lists(settings), factors), violates, settings)
@@ -658,7 +725,11 @@ def honesty(settings: AuditSettings, *, honesty: str):
        statement="Following Mangat's RR, indistinguishability can be guaranteed by a large proportion of dishonest "
                  "responses from less sensitive or non-sensitive groups, even if individuals in the sensitive group "
                  "are honest.",
-       methods=("exact example",), recorded="verified",
+       methods=("exact example",),
+       recorded={"honest_group=mostly, budget_owner=output": "verified",
+                 "honest_group=mostly, budget_owner=input": "open",
+                 "honest_group=fully, budget_owner=output": "verified",
+                 "honest_group=fully, budget_owner=input": "open"},
        interpretation="A possibility ('can be guaranteed'), checked by exact IPLDP channels (kernel) with the "
                       r"uniform \(p\); how honest the sensitive group is, is the choice `honest_group`, and 'a large "
                       "proportion' is read as most of the reports of the sensitive item. Mostly honest: IPRR on Fig. "
@@ -666,34 +737,24 @@ def honesty(settings: AuditSettings, *, honesty: str):
                       r"budget \(0.1\), whose holders always report it, and two non-sensitive items whose holders "
                       r"report it with probability \(0.91 \ge e^{-0.1}\). (With two or more sensitive items an "
                       r"invertible IPLDP channel cannot let one group be fully honest: another sensitive output's "
-                      "column must be positive everywhere.)",
-       choices=(HONEST_GROUP,))
-def honesty_mangat(settings: AuditSettings, *, honest_group: str):
-    if honest_group == "mostly":
-        budgets = [Fraction(1, 10), Fraction(1, 2), 1, None, None]  # Fig. 1: HIV, Cancer, Hepatitis; Flu, None
-        mechanism = IPRR(budgets)
-        channel = mechanism.channel()
-        sensitive = {x: b for x, b in enumerate(budgets) if b is not None}
-        keep = mechanism.q[0]
-        others = sum((mechanism.qbar[0] for _ in range(4)), Exact.rational(0))
-        scope = r"IPRR on Fig. 1's setting (\(\mathcal E = \{0.1, 0.5, 1\}\) on HIV, Cancer, Hepatitis; Flu and None " \
-                r"non-sensitive), uniform \(p\)"
-    else:
-        a = Fraction(91, 100)
-        channel = Channel(range(3), range(3), [[1, 0, 0], [a, 1 - a, 0], [a, 0, 1 - a]])
-        sensitive = {0: Fraction(1, 10)}
-        keep, others = Exact.rational(1), Exact.rational(2 * a)
-        scope = r"one sensitive item (budget 0.1) whose holders always report it; two non-sensitive items reporting " \
-                r"it with probability 0.91; uniform \(p\)"
+                      "column must be positive everywhere.) The IPLDP predicate is read under `budget_owner` (the "
+                      "sweep moved the verdict with it, so the claim varies it): with the budget on the input neither "
+                      "example is IPLDP (a fully honest group's input reaches no other output, which other inputs "
+                      "reach), and the check has no example for that reading: open.",
+       choices=(HONEST_GROUP, BUDGET_OWNER))
+def honesty_mangat(settings: AuditSettings, *, honest_group: str, budget_owner: str):
+    channel, sensitive, keep, others, scope = mangat_example(honest_group=honest_group)
     share = others / (keep + others)
-    holds = bool(ipldp(channel, sensitive)) and share > Fraction(1, 2) and keep > Fraction(1, 2)
+    private = ipldp_holds(channel, sensitive)
+    holds = private and share > Fraction(1, 2) and keep > Fraction(1, 2)
     return decide([Step(Evidence("exact", scope,
-                                 rf"IPLDP (kernel): {bool(ipldp(channel, sensitive))}; \(Q(x_1|x_1) = "
+                                 rf"IPLDP (`budget_owner={budget_owner}`): {private}; \(Q(x_1|x_1) = "
                                  rf"{to_decimal_string(keep, 4)}\); a report of \(x_1\) comes from another item with "
                                  f"probability {to_decimal_string(share, 4)}"), inconclusive=not holds)],
                   "An exact IPLDP channel protects the sensitive item by other groups' dishonest reports (most of its "
                   f"reports), its own holders reporting it {'always' if honest_group == 'fully' else 'mostly'}.",
-                  "", "The example does not show it.")
+                  "", "The example does not show it." if budget_owner == "output" else
+                  "With the budget on the input the example is not IPLDP; the check has no example for that reading.")
 
 
 @claim("ipldp2023.sec5.2-honesty.population", location="Sec. 5.2",

@@ -18,7 +18,6 @@ from ldpspec.spec import (
     Channel,
     Exact,
     budget,
-    ipldp,
     ldp,
     ldp_epsilon,
     min_id_ldp,
@@ -29,6 +28,7 @@ from ldpspec.spec import (
 from ldpspec.verify.audit import outcome
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.common import ALL_ENTRIES, pointwise
+from ldpspec.verify.ipldp2023.builders import ipldp_holds, shows_weaker, tightest_budgets, utility_cap
 from ldpspec.verify.ipldp2023.mechanisms import iprr_channel, log_budget_lists, sensitive_budgets, shown
 from ldpspec.verify.ipldp2023.readings import BUDGET_OWNER, LIMITED, NOT_WEAKER
 from ldpspec.verify.search import budget_increments, find_counterexample, random_channels, search_step
@@ -65,7 +65,7 @@ def equal_budgets(settings: AuditSettings):
 
     def violates(example):
         channel, eps = example[0].channel, budget(example[1][0])
-        return bool(ipldp(channel, {x: eps for x in channel.inputs})) != bool(ldp(channel, eps))
+        return ipldp_holds(channel, {x: eps for x in channel.inputs}) != bool(ldp(channel, eps))
 
     example = find_counterexample(_domain_channels(settings), violates, settings)
     steps.append(search_step(r"random exact channels \(D \to D\), one random budget for every item; kernel: `ipldp` == "
@@ -97,7 +97,7 @@ def ldp_implies_ipldp(settings: AuditSettings):
 
     def violates(example):
         budgets = budgets_of(example)
-        return budgets is not None and not ipldp(example[0].channel, budgets)
+        return budgets is not None and not ipldp_holds(example[0].channel, budgets)
 
     example = find_counterexample(_domain_channels(settings), violates, settings)
     steps.append(search_step(r"random exact channels \(D \to D\) at their tightest \(\varepsilon\); budgets with min "
@@ -118,18 +118,19 @@ def ipldp_implies_ldp(settings: AuditSettings):
                         pointwise("IPLDP implies LDP", [a <= Ey * b, Ey <= Emax], a <= Emax * b, [a, b], [Ey, Emax]))]
 
     def budgets_of(example):
-        losses = output_loss(example[0].channel)
-        if any(loss.is_infinite for loss, _ in losses.values()):
+        tightest = tightest_budgets(example[0].channel)
+        if tightest is None:
             return None
-        return {y: loss + example[1][k] for k, (y, (loss, _)) in enumerate(losses.items())}
+        return {y: loss + example[1][k] for k, (y, loss) in enumerate(tightest.items())}
 
     def violates(example):
         budgets = budgets_of(example)
-        return budgets is not None and not ldp(example[0].channel, max(budgets.values()))
+        return (budgets is not None and ipldp_holds(example[0].channel, budgets)
+                and not ldp(example[0].channel, max(budgets.values())))
 
     example = find_counterexample(_domain_channels(settings), violates, settings)
-    steps.append(search_step(r"random exact channels \(D \to D\), budgets at least each output's loss; kernel: `ldp` "
-                             r"at \(\max \mathcal E\)",
+    steps.append(search_step(r"random exact channels \(D \to D\), budgets at least each item's tightest IPLDP budget; "
+                             r"kernel: `ldp` at \(\max \mathcal E\)",
                              example, lambda ex: _describe(ex, budgets_of(ex)), settings))
     return decide(steps, r"Every output's ratio is within \(e^{\max \mathcal "
                          r"E}\).", r"An IPLDP channel needs more than \(\max \mathcal E\) for LDP.")
@@ -146,61 +147,86 @@ def _strictly_relaxed_channel() -> tuple[Channel, dict]:
     return Channel((0, 1), (0, 1), [[a, 1 - a], [b, 1 - b]]), {0: Fraction(1, 10), 1: 5}
 
 
+def _input_relaxed_channel() -> tuple[Channel, dict, str]:
+    """Three items with budgets 0.1, 1 and 1: row 0 uniform, rows 1 and 2 within a factor 1.06 of it, so every
+    input is within its own budget of every other (the budget on the input) while rows 1 and 2 differ by 53/47 >
+    e^0.1 on outputs 0 and 2."""
+    third, high, low = Fraction(1, 3), Fraction(53, 150), Fraction(47, 150)
+    rows = [[third] * 3, [high, third, low], [low, third, high]]
+    return (Channel((0, 1, 2), (0, 1, 2), rows), {0: Fraction(1, 10), 1: 1, 2: 1},
+            r"row 0: \((1/3, 1/3, 1/3)\), row 1: \((53/150, 1/3, 47/150)\), row 2: \((47/150, 1/3, 53/150)\)")
+
+
 @claim("ipldp2023.sec4.2-not-weaker", location="Sec. 4.2",
        statement="The relaxation does not mean that IPLDP is weaker than LDP in terms of the privacy protection, but "
                  "LDP is too strong for items with different privacy needs. IPLDP has the ability to guarantee the "
                  "personalized privacy for each item.",
        methods=("exact example", "hypothesis"),
-       recorded={"not_weaker=as-requirement": "refuted", "not_weaker=per-item": "verified"},
-       interpretation="Which protection 'not weaker' compares is the choice `not_weaker`. As a requirement on channels "
-                      r"it compares \((D, \mathcal E)\)-IPLDP with \((\min \mathcal E)\)-LDP, the LDP it relaxes: an "
-                      r"exact channel with \(\mathcal E = \{0.1, 5\}\) is IPLDP and not \(0.1\)-LDP. Per item it asks "
-                      r"that every IPLDP channel bound each item \(x\)'s column by \(e^{\varepsilon_x}\), as "
-                      r"\(\varepsilon_x\)-LDP would: the kernel's IPLDP predicate against each column's own loss, on "
-                      "random exact channels and budgets. That LDP is 'too strong' for such needs is a judgement, "
-                      "not checked.",
-       choices=(NOT_WEAKER,))
-def not_weaker(settings: AuditSettings, *, not_weaker: str):
-    channel, budgets = _strictly_relaxed_channel()
-    satisfied = bool(ipldp(channel, budgets))
-    needed = ldp_epsilon(channel)
-    evidence = Evidence("exact example", r"two items, \(\mathcal E = \{0.1, 5\}\)",
-                        rf"\((D, \mathcal E)\)-IPLDP: {satisfied}; (\(\min \mathcal E = 0.1\))-LDP: "
-                        f"{bool(ldp(channel, '0.1'))}; tightest LDP budget {to_decimal_string(needed, 20)}")
-    if not_weaker == "as-requirement":
-        confirmed = satisfied and not ldp(channel, "0.1") and needed > Fraction(1, 10)
-        step = Step(evidence, counterexample={
-            "channel": r"inputs and outputs \(\{0, 1\}\); row 0: \((0.9 e^{-0.1}, 1 - 0.9 e^{-0.1})\), row 1: "
-                       r"\((0.9, 0.1)\)",
-            "budgets": {str(x): str(e) for x, e in budgets.items()},
-            r"\((D, \mathcal E)\)-IPLDP": "holds (kernel)",
-            r"\(0.1\)-LDP": f"fails (kernel): the channel needs {to_decimal_string(needed, 6)}"} if confirmed else None,
-            inconclusive=not confirmed)
-        return decide([step], "",
-                      r"IPLDP admits a channel that \((\min \mathcal E)\)-LDP rules out: as a requirement it is "
-                      "weaker than the LDP it relaxes.",
-                      "The example did not behave as constructed.")
-    columns = {x: loss for x, (loss, _) in output_loss(channel).items()}
-    own = all(columns[x] <= budget(e) for x, e in budgets.items())
+       recorded={"not_weaker=as-requirement, budget_owner=output": "refuted",
+                 "not_weaker=as-requirement, budget_owner=input": "refuted",
+                 "not_weaker=per-item, budget_owner=output": "verified",
+                 "not_weaker=per-item, budget_owner=input": "refuted"},
+       interpretation="Which protection 'not weaker' compares is the choice `not_weaker`; which budget the IPLDP "
+                      "predicate puts on a pair is `budget_owner` (the sweep moved the per-item verdict with it, so "
+                      r"the claim varies it). As a requirement on channels it compares \((D, \mathcal E)\)-IPLDP "
+                      r"with \((\min \mathcal E)\)-LDP, the LDP it relaxes: an exact channel with \(\mathcal E = "
+                      r"\{0.1, 5\}\) is IPLDP (budget on the output) and not \(0.1\)-LDP, and one with "
+                      r"\(\mathcal E = \{0.1, 1, 1\}\) is IPLDP (budget on the input) and not \(0.1\)-LDP. Per "
+                      r"item it asks that every IPLDP channel bound each item \(x\)'s column by "
+                      r"\(e^{\varepsilon_x}\), as \(\varepsilon_x\)-LDP would: the IPLDP predicate against each "
+                      "column's own loss, on the two examples and on random exact channels with budgets at least each "
+                      "item's tightest IPLDP budget (searched only when no example decides). With the budget on the "
+                      "output that is Definition 3 itself; with the budget on the input a column can exceed its "
+                      "item's budget (the second example's column 0). That LDP is 'too strong' for such "
+                      "needs is a judgement, not checked.",
+       choices=(NOT_WEAKER, BUDGET_OWNER))
+def not_weaker(settings: AuditSettings, *, not_weaker: str, budget_owner: str):
+    steps = []
+    for channel, budgets, shown_rows in (_strictly_relaxed_channel() + (
+            r"row 0: \((0.9 e^{-0.1}, 1 - 0.9 e^{-0.1})\), row 1: \((0.9, 0.1)\)",), _input_relaxed_channel()):
+        satisfied = ipldp_holds(channel, budgets)
+        needed = ldp_epsilon(channel)
+        smallest = min(budgets.values())
+        shown_weaker = shows_weaker(channel, budgets, not_weaker=not_weaker)
+        shown_budgets = ", ".join(str(e) for e in budgets.values())
+        steps.append(Step(Evidence(
+            "exact example", rf"{len(budgets)} items, \(\mathcal E = \{{{shown_budgets}\}}\)",
+            rf"\((D, \mathcal E)\)-IPLDP: {satisfied}; (\(\min \mathcal E = {smallest}\))-LDP: "
+            f"{bool(ldp(channel, smallest))}; tightest LDP budget {to_decimal_string(needed, 20)}; shows IPLDP weaker "
+            f"under `not_weaker={not_weaker}`: {shown_weaker}"),
+            counterexample={"channel": shown_rows, "budgets": {str(x): str(e) for x, e in budgets.items()},
+                            "IPLDP": f"holds (`budget_owner={budget_owner}`)",
+                            **({rf"\({smallest}\)-LDP": f"fails (kernel): the channel needs "
+                                                        f"{to_decimal_string(needed, 6)}"}
+                               if not_weaker == "as-requirement" else
+                               {"column losses": {str(y): to_decimal_string(loss, 6)
+                                                  for y, (loss, _) in output_loss(channel).items()}})}
+            if shown_weaker else None))
+    refuted = (r"IPLDP admits a channel that \((\min \mathcal E)\)-LDP rules out: as a requirement it is weaker than "
+               "the LDP it relaxes." if not_weaker == "as-requirement" else
+               "An IPLDP channel lets an item's column exceed its own budget.")
+    if any(step.counterexample for step in steps):  # an exact example decides; no search needed
+        return decide(steps, "", refuted)
 
     def budgets_of(example):
-        return {x: budget(example[1][k]) for k, x in enumerate(example[0].channel.inputs)}
+        tightest = tightest_budgets(example[0].channel)
+        if tightest is None:
+            return None
+        return {x: loss + example[1][k] for k, (x, loss) in enumerate(tightest.items())}
 
     def violates(example):
         chosen = budgets_of(example)
-        losses = {x: loss for x, (loss, _) in output_loss(example[0].channel).items()}
-        return bool(ipldp(example[0].channel, chosen)) and any(losses[x] > chosen[x] for x in chosen)
+        return chosen is not None and shows_weaker(example[0].channel, chosen, not_weaker=not_weaker)
 
     found = find_counterexample(_domain_channels(settings), violates, settings)
-    steps = [Step(Evidence("exact example", evidence.scope,
-                           evidence.result + f"; each item's column within its own budget: {own}"),
-                  inconclusive=not own),
-             search_step(r"random exact channels \(D \to D\) and budgets; kernel: `ipldp` against each item's "
-                         r"column loss \(\le \varepsilon_x\)", found, lambda ex: _describe(ex, budgets_of(ex)),
-                         settings)]
+    what = (r"IPLDP and not \((\min \mathcal E)\)-LDP" if not_weaker == "as-requirement" else
+            r"IPLDP with an item's column loss above \(\varepsilon_x\)")
+    steps.append(search_step(r"random exact channels \(D \to D\), budgets at least each item's "
+                             f"tightest IPLDP budget; kernel: {what}", found, lambda ex: _describe(ex, budgets_of(ex)),
+                             settings))
     return decide(steps, r"Every IPLDP channel bounds each item's column by its own \(e^{\varepsilon_x}\), as "
-                         r"\(\varepsilon_x\)-LDP would (Definition 3).",
-                  "An IPLDP channel lets an item's column exceed its own budget.")
+                         r"\(\varepsilon_x\)-LDP would." if not_weaker == "per-item" else
+                  r"No IPLDP channel found that \((\min \mathcal E)\)-LDP rules out.", refuted)
 
 
 # --- Sec. 1, Sec. 4.3: MinID-LDP ------------------------------------------------------------------
@@ -235,19 +261,24 @@ def idldp_limitation(settings: AuditSettings):
 
 @claim("ipldp2023.sec4.3-minid.per-output", location="Sec. 4.3",
        statement="IPLDP controls distinguishability per output, while MinID-LDP works per pair of inputs.",
-       methods=("exact example",), recorded="verified",
+       methods=("exact example",), recorded={"budget_owner=output": "verified", "budget_owner=input": "open"},
        interpretation="The two notions with the same budgets are incomparable: an exact channel satisfies one and "
-                      "not the other, in both directions.")
-def minid_per_output(settings: AuditSettings):
+                      "not the other, in both directions. The IPLDP predicate is read under `budget_owner` (the "
+                      "sweep moved the verdict with it, so the claim varies it): with the budget on the output "
+                      r"both examples separate the notions; with the budget on the input and \(D = D_S\) IPLDP "
+                      "bounds each pair of inputs by the smaller of their budgets, as MinID-LDP does, and neither "
+                      "example separates them (open: the examples decide nothing about that reading).",
+       choices=(BUDGET_OWNER,))
+def minid_per_output(settings: AuditSettings, *, budget_owner: str):
     budgets = [Fraction(1, 10), 5]
     iprr = IPRR(budgets).channel()
-    a = (bool(ipldp(iprr, sensitive_budgets(budgets))), bool(min_id_ldp(iprr, sensitive_budgets(budgets))))
+    a = (ipldp_holds(iprr, sensitive_budgets(budgets)), bool(min_id_ldp(iprr, sensitive_budgets(budgets))))
     budgets3 = [Fraction(1, 10), 5, 5]
     e = Exact.exp(Fraction(1, 10))
     u = Exact.rational(Fraction(1, 4))
     # inputs 1 and 2 reach output 0 through item 0's e^0.1 both ways: MinID allows e^0.2 between them
     channel = Channel((0, 1, 2), (0, 1), [[u * e, 1 - u * e], [u, 1 - u], [u * e * e, 1 - u * e * e]])
-    b = (bool(ipldp(channel, sensitive_budgets(budgets3))), bool(min_id_ldp(channel, sensitive_budgets(budgets3))))
+    b = (ipldp_holds(channel, sensitive_budgets(budgets3)), bool(min_id_ldp(channel, sensitive_budgets(budgets3))))
     steps = [Step(Evidence("exact example", r"IPRR with \(\mathcal E = \{0.1, "
                                             r"5\}\)", f"IPLDP {a[0]}, MinID-LDP {a[1]}"),
                   inconclusive=a != (True, False)),
@@ -256,33 +287,46 @@ def minid_per_output(settings: AuditSettings):
                            f"IPLDP {b[0]}, MinID-LDP {b[1]}"), inconclusive=b != (False, True))]
     return decide(steps, "IPLDP bounds each output's column by its own budget; MinID bounds each input pair by the "
                          "smaller budget: each admits a channel the other refuses.", "",
-                  "An example did not behave as constructed.")
+                  "An example did not behave as constructed." if budget_owner == "output" else
+                  r"With the budget on the input the examples do not separate the notions: with \(D = D_S\) that "
+                  "reading bounds each pair of inputs by the smaller of their budgets, as MinID-LDP does.")
 
 
 @claim("ipldp2023.sec4.3-minid.relaxation", location="Sec. 4.3",
        statement=r"From Lemma 1 in [17], \(\mathcal E\)-MinID-LDP relaxes LDP in \(\varepsilon = 2 \min\{\mathcal "
                  r"E\}\) at most, which means that the degree of relaxation is much lower than IPLDP with the same "
                  r"\(\mathcal E\).",
-       methods=("z3", "hypothesis", "exact example"), recorded="verified",
+       methods=("z3", "hypothesis", "exact example"),
+       recorded={"budget_owner=output": "verified", "budget_owner=input": "open"},
        interpretation=r"MinID-LDP implies \((2 \min \mathcal E)\)-LDP (Gu et al.'s claim, reused); IPLDP with the same "
                       r"\(\mathcal E\) admits channels that are no better than \((\max \mathcal E)\)-LDP: IPRR with "
-                      r"\(D = D_S\) is exactly \((\max \mathcal E)\)-LDP. 'Much lower' is read as \(2 \min \mathcal E "
-                      r"< \max \mathcal E\), with the numbers of the experiments' budgets shown.")
-def minid_relaxation(settings: AuditSettings):
+                      r"\(D = D_S\) is IPLDP and exactly \((\max \mathcal E)\)-LDP. 'Much lower' is read as \(2 \min "
+                      r"\mathcal E < \max \mathcal E\), with the numbers of the experiments' budgets shown. The IPLDP "
+                      "predicate is read under `budget_owner` (the sweep moved the verdict with it, so the claim "
+                      r"varies it): with the budget on the input IPRR is not IPLDP, and with \(D = D_S\) that "
+                      "reading bounds each pair of inputs by the smaller budget, as MinID-LDP does; the check has no "
+                      r"IPLDP channel beyond \(2 \min \mathcal E\) for it: open.",
+       choices=(BUDGET_OWNER,))
+def minid_relaxation(settings: AuditSettings, *, budget_owner: str):
     relaxation = outcome("gu2020.lemma1-relaxation", settings)
     steps = [Step(Evidence("ledger", "gu2020.lemma1-relaxation", f"{relaxation.verdict}: {relaxation.summary}"),
                   inconclusive=relaxation.verdict != "verified")]
     budgets = [Fraction(1, 10), Fraction(34, 10), Fraction(67, 10), 10]  # LC = 4 levels on [0.1, 10]
-    eps = ldp_epsilon(IPRR(budgets).channel())
-    attained = eps == max(budgets)
+    channel = IPRR(budgets).channel()
+    eps = ldp_epsilon(channel)
+    private = ipldp_holds(channel, dict(enumerate(budgets)))
+    attained = eps == max(budgets) and private and 2 * min(budgets) < eps  # 'much lower': 2 min E < max E
     steps.append(Step(Evidence("exact", r"IPRR with \(\mathcal E = \{0.1, 3.4, 6.7, 10\}\) (experiment #5's levels, "
                                         r"\(D = D_S\))",
-                               rf"IPRR is exactly {to_decimal_string(eps, 6)}-LDP = \(\max \mathcal E\); MinID-LDP at "
+                               rf"IPRR is IPLDP: {private}; it is exactly {to_decimal_string(eps, 6)}-LDP = \(\max "
+                               r"\mathcal E\); MinID-LDP at "
                                r"the same \(\mathcal E\) is at most "
                                f"{2 * min(budgets)}-LDP"), inconclusive=not attained))
     return decide(steps, r"MinID-LDP relaxes LDP to \(2 \min \mathcal E\) at most; IPLDP to \(\max \mathcal E\), which "
                          "IPRR attains.",
-                  "", r"The IPRR example did not attain \(\max \mathcal E\).")
+                  "", r"The IPRR example did not attain \(\max \mathcal E\)." if budget_owner == "output" else
+                  r"With the budget on the input IPRR is not IPLDP: the check has no IPLDP channel beyond "
+                  r"\(2 \min \mathcal E\).")
 
 
 @claim("ipldp2023.sec4.3-minid.utility", location="Sec. 4.3",
@@ -291,7 +335,8 @@ def minid_relaxation(settings: AuditSettings):
        methods=("claim", "argument"),
        recorded={"limited=capped": "verified", "limited=vanishing": "open"},
        interpretation=r"What 'limited' bounds is the choice `limited`. Capped: every \(\mathcal E\)-MinID-LDP "
-                      r"channel is \((2 \min \mathcal E)\)-LDP (ipldp2023.sec4.3-minid.relaxation), so for any "
+                      r"channel is \((2 \min \mathcal E)\)-LDP (Gu et al.'s gu2020.lemma1-relaxation, reused), so "
+                      r"for any "
                       r"measure of utility no MinID mechanism does better than the best \((2 \min \mathcal E)\)-LDP "
                       r"one, whatever the other budgets, and that cap falls with \(\min \mathcal E\). Vanishing: "
                       r"the improvement over the best \((\min \mathcal E)\)-LDP mechanism must tend to nothing; the "
@@ -299,10 +344,14 @@ def minid_relaxation(settings: AuditSettings):
                       "closed form to compare with.",
        choices=(LIMITED,))
 def minid_utility(settings: AuditSettings, *, limited: str):
-    relaxation = outcome("ipldp2023.sec4.3-minid.relaxation", settings)
-    premise = Step(Evidence("ledger", "ipldp2023.sec4.3-minid.relaxation",
+    relaxation = outcome("gu2020.lemma1-relaxation", settings)  # the MinID half of sec4.3-minid.relaxation
+    premise = Step(Evidence("ledger", r"gu2020.lemma1-relaxation: every \(\mathcal E\)-MinID-LDP channel is \((2 "
+                                      r"\min \mathcal E)\)-LDP",
                             f"{relaxation.verdict}: {relaxation.summary}"),
                    inconclusive=relaxation.verdict != "verified")
+    cap = utility_cap(Fraction(1, 10), limited=limited)  # the LDP budget compared with, at min E = 0.1
+    premise.evidence.result += (rf"; at \(\min \mathcal E = 0.1\) the mechanism compared with is the best "
+                                rf"{to_decimal_string(budget(cap), 3)}-LDP one")
     if limited == "capped":
         return decide([premise], r"MinID-LDP implies \((2 \min \mathcal E)\)-LDP, so its utility is capped by the "
                                  r"best \((2 \min \mathcal E)\)-LDP mechanism's whatever the other budgets.", "")
@@ -332,17 +381,7 @@ def interpretation(settings: AuditSettings, *, budget_owner: str):
         for x in range(len(budgets)):
             if budgets[x] is None and any(p and y != x and budgets[y] is None for y, p in enumerate(channel.row(x))):
                 return True  # a non-sensitive input reaching another non-sensitive item
-        losses = pairwise_loss(channel)
-        for x, eps in enumerate(budgets):
-            if eps is None:
-                continue
-            if budget_owner == "output":
-                column = channel.column(x)
-                if any(a > budget(eps).exponential() * b for a in column for b in column):
-                    return True
-            elif any(losses[pair][0] > budget(eps) for pair in losses if x in pair):
-                return True
-        return False
+        return not ipldp_holds(channel, sensitive_budgets(budgets), budget_owner=budget_owner)
 
     scope = (r"IPRR with random budgets and splits into \(D_S\) and \(D_N\); kernel: \(D_N\) inputs reach only \(D_S\) "
              "or themselves, "
