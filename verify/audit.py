@@ -36,6 +36,10 @@ _OUTCOMES: dict[tuple, list[tuple[dict, Outcome, frozenset]]] = {}
 """Per claim, settings and own reading: ``(values of the choices consulted, outcome, choices consulted)`` of each
 run; a later run whose complete reading gives the same values to the consulted choices reuses the outcome."""
 
+_FOREIGN: dict[tuple, set] = {}
+"""Per claim, settings and own reading: the choices of other papers (``"paper.choice=value"``) read by the claims of
+those papers its check restates (``outcome``), each at that paper's fixed value."""
+
 SWEEP_MODES = ("all", "none")
 """What ``run_claim`` sweeps: every claim (the audit, ``pytest verify``), or none (a quick look at one claim)."""
 
@@ -68,8 +72,14 @@ def _run(claim_id: str, settings: AuditSettings, reading: Mapping | None = None,
         _OUTCOMES.setdefault(key, []).append(({name: complete[name] for name in consulted}, result, consulted))
     else:
         result, consulted = found
+    foreign = _FOREIGN.setdefault(key, set())
+    if found is None:
+        foreign |= record.foreign
     if same_paper:
         outer.consulted.update(consulted - set(reading) - {fixed.choice.name for fixed in claim.fixes})
+        outer.foreign |= foreign
+    elif outer is not None:  # another paper's claim, at its paper's fixed values: the outer sweep cannot vary them
+        outer.foreign |= foreign | {f"{claim.paper}.{name}={complete[name]}" for name in consulted}
     return result, consulted
 
 
@@ -130,6 +140,7 @@ class Entry:
     sweep: list[dict] = field(default_factory=list)
     sweep_seconds: float = 0.0
     fixed_on_purpose: list[dict] = field(default_factory=list)
+    other_papers: list[str] = field(default_factory=list)
 
     @property
     def moved(self) -> list[dict]:
@@ -227,4 +238,6 @@ def run_claim(claim: Claim, settings: AuditSettings, sweep: str = "none") -> Ent
                  own, recorded_overall, verdict, summary, results, seconds,
                  consulted, [name for name in declared if name not in own + fixed and name not in consulted],
                  [asdict(c) for c in coverage], max(0.0, round(time.perf_counter() - started - seconds, 3)),
-                 [{**f.to_json(), "read": f.choice.name in read} for f in claim.fixes])
+                 [{**f.to_json(), "read": f.choice.name in read} for f in claim.fixes],
+                 sorted(set().union(*(_FOREIGN.get((claim.id, settings, reading_key(r)), set())
+                                      for r in claim.readings()))))

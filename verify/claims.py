@@ -145,6 +145,7 @@ class Running:
     reading: dict
     consulted: set = field(default_factory=set)
     declared: frozenset = frozenset()
+    foreign: set = field(default_factory=set)
 
 
 _RUNNING: ContextVar[Running | None] = ContextVar("ldpspec_verify_running", default=None)

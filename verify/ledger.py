@@ -160,7 +160,8 @@ def coverage_lines(entry: Mapping) -> list[str]:
     """The choices of the claim's paper, as Markdown lines: those the claim varies, those its check consulted at a
     fixed value with what the sweep found, and those it never consulted (``[]`` for an entry without them)."""
     fixed = entry.get("fixed_on_purpose", [])
-    if "not_consulted" not in entry or not (entry["choices"] or entry["sweep"] or entry["not_consulted"] or fixed):
+    if "not_consulted" not in entry or not (entry["choices"] or entry["sweep"] or entry["not_consulted"] or fixed
+                                            or entry.get("other_papers")):
         return []
 
     def names(items) -> str:
@@ -187,6 +188,9 @@ def coverage_lines(entry: Mapping) -> list[str]:
     for f in fixed:
         at = f"at `{f['choice']}={f['value']}`" if f["value"] is not None else f"`{f['choice']}`, under values it names"
         lines.append(f"- fixed on purpose, {at}: {f['why']};")
+    if entry.get("other_papers"):
+        lines.append("- read by another paper's claim that the check restates, at that paper's fixed value (the sweep "
+                     f"of this claim does not vary them): {names(f'`{c}`' for c in entry['other_papers'])};")
     if entry["not_consulted"]:
         lines.append("- never read by the check (every object a choice shapes is built through the choice's builder, "
                      f"so these cannot move its verdict): {names(f'`{c}`' for c in entry['not_consulted'])}.")

@@ -70,7 +70,6 @@ def pytest_addoption(parser):
     parser.addoption("--no-sweep", action="store_true", default=False,
                      help="audit: do not rerun each claim under the other values of the choices it consults but does "
                           "not vary (a quick look while editing a claim; the audit sweeps every claim otherwise)")
-    parser.addoption("--sweep-readings", action="store_true", default=False, help="audit: the default; no effect")
     parser.addoption("--fuzz", type=int, default=None, metavar="N",
                      help="tests: N mutated inputs per fuzz test (tests/fuzz) instead of the default few hundred")
 

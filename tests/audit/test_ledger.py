@@ -351,3 +351,24 @@ def test_no_scope_line_in_verify_names_a_reading_by_hand():
                     if isinstance(part, ast.Constant) and isinstance(part.value, str) and written.search(part.value):
                         found.append(f"{path.name}:{node.lineno}")
     assert not found, f"scope lines that name a reading by hand: {found}"
+
+
+def test_another_papers_choices_read_by_a_restated_claim_are_shown(registered, tmp_path):
+    from ldpspec.verify.audit import outcome
+    from ldpspec.verify.claims import reading_value
+
+    box = CHOICES["gu2020"]["box"]
+
+    def inner(settings):
+        return _verdict(reading_value(box) == box.fixed)
+
+    registered("gu2020.test-foreign-inner", inner, "verified")
+
+    def outer(settings):
+        return outcome("gu2020.test-foreign-inner", settings)
+
+    entry = run_claim(registered("ipldp2023.test-foreign-outer", outer, "verified"), SETTINGS, "all")
+    assert entry.other_papers == [f"gu2020.box={box.fixed}"] and entry.consulted == []
+    _, markdown_path = write_ledger([entry], tmp_path, complete=False, settings=SETTINGS)
+    assert f"at that paper's fixed value (the sweep of this claim does not vary them): `gu2020.box={box.fixed}`" \
+        in markdown_path.read_text()
