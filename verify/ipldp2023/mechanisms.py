@@ -32,7 +32,7 @@ from ldpspec.spec import (
     min_id_ldp,
     to_decimal_string,
 )
-from ldpspec.verify.claims import AuditSettings, Evidence, Fixed, Step, builds, claim, decide
+from ldpspec.verify.claims import AuditSettings, Evidence, Fixed, Outcome, Step, builds, claim, decide
 from ldpspec.verify.common import z3_reals
 from ldpspec.verify.ipldp2023.builders import (
     asserted_clauses,
@@ -600,14 +600,20 @@ def def5_urr(settings: AuditSettings):
                       "a larger one, on the larger one's output.",
        choices=(BUDGET_OWNER,))
 def theorem1(settings: AuditSettings, *, budget_owner: str):
-    steps = iprr_proof_steps(non_sensitive=False)
+    return _iprr_is_ipldp(settings, False, r"random budgets, \(D = D_S\)",
+                          r"IPRR satisfies IPLDP: each output's column has ratio exactly \(e^{\varepsilon_y}\).")
+
+
+def _iprr_is_ipldp(settings: AuditSettings, non_sensitive: bool, searched: str, verified: str) -> Outcome:
+    """Theorems 1 and 2: the z3 proof over all budgets and the kernel's search, both with the reading's IPLDP."""
+    steps = iprr_proof_steps(non_sensitive=non_sensitive)
 
     def violates(budgets):
         return not ipldp_holds(iprr_channel(tuple(budgets)), sensitive_budgets(budgets))
 
-    steps.append(kernel_search_step(settings, violates, r"random budgets, \(D = D_S\); kernel: the IPLDP predicate "
-                                                        "(`ipldp_holds`)", non_sensitive=False))
-    return decide(steps, r"IPRR satisfies IPLDP: each output's column has ratio exactly \(e^{\varepsilon_y}\).",
+    steps.append(kernel_search_step(settings, violates, searched + "; kernel: the IPLDP predicate (`ipldp_holds`)",
+                                    non_sensitive=non_sensitive))
+    return decide(steps, verified,
                   r"IPRR violates IPLDP read with the budget on the input: an input with a small budget is more than "
                   r"\(e^{\varepsilon_x}\) from an input with a larger budget, on that input's output.")
 
@@ -622,17 +628,8 @@ def theorem1(settings: AuditSettings, *, budget_owner: str):
                       "a larger one, on the larger one's output.",
        choices=(BUDGET_OWNER,))
 def theorem2(settings: AuditSettings, *, budget_owner: str):
-    steps = iprr_proof_steps(non_sensitive=True)
-
-    def violates(budgets):
-        return not ipldp_holds(iprr_channel(tuple(budgets)), sensitive_budgets(budgets))
-
-    steps.append(kernel_search_step(settings, violates, r"random budgets and splits into \(D_S\) and \(D_N\); kernel: "
-                                                        "the IPLDP predicate (`ipldp_holds`)",
-                                    non_sensitive=True))
-    return decide(steps, "IPRR satisfies IPLDP, with non-sensitive outputs that name their input.",
-                  r"IPRR violates IPLDP read with the budget on the input: an input with a small budget is more than "
-                  r"\(e^{\varepsilon_x}\) from an input with a larger budget, on that input's output.")
+    return _iprr_is_ipldp(settings, True, r"random budgets and splits into \(D_S\) and \(D_N\)",
+                          "IPRR satisfies IPLDP, with non-sensitive outputs that name their input.")
 
 
 def _both_owners(channel, budgets) -> dict:
