@@ -46,15 +46,6 @@ def suldp(channel, sensitive: Iterable, epsilon, protects: Callable = lambda out
     return suldp_joint(*arguments)
 
 
-@builds(CONDITION_11, constructs=("ratio_conditions",))
-def suldp_conditions(rows: dict, E, protects: Callable = lambda output: True, *, condition_11: str) -> list:
-    """The ratio conditions of (11) (Def. 3, Sec. 3.2) for z3, as ``condition_11`` reads them, on symbolic rows
-    ``{set: {release: P}}`` (``privacy.ratio_conditions``)."""
-    from ldpspec.verify.cao2022.privacy import ratio_conditions
-
-    return ratio_conditions(rows, E, condition_11, protects)
-
-
 # --- Sec. 4.1 and 4.2: the releases of suGRR, suGRR-Sample, suRAP, suRAP-Sample ---------------------------------------
 # The mechanisms are built once per audit for each reading (a cache under the builder: the reading is in its key).
 
@@ -116,15 +107,6 @@ def release_channel(mechanism):
     return _channel(mechanism)
 
 
-@builds(SUGRR_Y0, EMPTY, constructs=("sugrr_symbolic_channels",))
-def sugrr_symbolic(case: tuple, *, sugrr_y0: str, empty: str):
-    """suGRR's and suGRR-Sample's releases (Sec. 4.1.1) as z3 terms, under ``sugrr_y0`` and ``empty``
-    (``privacy.sugrr_symbolic_channels``)."""
-    from ldpspec.verify.cao2022.privacy import sugrr_symbolic_channels
-
-    return sugrr_symbolic_channels(case, sugrr_y0, empty)
-
-
 # --- Sec. 4.3: suWheel's release and its hash ----------------------------------------------------------------------
 
 
@@ -178,12 +160,3 @@ def eps_budgets(*, eps_range: str) -> tuple[str, ...]:
     """The budgets Sec. 4.4's 'in practice' and Fig. 1's x-axis are about (not printed): ``EPS_BUDGETS`` of the
     reading ``eps_range``. No lower-level constructor: the grid is a constant of each reading."""
     return EPS_BUDGETS[eps_range]
-
-
-@builds(SURAP_Y0, constructs=("surap_symbolic_channels",))
-def surap_symbolic(case: tuple, *, surap_y0: str):
-    """suRAP's and suRAP-Sample's releases (Sec. 4.2.1) as z3 terms, the vector released as ``surap_y0`` reads it
-    (``privacy.surap_symbolic_channels``)."""
-    from ldpspec.verify.cao2022.privacy import surap_symbolic_channels
-
-    return surap_symbolic_channels(case, surap_y0)

@@ -16,19 +16,16 @@ from ldpspec.reference.cao2022.sugrr import sugrr_distribution, sugrr_sample_dis
 from ldpspec.reference.cao2022.surap import Y0_READINGS as SURAP_RELEASES
 from ldpspec.reference.shared.urap import urap_bits
 from ldpspec.reference.shared.urr import urr_rows
-from ldpspec.spec import ZERO, Channel, Exact, map_outputs, min_id_ldp, uldp
+from ldpspec.spec import ZERO, Channel, map_outputs, min_id_ldp, uldp
 from ldpspec.spec import budget as exact_budget
 from ldpspec.verify.cao2022.builders import (
     release_channel,
     sugrr,
     sugrr_sample,
-    sugrr_symbolic,
     suldp,
-    suldp_conditions,
     surap,
     surap_protects,
     surap_sample,
-    surap_symbolic,
     suwheel_releases,
 )
 from ldpspec.verify.cao2022.readings import CONDITION_11, EMPTY, HASH, SUGRR_Y0, SURAP_Y0
@@ -587,45 +584,25 @@ def revealed_probabilities(channel, x) -> list:
     return [sum((row[j] for j in columns), ZERO) for row in explicit.rows]
 
 
-@claim("cao2022.revealed-with-r", location="Sec. 4.1.2, 4.2.2, 4.3.2: the proofs of Theorems 1, 4 and 7",
-       statement=r"In suGRR, suRAP and suWheel, for any invertible output \(y \in Y_{inv}\) exactly one \(x \in "
-                 r"X_{non}\) can be perturbed to it: it is output if and only if \(x \in s\), with probability \(r\) "
-                 r"(suWheel: \(r = 1 - e^{\varepsilon} p / \Omega\)).",
-       methods=("exhaustive",), recorded="verified",
-       interpretation=r"For every set \(s\) of \(m\) items and every non-sensitive item \(x\), the probability that "
-                      r"the release reveals \(x\) is \(r\) as printed when \(x \in s\) (suGRR: uRR's \(r = (E - 1) / "
-                      r"(E + |X_{sen}| - 1)\), \(E = e^{\varepsilon/m}\); suRAP: \(r = (E - 1)/E\), \(E = "
-                      r"e^{\varepsilon/(2m)}\); suWheel: \(1 - e^{\varepsilon} p / \Omega\)), and 0 otherwise: on the "
-                      "exact channels of suGRR and suRAP, and on suWheel's exact hit probabilities under the reading "
-                      "of the hash values.")
-def revealed_with_r(settings: AuditSettings):
-    from ldpspec.verify.cao2022.suwheel import hash_groups, suwheel_moments
+# --- the builders of the symbolic (z3) forms: beside the constructors they call ------------------------------------
 
-    cases = [case for case in set_cases(4 if settings.deep else 3) if case[3] != "0" and case[2] < case[0]]
 
-    def failure(case):
-        d, m, k, eps = case
-        found = []
-        for name, build in (("suGRR", sugrr), ("suRAP", surap)):
-            mechanism = build(eps, d, range(k), m)
-            channel = release_channel(mechanism)
-            for x in range(k, d):
-                for s, probability in zip(channel.explicit().inputs, revealed_probabilities(channel, x)):
-                    found.append((name, s, x, probability))
-        if m <= 2:
-            for group in hash_groups(d):
-                for s, row, _, _ in suwheel_moments(case, group):
-                    found += [("suWheel", s, x, row[x]) for x in range(k, d)]
-        for name, s, x, probability in found:
-            stated = printed_r(name, eps, m, k) if x in s else ZERO
-            if probability != stated:
-                return {"mechanism": name, "d": d, "m": m, "sensitive_items": list(range(k)), "epsilon": eps,
-                        "user_set": list(s), "item": x, "probability": Exact.of(probability).text(),
-                        "stated": Exact.of(stated).text()}
-        return None
+@builds(CONDITION_11, constructs=("ratio_conditions",))
+def suldp_conditions(rows: dict, E, protects: Callable = lambda output: True, *, condition_11: str) -> list:
+    """The ratio conditions of (11) (Def. 3, Sec. 3.2) for z3, as ``condition_11`` reads them, on symbolic rows
+    ``{set: {release: P}}`` (``ratio_conditions``)."""
+    return ratio_conditions(rows, E, condition_11, protects)
 
-    steps = [exhaustive_step(rf"suGRR, suRAP (\(d \le {cases[-1][0]}\), \(m \le 3\)) and suWheel (\(m \le 2\)), "
-                             rf"every \(k < d\), \(\varepsilon \in {tex_set(BUDGETS[1:])}\), every set and "
-                             "non-sensitive item", cases, failure)]
-    return decide(steps, r"A non-sensitive item is revealed with the printed \(r\) by its holders and never by "
-                         "others.", r"A non-sensitive item is revealed with another probability than \(r\).")
+
+@builds(SUGRR_Y0, EMPTY, constructs=("sugrr_symbolic_channels",))
+def sugrr_symbolic(case: tuple, *, sugrr_y0: str, empty: str):
+    """suGRR's and suGRR-Sample's releases (Sec. 4.1.1) as z3 terms, under ``sugrr_y0`` and ``empty``
+    (``sugrr_symbolic_channels``)."""
+    return sugrr_symbolic_channels(case, sugrr_y0, empty)
+
+
+@builds(SURAP_Y0, constructs=("surap_symbolic_channels",))
+def surap_symbolic(case: tuple, *, surap_y0: str):
+    """suRAP's and suRAP-Sample's releases (Sec. 4.2.1) as z3 terms, the vector released as ``surap_y0`` reads it
+    (``surap_symbolic_channels``)."""
+    return surap_symbolic_channels(case, surap_y0)

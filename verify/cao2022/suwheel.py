@@ -21,8 +21,8 @@ import functools
 from ldpspec.reference.cao2022.sets import all_sets
 from ldpspec.reference.cao2022.wheel import SuWheel, arc
 from ldpspec.spec import ONE, ZERO, Exact, budget, sorted_unique
-from ldpspec.verify.cao2022.builders import hash_family
-from ldpspec.verify.cao2022.privacy import BUDGETS, exhaustive_step, set_cases
+from ldpspec.verify.cao2022.builders import hash_family, release_channel, sugrr, surap
+from ldpspec.verify.cao2022.privacy import BUDGETS, exhaustive_step, printed_r, revealed_probabilities, set_cases
 from ldpspec.verify.cao2022.readings import HASH_VALUES
 from ldpspec.verify.claims import AuditSettings, builds, claim, decide
 from ldpspec.verify.common import tex_set
@@ -240,3 +240,45 @@ def theorem9(settings: AuditSettings, *, hash_values: str):
 
     return decide(_steps(settings, hash_values, failure), "Every estimate's exact MSE is the stated one.",
                   "An MSE differs from the stated one.")
+
+
+@claim("cao2022.revealed-with-r", location="Sec. 4.1.2, 4.2.2, 4.3.2: the proofs of Theorems 1, 4 and 7",
+       statement=r"In suGRR, suRAP and suWheel, for any invertible output \(y \in Y_{inv}\) exactly one \(x \in "
+                 r"X_{non}\) can be perturbed to it: it is output if and only if \(x \in s\), with probability \(r\) "
+                 r"(suWheel: \(r = 1 - e^{\varepsilon} p / \Omega\)).",
+       methods=("exhaustive",), recorded="verified",
+       interpretation=r"For every set \(s\) of \(m\) items and every non-sensitive item \(x\), the probability that "
+                      r"the release reveals \(x\) is \(r\) as printed when \(x \in s\) (suGRR: uRR's \(r = (E - 1) / "
+                      r"(E + |X_{sen}| - 1)\), \(E = e^{\varepsilon/m}\); suRAP: \(r = (E - 1)/E\), \(E = "
+                      r"e^{\varepsilon/(2m)}\); suWheel: \(1 - e^{\varepsilon} p / \Omega\)), and 0 otherwise: on the "
+                      "exact channels of suGRR and suRAP, and on suWheel's exact hit probabilities under the reading "
+                      "of the hash values.")
+def revealed_with_r(settings: AuditSettings):
+    cases = [case for case in set_cases(4 if settings.deep else 3) if case[3] != "0" and case[2] < case[0]]
+
+    def failure(case):
+        d, m, k, eps = case
+        found = []
+        for name, build in (("suGRR", sugrr), ("suRAP", surap)):
+            mechanism = build(eps, d, range(k), m)
+            channel = release_channel(mechanism)
+            for x in range(k, d):
+                for s, probability in zip(channel.explicit().inputs, revealed_probabilities(channel, x)):
+                    found.append((name, s, x, probability))
+        if m <= 2:
+            for group in hash_groups(d):
+                for s, row, _, _ in suwheel_moments(case, group):
+                    found += [("suWheel", s, x, row[x]) for x in range(k, d)]
+        for name, s, x, probability in found:
+            stated = printed_r(name, eps, m, k) if x in s else ZERO
+            if probability != stated:
+                return {"mechanism": name, "d": d, "m": m, "sensitive_items": list(range(k)), "epsilon": eps,
+                        "user_set": list(s), "item": x, "probability": Exact.of(probability).text(),
+                        "stated": Exact.of(stated).text()}
+        return None
+
+    steps = [exhaustive_step(rf"suGRR, suRAP (\(d \le {cases[-1][0]}\), \(m \le 3\)) and suWheel (\(m \le 2\)), "
+                             rf"every \(k < d\), \(\varepsilon \in {tex_set(BUDGETS[1:])}\), every set and "
+                             "non-sensitive item", cases, failure)]
+    return decide(steps, r"A non-sensitive item is revealed with the printed \(r\) by its holders and never by "
+                         "others.", r"A non-sensitive item is revealed with another probability than \(r\).")
