@@ -67,9 +67,10 @@ def _run(claim_id: str, settings: AuditSettings, reading: Mapping | None = None,
             result = claim.check(settings, **reading)
         consulted = frozenset(record.consulted)
         values = {name: complete[name] for name in consulted}
-        result.evidence = [replace(e, scope=e.scope + built_under(values)) if not e.scope.endswith(BUILT_UNDER_END)
-                           else e for e in result.evidence]
-        _OUTCOMES.setdefault(key, []).append(({name: complete[name] for name in consulted}, result, consulted))
+        # a new outcome: a check may return one it cached, which another reading's run must not see changed
+        result = replace(result, evidence=[replace(e, scope=e.scope + built_under(values))
+                                           if not e.scope.endswith(BUILT_UNDER_END) else e for e in result.evidence])
+        _OUTCOMES.setdefault(key, []).append((values, result, consulted))
     else:
         result, consulted = found
     foreign = _FOREIGN.setdefault(key, set())
@@ -89,7 +90,7 @@ BUILT_UNDER_END = "(the values of the paper's choices its objects were built und
 def built_under(values: Mapping[str, str]) -> str:
     """The end of an evidence's scope line: the value of every choice of the paper the check read, each one that
     shaped what was searched or computed (``""`` when it read none). Drawn from the running reading, never
-    written by hand: tests/audit/test_ledger.py checks every scope line of the ledger against it."""
+    written by hand: tests/audit/test_ledger.py refuses a scope text in verify/ that names a reading itself."""
     if not values:
         return ""
     return (" Built under " + ", ".join(f"`{name}={value}`" for name, value in sorted(values.items()))
