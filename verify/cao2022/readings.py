@@ -108,5 +108,19 @@ ADULT_GENRES = Choice(
 EPS_BUDGETS = {"narrow": ("1/2", "1", "3/2", "2"), "wide": ("1/2", "1", "2", "3", "4", "5", "6", "8")}
 """The budgets of each reading of ``eps_range``."""
 
+SLIGHTLY = Choice(
+    "slightly", ("within-factor-2", "within-factor-10"),
+    where="Sec. 4.4, after Table 3: suWheel's communication cost is 'slightly higher' than suGRR-Sample's, with no "
+          "number for how much higher is slight.",
+    meanings={"within-factor-2": "less than twice suGRR-Sample's cost",
+              "within-factor-10": "less than ten times suGRR-Sample's cost (the same order of magnitude)"})
+
+FLAT = Choice(
+    "flat", ("within-factor-2", "within-factor-10"),
+    where=r"Sec. 5.2.3, Fig. 3: suGRR and suGRR-Sample 'stay flat' as \(d\) grows, with no number for how much a flat "
+          "curve may move.",
+    meanings={"within-factor-2": r"the largest MSE over the range of \(d\) is less than twice the smallest",
+              "within-factor-10": r"the largest MSE over the range of \(d\) is less than ten times the smallest"})
+
 declare_choices("cao2022", CONDITION_11, SUGRR_Y0, EMPTY, SURAP_Y0, HASH, HASH_VALUES, Y0_PRECISION, MSE_SCALE,
-                EPS_RANGE, VARIANCE_MODEL, ADULT_GENRES)
+                EPS_RANGE, VARIANCE_MODEL, ADULT_GENRES, SLIGHTLY, FLAT)
