@@ -183,8 +183,8 @@ def similar_factor(*, similar: str) -> int:
 def large_shares(shares, *, large_share: str) -> list:
     """Sec. VII-A, Fig. 6: the shares of more sensitive items that count as "large": from 50% or from 70% up. No
     lower-level constructor: the selection is this one."""
-    threshold = int(large_share.rstrip("%")) / 100
-    return [share for share in shares if share >= threshold - 1e-9]
+    threshold = Fraction(int(large_share.rstrip("%")), 100)
+    return [share for share in shares if Fraction(str(share)) >= threshold]  # the grid's shares as written
 
 
 @builds(ALMOST_SAME, constructs=())

@@ -14,6 +14,7 @@ choice ``top_k``). Kosarak is not held: every part about it stays open.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import numpy as np
@@ -22,6 +23,7 @@ from scipy.stats import t as student_t
 from ldpspec.reference.gu2020.levels import PrivacyLevels, worst_case_mse
 from ldpspec.verify.audit import outcome
 from ldpspec.verify.claims import REGISTRY, AuditSettings, Evidence, Step, builds, claim, decide
+from ldpspec.verify.data import summary
 from ldpspec.verify.gu2020 import real_data
 from ldpspec.verify.gu2020.builders import (
     almost_same_as,
@@ -32,12 +34,15 @@ from ldpspec.verify.gu2020.builders import (
 )
 from ldpspec.verify.gu2020.experiments import (
     EPSILON_GRID,
+    SHARE_GRID,
     assign_budgets,
     built,
     fig3,
+    power_law_items,
     share_sweep,
     solve_opt0,
     solve_read,
+    uniform_items,
 )
 from ldpspec.verify.gu2020.idue import toy_example
 from ldpspec.verify.gu2020.optimality import near_optimal_verdict, opt2_equals_oue_certificate
@@ -344,8 +349,6 @@ def fig4_5(settings: AuditSettings, *, box: str, budget_assignment: str):
                       "of the file; 'approximately' as the mean number of distinct items per user rounded to the "
                       "nearest integer. Kosarak is not held: its part stays open.")
 def table3(settings: AuditSettings):
-    from ldpspec.verify.data import summary
-
     retail = summary("retail")
     sets = real_data.clothing_sets()
     counted = {
@@ -593,9 +596,6 @@ def fig6_against_oue(dataset: str, *, box: str, budget_assignment: str, self_pai
 def _fig6_against_oue(dataset: str, box: str, budget_assignment: str, self_pairs: str) -> tuple:
     """The rows of ``fig6_against_oue``, and how many levels drawn hold a single item: the exact expected absolute
     error of every item (``real_data.exact_errors``) under each mechanism."""
-    import math
-
-    from ldpspec.verify.gu2020.experiments import SHARE_GRID, power_law_items, uniform_items
 
     m, n = {"power-law": 100, "uniform": 1000}[dataset], 100_000
     rng = np.random.default_rng(6)  # as share_sweep draws them

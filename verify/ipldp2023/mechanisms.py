@@ -590,14 +590,18 @@ def def5_urr(settings: AuditSettings):
                   "IPRR with equal budgets differs from URR.")
 
 
+IPRR_IPLDP_READINGS = (
+    "IPLDP is Definition 3 under each reading of `budget_owner` (whose budget bounds a pair): the z3 proof and the "
+    r"kernel search use the predicate of the reading. Under `output` (Definition 3 as written) each output's column "
+    r"has ratio exactly \(e^{\varepsilon_y}\); under `input` a sensitive input with a small budget is further than "
+    r"\(e^{\varepsilon_x}\) from an input with a larger one, on the larger one's output.")
+"""How Theorems 1 and 2 are read: the same for both."""
+
+
 @claim("ipldp2023.theorem1", location="Sec. 5.1, Theorem 1; Appendix A.1",
        statement=r"\((D, \mathcal E)\)-IPRR satisfies \((D, \mathcal E)\)-IPLDP.",
        methods=("z3", "hypothesis"), recorded={"budget_owner=output": "verified", "budget_owner=input": "refuted"},
-       interpretation="IPLDP is Definition 3 under each reading of `budget_owner` (whose budget bounds a pair): the "
-                      "z3 proof and the kernel search use the predicate of the reading. Under `output` (Definition 3 "
-                      r"as written) each output's column has ratio exactly \(e^{\varepsilon_y}\); under `input` a "
-                      r"sensitive input with a small budget is further than \(e^{\varepsilon_x}\) from an input with "
-                      "a larger one, on the larger one's output.",
+       interpretation=IPRR_IPLDP_READINGS,
        choices=(BUDGET_OWNER,))
 def theorem1(settings: AuditSettings, *, budget_owner: str):
     return _iprr_is_ipldp(settings, False, r"random budgets, \(D = D_S\)",
@@ -621,11 +625,7 @@ def _iprr_is_ipldp(settings: AuditSettings, non_sensitive: bool, searched: str, 
 @claim("ipldp2023.theorem2", location="Sec. 5.2, Theorem 2; Appendix A.2",
        statement=r"\((D_S, D_N, \mathcal E)\)-IPRR satisfies \((D_S, \mathcal E)\)-IPLDP.",
        methods=("z3", "hypothesis"), recorded={"budget_owner=output": "verified", "budget_owner=input": "refuted"},
-       interpretation="IPLDP is Definition 3 under each reading of `budget_owner` (whose budget bounds a pair): the "
-                      "z3 proof and the kernel search use the predicate of the reading. Under `output` (Definition 3 "
-                      r"as written) each output's column has ratio exactly \(e^{\varepsilon_y}\); under `input` a "
-                      r"sensitive input with a small budget is further than \(e^{\varepsilon_x}\) from an input with "
-                      "a larger one, on the larger one's output.",
+       interpretation=IPRR_IPLDP_READINGS,
        choices=(BUDGET_OWNER,))
 def theorem2(settings: AuditSettings, *, budget_owner: str):
     return _iprr_is_ipldp(settings, True, r"random budgets and splits into \(D_S\) and \(D_N\)",
