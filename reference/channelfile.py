@@ -565,16 +565,20 @@ def parse_channel_file(text: str, max_entries: int | None = None, reading: RowRe
 def read_channel_file(path, max_entries: int | None = None, reading: RowReading | None = None, *,
                       max_pair_work: int | None = None) -> ChannelFile:
     """Read a channel file from ``path`` (the options as for ``parse_channel_file``)."""
+    return parse_channel_file(channel_file_source(path), max_entries, reading, max_pair_work=max_pair_work)
+
+
+def channel_file_source(path) -> str:
+    """The text of the channel file at ``path``; a file that cannot be read raises ``SpecError`` naming it."""
     try:
         with open(path, encoding="utf-8") as handle:
-            text = handle.read()
+            return handle.read()
     except OSError as error:
         raise SpecError(f"cannot read channel file {path}: {error.strerror or error}") from None
     except UnicodeDecodeError:
         raise InvalidChannel(f"channel file {path} is not UTF-8 text") from None
     except ValueError as error:  # a path the system cannot name (a NUL byte)
         raise SpecError(f"cannot read channel file {value_text(path)}: {error}") from None
-    return parse_channel_file(text, max_entries, reading, max_pair_work=max_pair_work)
 
 
 def _privacy_to_json(channel: Channel, key: str, value):

@@ -51,12 +51,11 @@ import importlib.metadata
 import json
 import math
 import os
-import re
 import sys
 
 import numpy as np
 
-from ldpspec.reference.channelfile import channel_file_text, read_channel_file
+from ldpspec.reference.channelfile import channel_file_source, channel_file_text, read_channel_file
 from ldpspec.reference.gu2020.idue import BOX, SOLVER_PARAMETERS, solve_levels
 from ldpspec.reference.gu2020.levels import levels_of
 from ldpspec.reference.gu2020.solvers import LISTED_ITEMS
@@ -70,6 +69,8 @@ from ldpspec.reference.shared.direct import (
     norm_sub,
     norm_sub_np,
 )
+from ldpspec.reference.tools import commands
+from ldpspec.reference.tools.commands import EXIT, json_text, readable
 from ldpspec.spec import (
     MAX_ENTRIES,
     MAX_PAIR_WORK,
@@ -80,23 +81,15 @@ from ldpspec.spec import (
     Parameter,
     RowReading,
     SpecError,
-    Undecided,
     integer,
-    json_ready,
     json_with_decimals,
-    label_from_json,
     label_to_json,
-    loss_profile,
     loss_profile_summary,
     reporting,
-    summary_profile,
     terminal_reporter,
     to_decimal_string,
     value_text,
 )
-
-EXIT = {"holds": 0, "does not hold": 1, "bad input": 2, "bug": 3, "undecided": 4}
-"""The exit status of each outcome."""
 
 
 def _metavar(parameter) -> str | None:
@@ -151,19 +144,12 @@ def _add_notion_options(parser: argparse.ArgumentParser) -> None:
 
 
 def check(arguments) -> tuple[dict, bool | None]:
-    """Run ``ldpspec check``; returns the verdict as JSON data and whether the notion holds (``None``: undecided)."""
-    notion = NOTIONS[arguments.notion]
-    stored = read_channel_file(arguments.channel, arguments.max_entries, _reading(arguments),
-                               max_pair_work=arguments.max_work if notion.pairs_on_a_matrix else None)
-    values, names = {}, {}  # each value, and where it came from: a message names the option or the file's field
-    for parameter in notion.parameters:
-        text = getattr(arguments, parameter.name.replace("-", "_"), None)
-        if text is not None:
-            values[parameter.keyword], names[parameter.keyword] = parameter.parse(text), parameter.option
-        elif parameter.file_key in stored.privacy:
-            values[parameter.keyword] = stored.privacy[parameter.file_key]
-            names[parameter.keyword] = f"privacy.{parameter.file_key}"
-    verdict = notion.check(stored.channel, values, arguments.max_work, names)  # a PiecewiseChannel as in memory
+    """Run ``ldpspec check`` (``commands.check``); returns the verdict as JSON data and whether the notion holds
+    (``None``: undecided)."""
+    parameters = {parameter.name: text for parameter in NOTIONS[arguments.notion].parameters
+                  if (text := getattr(arguments, parameter.name.replace("-", "_"), None)) is not None}
+    verdict = commands.check(channel_file_source(arguments.channel), arguments.notion, parameters,
+                             _reading(arguments), max_entries=arguments.max_entries, max_work=arguments.max_work)
     if arguments.output is not None:
         _write(arguments.output, json_text(verdict.to_json(full=True)))
     return verdict.to_json(full=arguments.full), verdict.holds
@@ -519,12 +505,9 @@ def _add_estimate_options(parser: argparse.ArgumentParser, default) -> None:
 
 def _limit(text: str) -> int:
     try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {value_text(text, 40)}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 1, got {value_text(text, 40)}")
-    return value
+        return commands.limit(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def _add_limits(parser: argparse.ArgumentParser, *, work: bool | str) -> None:
@@ -568,20 +551,7 @@ def _add_reading(parser: argparse.ArgumentParser) -> None:
 
 def _reading(arguments) -> RowReading | None:
     """The reading the options declare, or ``None`` when none is given (the file's own section applies)."""
-    if arguments.rows is None and arguments.numbers is None and arguments.remainder_to is None:
-        return None
-    target = arguments.remainder_to
-    if target is not None:
-        try:
-            target = label_from_json(json_with_decimals(target, "--remainder-to"), "--remainder-to")
-        except InvalidParameter:
-            raise
-        except (ValueError, RecursionError):  # a label given as plain text (not JSON)
-            pass
-        if arguments.rows != "remainder":
-            raise InvalidParameter("--remainder-to names the output that takes a row's remainder: give it with "
-                                   "--rows remainder")
-    return RowReading(arguments.rows or "exact", arguments.numbers or "decimal", target)
+    return commands.row_reading(arguments.rows, arguments.numbers, arguments.remainder_to)
 
 
 def _list_text() -> str:
@@ -595,23 +565,6 @@ def _list_text() -> str:
     for n in NOTIONS.values():
         lines.append(f"  {n.name:<23} {n.definition}; " + (" ".join(p.option for p in n.parameters) or "-"))
     return "\n".join(lines) + "\n"
-
-
-def json_text(result) -> str:
-    """The JSON text of a command's result, built whole before anything is printed (a value ``json`` cannot write
-    never leaves half a document on standard output): labels as ``label_to_json`` writes them, and a number that is
-    not finite as the string ``"inf"``, ``"-inf"`` or ``"nan"`` (JSON has no such numbers)."""
-    return json.dumps(_finite(json_ready(result)), indent=1, allow_nan=False) + "\n"
-
-
-def _finite(value):
-    if isinstance(value, float) and not math.isfinite(value):
-        return "nan" if value != value else ("inf" if value > 0 else "-inf")
-    if isinstance(value, dict):
-        return {key: _finite(part) for key, part in value.items()}
-    if isinstance(value, list):
-        return [_finite(part) for part in value]
-    return value
 
 
 def _print_json(result) -> None:
@@ -678,15 +631,15 @@ def run(argv=None) -> int:
         _write(arguments.output, channel_file(arguments))
         return EXIT["holds"]
     if arguments.command == "profile":
-        channel = read_channel_file(arguments.channel, arguments.max_entries, _reading(arguments),
-                                    max_pair_work=arguments.max_work).channel
+        text, reading = channel_file_source(arguments.channel), _reading(arguments)
+        limits = {"max_entries": arguments.max_entries, "max_work": arguments.max_work}
         if arguments.full or arguments.output is not None:  # the complete list, every pair's loss exact
-            complete = loss_profile(channel, arguments.max_work, arguments.max_entries)
+            complete = commands.profile(text, reading, complete=True, **limits)
             if arguments.output is not None:
                 _write(arguments.output, json_text(complete))
             result = complete if arguments.full else loss_profile_summary(complete)
         else:  # the summary alone: exact where the doubles of the pair losses leave it open (spec.loss)
-            result = summary_profile(channel, arguments.max_work, arguments.max_entries)
+            result = commands.profile(text, reading, **limits)
         status = EXIT["holds"]
     elif arguments.command == "estimate":
         result, status = estimate(arguments), EXIT["holds"]
@@ -709,26 +662,11 @@ def run(argv=None) -> int:
         result = answer.to_json(full=arguments.full)
     elif arguments.command == "check":
         result, holds = check(arguments)
-        status = EXIT["undecided"] if holds is None else EXIT["holds"] if holds else EXIT["does not hold"]
+        status = commands.verdict_status(holds)
     else:
         result, status = idue_solve(arguments), EXIT["holds"]
     _print_json(result)
     return status
-
-
-MAX_MESSAGE = 980
-"""The most characters of an error's message (``readable``): with ``ldpspec: error: ``, a line of at most 1,000."""
-
-
-def readable(message: str, limit: int = MAX_MESSAGE) -> str:
-    """A message as one line a person reads: line breaks written as spaces, each run of more than 60 digits (a
-    number, a label) as its first and last digits and its length, and the whole cut to ``limit`` characters."""
-    message = " ".join(message.splitlines())
-    message = re.sub(r"\d{61,}", lambda run: f"{run.group()[:20]}...{run.group()[-8:]} ({len(run.group()):,} digits)",
-                     message)
-    if len(message) > limit:
-        message = f"{message[:limit - 40]}... ({len(message):,} characters in all)"
-    return message
 
 
 def main(argv=None) -> int:
@@ -740,19 +678,13 @@ def main(argv=None) -> int:
             return run(argv)
     except SystemExit as exit:  # argparse: --help (0), or a usage error it has already printed (2)
         return exit.code if isinstance(exit.code, int) else EXIT["bad input"]
-    except Undecided as error:
-        print(f"ldpspec: undecided: {readable(str(error))}", file=sys.stderr)
-        return EXIT["undecided"]
-    except SpecError as error:
-        print(f"ldpspec: error: {readable(str(error))}", file=sys.stderr)
-        return EXIT["bad input"]
     except KeyboardInterrupt:
         print("ldpspec: interrupted", file=sys.stderr)
         return 130
-    except Exception as error:  # a bug (the limits are there to prevent running out of memory or stack too)
-        print(f"ldpspec: internal error ({type(error).__name__}: {str(error)[:200]}); this is a bug of ldpspec, "
-              "please report it with the command that caused it", file=sys.stderr)
-        return EXIT["bug"]
+    except Exception as error:  # a verdict left undecided, bad input, or a bug (commands.failure says which)
+        status, line = commands.failure(error)
+        print(line, file=sys.stderr)
+        return status
 
 
 if __name__ == "__main__":
