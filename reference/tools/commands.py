@@ -155,15 +155,16 @@ def answer(request: dict, progress=None) -> dict:
     ``rows``, ``numbers``, ``remainder_to``, ``max_entries``, ``max_work`` (absent or ``None``: not given) and
     ``full`` (true or false). ``progress(what, done, total)``: where the kernel's long loops report (``spec.progress``).
     """
+    limits = {}
+    for key, option, default in (("max_entries", "--max-entries", MAX_ENTRIES), ("max_work", "--max-work",
+                                                                                  MAX_PAIR_WORK)):
+        given = request.get(key)
+        try:
+            limits[key] = default if given is None else limit(str(given))
+        except ValueError as error:  # the last line of the command line's usage error (argparse)
+            return {"status": EXIT["bad input"], "stdout": "",
+                    "stderr": f"ldpspec {request.get('command')}: error: argument {option}: {error}\n"}
     try:
-        limits = {}
-        for key, option, default in (("max_entries", "--max-entries", MAX_ENTRIES),
-                                     ("max_work", "--max-work", MAX_PAIR_WORK)):
-            given = request.get(key)
-            try:
-                limits[key] = default if given is None else limit(str(given))
-            except ValueError as error:
-                raise InvalidParameter(f"argument {option}: {error}") from None
         reading = row_reading(request.get("rows"), request.get("numbers"), request.get("remainder_to"))
         with reporting(progress):
             if request["command"] == "check":

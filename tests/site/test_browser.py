@@ -19,30 +19,22 @@ Chromium with its driver (Debian's ``chromium`` and ``chromium-driver``, or ``LD
 """
 
 import contextlib
-import fcntl
 import functools
 import html.parser
-import http.server
 import json
 import os
-import subprocess
-import sys
-import threading
 import urllib.parse
 from pathlib import Path
 
 import pytest
 
+from tests.site.browser import LEDGER, VERSION, served
 from tests.support import ROOT
+
+SCREENSHOTS = Path(os.environ.get("LDPSPEC_SCREENSHOTS", ROOT / "build" / "screenshots"))
 
 pytestmark = pytest.mark.slow
 
-LEDGER = ROOT / "build" / "ledger" / "ledger.json"
-CHROMIUM = Path(os.environ.get("LDPSPEC_CHROMIUM", "/usr/bin/chromium"))
-CHROMEDRIVER = Path(os.environ.get("LDPSPEC_CHROMEDRIVER", "/usr/bin/chromedriver"))
-SCREENSHOTS = Path(os.environ.get("LDPSPEC_SCREENSHOTS", ROOT / "build" / "screenshots"))
-VERSION = "dev"
-"""The site is served as mike publishes it: each version in its own folder, beside ``versions.json``."""
 MECHANISM_NAMES = {  # a name a reader would type into the search box -> the page it must find
     "IDUE-PS": "mechanisms/idue-ps/",
     "uRR": "mechanisms/urr/",
@@ -51,86 +43,6 @@ MECHANISM_NAMES = {  # a name a reader would type into the search box -> the pag
     "Harmony": "mechanisms/harmony/",
     "Piecewise": "mechanisms/pm/",
 }
-
-
-def _missing(reason: str):
-    if os.environ.get("LDPSPEC_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"{reason} (LDPSPEC_REQUIRE_BROWSER=1: the browser test must run)")
-    pytest.skip(reason)
-
-
-@pytest.fixture(scope="session")
-def site_root(tmp_path_factory) -> Path:
-    """The built site (``<root>/dev/``), built once however many test workers ask for it."""
-    if not LEDGER.exists():
-        _missing(f"the site's ledger pages come from the audit: run `pytest verify` first (no {LEDGER})")
-    try:
-        import latex2mathml  # noqa: F401  (docs/hooks/math.py)
-        import mkdocs  # noqa: F401
-    except ImportError:
-        _missing("the site is built with the docs extra: pip install -e '.[docs]'")
-    shared = tmp_path_factory.getbasetemp()
-    if os.environ.get("PYTEST_XDIST_WORKER"):  # each worker has its own folder in the run's: build in the run's
-        shared = shared.parent
-    root = shared / "site"
-    with open(shared / "site.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (root / "versions.json").exists():
-            build = subprocess.run(
-                [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(root / VERSION)],
-                cwd=ROOT, capture_output=True, text=True, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
-            assert build.returncode == 0, f"mkdocs build --strict failed:\n{build.stdout}\n{build.stderr}"
-            (root / "versions.json").write_text(json.dumps([{"version": VERSION, "title": VERSION, "aliases": []}]))
-    return root
-
-
-@contextlib.contextmanager
-def _served(root: Path):
-    """``root`` served on the loopback address; yields the address of its version folder."""
-    handler = functools.partial(_QuietHandler, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/{VERSION}/"
-    finally:
-        server.shutdown()
-
-
-@pytest.fixture(scope="session")
-def base_url(site_root) -> str:
-    with _served(site_root) as url:
-        yield url
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-@pytest.fixture(scope="session")
-def browser():
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        _missing("the browser test drives Chromium with selenium: pip install -e '.[docs]'")
-    for path, package in ((CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")):
-        if not path.exists():
-            _missing(f"no {path}: install Debian's {package} (apt-get install chromium chromium-driver), or name "
-                     "another with LDPSPEC_CHROMIUM / LDPSPEC_CHROMEDRIVER")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1400,1000",
-                     # Any host but the loopback address is unresolvable: a load from outside the site fails, and
-                     # the failure is a console error, besides showing in the resource timings checked below.
-                     "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(str(CHROMEDRIVER)))
-    driver.set_page_load_timeout(60)
-    yield driver
-    driver.quit()
 
 
 def _pages(site_root: Path) -> list[str]:
@@ -226,7 +138,7 @@ def test_the_checks_find_each_kind_of_fault_on_a_page_made_to_have_them(tmp_path
     (tmp_path / VERSION / "good").mkdir(parents=True)
     (tmp_path / VERSION / "index.html").write_text(BAD_PAGE, encoding="utf-8")
     (tmp_path / VERSION / "good" / "index.html").write_text('<html><body><h1 id="here">x</h1></body></html>')
-    with _served(tmp_path) as url:
+    with served(tmp_path) as url:
         problems, snapshot = _page_problems(browser, url, "")
         problems += _broken_links(tmp_path, url, dict.fromkeys(snapshot["links"], ""))
     report = "\n".join(problems)
