@@ -9,7 +9,9 @@ the old ASCII notation (``e^eps``, ``<=``) in a text.
 ``ledger.json`` holds whether every registered claim was checked (``complete``), the audit's depth, the count of each
 overall verdict, the papers' citations, each paper's choices, and one entry per claim: where the paper makes it, its
 statement and interpretation, its overall verdict and the recorded one, and its verdict, evidence and counterexample
-under every reading (``verdicts_by_reading``). The site's pages are made from it (``ledger_pages.py``).
+under every reading (``verdicts_by_reading``). The site's pages are made from it (``ledger_pages.py``). A
+counterexample's kernel checks (``kernel_checks``, verify/kernel_checks.py) are there whole, each with its request and
+the command line's answer; ``ledger.md`` lists each once, with its command line and verdict.
 
 Each entry also says which declared choices of its paper the claim's check depends on (``verify/audit.py``): the
 choices it varies (``choices``), the other choices its check consulted at their fixed values (``consulted``), with what
@@ -31,6 +33,7 @@ from pathlib import Path
 from ldpspec.reference.registry import PAPERS
 from ldpspec.verify.audit import Entry
 from ldpspec.verify.claims import CHOICES, DEPENDS, VERDICTS, AuditSettings, reading_key
+from ldpspec.verify.kernel_checks import KERNEL_CHECKS, distinct_checks, outcome_text
 
 
 def write_ledger(entries: list[Entry], directory: Path, *, complete: bool,
@@ -104,6 +107,10 @@ def ledger_texts(document: dict) -> Iterator[tuple[str, str]]:
             yield where, value
         elif isinstance(value, Mapping):
             for key, item in value.items():
+                if key == KERNEL_CHECKS:  # shown as prose: each check's sentence (the rest is code and data)
+                    for check in item:
+                        yield f"{where} › {key} › what", check["what"]
+                    continue
                 yield from strings(item, f"{where} › {key}")
         elif isinstance(value, list):
             for item in value:
@@ -273,6 +280,11 @@ def _claims_markdown(document: dict) -> list[str]:
                     lines.append(f"| {table_cell(row['quantity'])} | {table_cell(row['printed'])} | "
                                  f"{table_cell(row['computed'])} |")
             if result["counterexample"]:
-                lines += ["", "**Counterexample:**", "", "```json",
-                          json.dumps(result["counterexample"], indent=1, default=str), "```"]
+                shown = {key: value for key, value in result["counterexample"].items() if key != KERNEL_CHECKS}
+                lines += ["", "**Counterexample:**", "", "```json", json.dumps(shown, indent=1, default=str), "```"]
+                checks = distinct_checks(result["counterexample"].get(KERNEL_CHECKS) or [])
+                if checks:  # the requests and answers are in ledger.json
+                    lines += ["", "Kernel checks (the command line's answer when the audit ran it):", ""]
+                    lines += [f"- {check['what']}: `{check['command']}`: {outcome_text(check['answer'])}."
+                              for check in checks]
     return lines

@@ -4,7 +4,8 @@
   with one line on what fails and its counterexample in brief, then the others;
 * ``claim_markdown``: one claim: its statement and location, the paper's choices it varies, consults at a fixed value
   (and what the sweep found) or never consults, the readings it was checked under, the evidence (method,
-  scope, result), the counterexample as tables, printed against computed values, and links to the check's code and
+  scope, result), the counterexample as tables, its kernel checks (each with a button that runs it again in the
+  reader's browser, ``kernel_checks_markdown``), printed against computed values, and links to the check's code and
   to the test that pins its verdict;
 * ``table_markdown``: every claim in one table, with filters by paper, notion, verdict and method
   (docs/javascripts/ledger-table.js);
@@ -25,6 +26,7 @@ import json
 import re
 
 from ldpspec.verify.claims import DEPENDS, VERDICTS
+from ldpspec.verify.kernel_checks import FILE_NAME, KERNEL_CHECKS, NO_KERNEL_CHECK, distinct_checks, outcome_text
 from ldpspec.verify.ledger import CODE, FORMULA, counts_text, coverage_lines, coverage_text, reading_code, table_cell
 
 CLAIM_FOLDER = "ledger"
@@ -84,6 +86,11 @@ def _matrix(counterexample: dict) -> list[str] | None:
     return lines
 
 
+SHOWN_APART = (KERNEL_CHECKS, NO_KERNEL_CHECK)
+"""A counterexample's keys that its tables leave out: its kernel checks, shown after it (``kernel_checks_markdown``),
+and the reason it has none."""
+
+
 def counterexample_markdown(counterexample: dict, path: str = "") -> list[str]:
     """The counterexample as tables: its plain fields in one, the channel's rows as a matrix, each nested mapping (at
     any depth: a verdict, its witness, the witness's exact values) as a table of its own, labelled by where it sits
@@ -92,7 +99,7 @@ def counterexample_markdown(counterexample: dict, path: str = "") -> list[str]:
     matrix = _matrix(counterexample)
     shown_in_matrix = {"rows", "outputs", "inputs", "sets"} if matrix else set()
     for key, value in counterexample.items():
-        if key in shown_in_matrix:
+        if key in shown_in_matrix or key in SHOWN_APART:
             continue
         deeper = isinstance(value, dict) or (isinstance(value, list) and value
                                              and all(isinstance(item, dict) for item in value))
@@ -125,13 +132,75 @@ def counterexample_brief(counterexample: dict, limit: int = 180) -> str:
     """The counterexample in one line: its plain fields, shortened at a space outside code and formulas (never
     inside one, which would leave it open)."""
     parts = [f"{_key(key)} = {_plain(value)}" for key, value in counterexample.items()
-             if key not in ("method", "scope") and (_scalar(value) or isinstance(value, list))]
+             if key not in ("method", "scope", *SHOWN_APART) and (_scalar(value) or isinstance(value, list))]
     text = "; ".join(parts)
     if len(text) <= limit:
         return text
     inside = [range(m.start() + 1, m.end()) for pattern in (CODE, FORMULA) for m in pattern.finditer(text)]
     cuts = [i for i, c in enumerate(text[:limit]) if c == " " and not any(i in span for span in inside)]
     return text[:cuts[-1]] + " …" if cuts else "…"
+
+
+# --- kernel checks: a button that runs each again in the reader's browser -----------------------------------------
+
+KERNEL_CHECK_SCRIPT = '<script type="module" src="../../javascripts/kernel-check.js"></script>'
+"""The script that turns every kernel check's block into a working button (docs/javascripts/kernel-check.js), once at
+the end of a claim's page that has any: the page is served at ``ledger/<claim id>/``, two folders below the site's
+root."""
+
+
+def kernel_check_data(check: dict) -> str:
+    """A check's request, recorded answer and sentence as the JSON of its ``<script type="application/json">``
+    element: ``</`` written ``<\\/`` (the same string in JSON), so that no text of it can close the element."""
+    data = {"request": check["request"], "answer": check["answer"], "what": check["what"]}
+    return json.dumps(data).replace("</", "<\\/")
+
+
+def _check_heading(number: int) -> str:
+    return f"Kernel check {number}"
+
+
+def _check_anchor(number: int) -> str:
+    """The id the table of contents gives the heading ``Kernel check N``."""
+    return f"kernel-check-{number}"
+
+
+def kernel_checks_markdown(checks: list, shown: dict, up: str = "../") -> list[str]:
+    """A counterexample's kernel checks, each once per page: its sentence, the equivalent command line, the verdict
+    the ledger's run of the kernel gave, the channel file (folded), and the block with the button that runs it again
+    in the reader's browser. ``shown``: ``{request as JSON: number}`` of the checks already on the page, updated; a
+    check shown before is linked to, not repeated. ``up``: the way from the page's source to ``docs/``."""
+    new, before = [], []
+    for check in distinct_checks(checks):
+        key = json.dumps(check["request"], sort_keys=True)
+        if key in shown:
+            before.append(shown[key])
+        else:
+            shown[key] = len(shown) + 1
+            new.append((shown[key], check))
+    lines = []
+    if new:
+        lines += ["", f"**{'Kernel checks' if len(new) > 1 else 'Kernel check'}.** The "
+                  f"{'verdicts' if len(new) > 1 else 'verdict'} this counterexample rests on, as `ldpspec check` "
+                  f"gave {'them' if len(new) > 1 else 'it'} when the audit ran. The button runs "
+                  f"{'each' if len(new) > 1 else 'this'} check again in your browser, with the kernel's own code "
+                  "(`spec/`, byte for byte, under Pyodide; nothing is sent anywhere), and shows its verdict beside "
+                  f"the ledger's; the [Try it]({up}try.md) page runs any channel file the same way."]
+    for number, check in new:
+        text = html.escape(check["request"]["text"], quote=False)
+        lines += ["", f"### {_check_heading(number)}", "", check["what"] + ".", "", "```bash", check["command"], "```",
+                  "", f"The ledger's run of the kernel: {outcome_text(check['answer'])}.", "",
+                  f'<details class="kernel-check-file"><summary>The channel file, <code>{FILE_NAME}</code>'
+                  f"</summary><pre><code>{text}</code></pre></details>", "",
+                  '<div class="kernel-check">',
+                  f'<script type="application/json" class="kernel-check-data">{kernel_check_data(check)}</script>',
+                  '<button type="button" class="md-button kernel-check-run">Re-check in your browser</button>',
+                  '<div class="kernel-check-result" role="status"></div>',
+                  "</div>"]
+    if before:
+        links = ", ".join(f"[{_check_heading(number).lower()}](#{_check_anchor(number)})" for number in before)
+        lines += ["", f"**{'Kernel checks' if len(before) > 1 else 'Kernel check'}:** the same as {links} above."]
+    return lines
 
 
 # --- the pages -----------------------------------------------------------------------------------------------------
@@ -207,6 +276,7 @@ def claim_markdown(document: dict, entry: dict, *, code: str | None, test: str) 
     lines += [f"**Methods:** {', '.join(entry['methods'])}.", "", f"**Verdict:** {entry['summary']}", ""]
     lines += coverage_lines(entry)
     several = len(entry["verdicts_by_reading"]) > 1
+    shown: dict = {}  # the kernel checks on the page so far
     if several:
         lines += [f"Checked under every reading of {', '.join(f'`{c}`' for c in entry['choices'])} (what each "
                   f"means: [the paper's page]({up}papers/{entry['paper']}.md)):", "",
@@ -225,11 +295,17 @@ def claim_markdown(document: dict, entry: dict, *, code: str | None, test: str) 
             lines += [f"| {table_cell(row['quantity'])} | {table_cell(row['printed'])} | "
                       f"{table_cell(row['computed'])} |" for row in result["printed_vs_computed"]]
         if result["counterexample"]:
-            lines += ["", "**Counterexample:**", "", *counterexample_markdown(result["counterexample"])]
+            counterexample = result["counterexample"]
+            lines += ["", "**Counterexample:**", "", *counterexample_markdown(counterexample)]
+            lines += kernel_checks_markdown(counterexample.get(KERNEL_CHECKS) or [], shown, up)
+            if counterexample.get(NO_KERNEL_CHECK):
+                lines += ["", f"No kernel check to run again: {counterexample[NO_KERNEL_CHECK]}."]
     lines += ["", "## Where it is checked", ""]
     lines.append(f"- The check: {code}." if code else "- The check: registered under this id in `verify/`.")
     lines.append(f"- The test that pins the recorded verdict: {test}.")
     lines.append("- The audit's machine-readable record: `build/ledger/ledger.json` after `pytest verify`.")
+    if shown:
+        lines += ["", KERNEL_CHECK_SCRIPT]
     return "\n".join(lines) + "\n"
 
 

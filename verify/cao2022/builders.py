@@ -26,6 +26,7 @@ from ldpspec.reference.cao2022.wheel import SuWheel
 from ldpspec.spec import PiecewiseChannel, suldp_joint, suldp_joint_unrevealed, suldp_marginal
 from ldpspec.verify.cao2022.readings import CONDITION_11, EMPTY, EPS_BUDGETS, EPS_RANGE, HASH, SUGRR_Y0, SURAP_Y0
 from ldpspec.verify.claims import builds
+from ldpspec.verify.kernel_checks import kernel_check, labels_text, number_text
 
 # --- Def. 3, condition (11): the SULDP predicate -------------------------------------------------------------------
 
@@ -36,14 +37,32 @@ def suldp(channel, sensitive: Iterable, epsilon, protects: Callable = lambda out
     as ``condition_11`` reads it: on ``y0`` alone, on the whole release for releases that reveal nothing, or on the
     whole release for every ``R``. ``Y_pro`` is every protected part the channel releases among the outputs
     ``protects`` keeps (the others are invertible outputs)."""
-    outputs = channel.explicit().outputs
-    protected = sorted({y0 for y0, revealed in outputs if y0 is not None and protects((y0, revealed))}, key=repr)
-    arguments = (channel, list(sensitive), None, protected, epsilon)
+    arguments = (channel, list(sensitive), None, protected_parts(channel, protects), epsilon)
     if condition_11 == "marginal":
         return suldp_marginal(*arguments)
     if condition_11 == "joint-unrevealed":
         return suldp_joint_unrevealed(*arguments)
     return suldp_joint(*arguments)
+
+
+def protected_parts(channel, protects: Callable = lambda output: True) -> list:
+    """``Y_pro`` of ``suldp``: every protected part ``y0`` the channel releases among the outputs ``protects`` keeps."""
+    outputs = channel.explicit().outputs
+    return sorted({y0 for y0, revealed in outputs if y0 is not None and protects((y0, revealed))}, key=repr)
+
+
+@builds(CONDITION_11)
+def suldp_check(channel, sensitive: Iterable, epsilon, subject: str, *, expected: str, condition_11: str) -> dict:
+    """The kernel check (verify/kernel_checks.py) of the SULDP predicate ``suldp`` builds under the reading
+    ``condition_11``, on ``channel`` (an explicit channel of releases ``(y0, R)``): ``ldpspec check --notion
+    suldp-<condition_11>`` with the same sensitive items, protected parts and budget. ``subject`` names the channel
+    in the check's sentence; ``expected`` is the verdict the refutation rests on."""
+    verb = "satisfies" if expected == "holds" else "does not satisfy"
+    return kernel_check(channel, f"suldp-{condition_11}",
+                        {"sensitive": labels_text(sensitive), "protected": labels_text(protected_parts(channel)),
+                         "epsilon": number_text(epsilon)},
+                        what=f"{subject} {verb} SULDP at budget {epsilon} with condition (11) read as "
+                             f"`condition_11={condition_11}`", expected=expected)
 
 
 # --- Sec. 4.1 and 4.2: the releases of suGRR, suGRR-Sample, suRAP, suRAP-Sample ---------------------------------------

@@ -23,6 +23,7 @@ from ldpspec.verify.cao2022.builders import (
     sugrr,
     sugrr_sample,
     suldp,
+    suldp_check,
     surap,
     surap_protects,
     surap_sample,
@@ -31,6 +32,7 @@ from ldpspec.verify.cao2022.builders import (
 from ldpspec.verify.cao2022.readings import CONDITION_11, EMPTY, HASH, SUGRR_Y0, SURAP_Y0
 from ldpspec.verify.claims import AuditSettings, Evidence, Fixed, Step, builds, claim, decide
 from ldpspec.verify.common import tex_set
+from ldpspec.verify.kernel_checks import KERNEL_CHECKS, kernel_check, labels_text, number_text, numbers_text, pairs_text
 from ldpspec.verify.search import find_counterexample, search_step
 from ldpspec.verify.symbolic import Condition, SymbolicBudget, proof_step, prove
 
@@ -127,21 +129,37 @@ def item_release(channel: Channel, y, protected, *, empty: str) -> tuple:
                       r"produces, and (11) on \(y_0\) alone then fails where ULDP holds.",
        choices=(CONDITION_11, EMPTY))
 def def3_reduces_to_uldp(settings: AuditSettings, *, condition_11: str, empty: str):
-    def violates(example):
+    def channels(example) -> tuple[Channel, Channel]:
+        """The mechanism on items, and the same mechanism on sets of one item (its releases)."""
         d, k, protected, invertible, rows, eps = example
         items = Channel(range(d), protected + invertible, rows)
         releases = map_outputs(items, lambda y: item_release(items, y, protected, empty=empty))  # two outputs
         # revealing x merge
-        sets = Channel([(x,) for x in range(d)], releases.outputs, releases.rows)
+        return items, Channel([(x,) for x in range(d)], releases.outputs, releases.rows)
+
+    def violates(example):
+        _, k, protected, _, _, eps = example
+        items, sets = channels(example)
         return bool(uldp(items, range(k), protected, eps)) != bool(suldp(sets, range(k), eps,
                                                                           condition_11=condition_11))
 
+    def describe(example) -> dict:
+        d, k, protected, invertible, rows, eps = example
+        items, sets = channels(example)
+        item_uldp = bool(uldp(items, range(k), protected, eps))
+        verb = "satisfies" if item_uldp else "does not satisfy"
+        checks = [kernel_check(items, "uldp", {"sensitive": labels_text(range(k)), "protected": labels_text(protected),
+                                               "epsilon": number_text(eps)},
+                               what=f"The mechanism on items {verb} ULDP at budget {eps} (protected outputs "
+                                    f"{', '.join(protected)})", expected="holds" if item_uldp else "does not hold"),
+                  suldp_check(sets, range(k), eps, "The same mechanism on sets of one item",
+                              expected="does not hold" if item_uldp else "holds")]
+        return {"d": d, "sensitive_items": list(range(k)), "outputs": protected + invertible,
+                "rows": [[str(p) for p in row] for row in rows], "epsilon": eps, KERNEL_CHECKS: checks}
+
     example = find_counterexample(_single_item_channels(), violates, settings)
     step = search_step(r"items \(0, \dots, d-1\) (\(d \le 3\)), \(k\) sensitive, up to 3 protected and 2 invertible "
-                       r"outputs, random rows; \(\varepsilon \in \{0, 1/2, \ln 2, 1\}\)", example,
-                       lambda ex: {"d": ex[0], "sensitive_items": list(range(ex[1])), "outputs": ex[2] + ex[3],
-                                   "rows": [[str(p) for p in row] for row in ex[4]], "epsilon": ex[5]},
-                       settings)
+                       r"outputs, random rows; \(\varepsilon \in \{0, 1/2, \ln 2, 1\}\)", example, describe, settings)
     return decide([step], "On sets of one item, SULDP and ULDP agree on every mechanism tried.",
                   "SULDP and ULDP disagree on a mechanism on single items.")
 
@@ -423,6 +441,22 @@ def sensitive_protection(channel, sensitive: Iterable, epsilon):
     return min_id_ldp(explicit, {s: epsilon for s in explicit.inputs}, policy=policy or [])
 
 
+def sensitive_protection_check(channel, sensitive: Iterable, epsilon, subject: str, *, expected: str) -> dict:
+    """The kernel check (verify/kernel_checks.py) of ``sensitive_protection``: ``ldpspec check --notion minid-ldp``
+    with the budget ``epsilon`` for every set, on the policy graph of the pairs that differ only in sensitive items.
+    ``subject`` names the channel in the check's sentence."""
+    explicit = channel.explicit()
+    policy = same_non_sensitive_part(explicit.inputs, sensitive)
+    shown = (f"keeps every two sets that differ only in sensitive items within budget {epsilon} of each other, as "
+             f"{epsilon}-LDP would" if expected == "holds" else
+             f"tells two sets that differ only in sensitive items apart beyond budget {epsilon}, which {epsilon}-LDP "
+             "forbids")
+    return kernel_check(explicit, "minid-ldp", {"budgets": numbers_text(epsilon for _ in explicit.inputs),
+                                                "policy": pairs_text(policy)},
+                        what=f"{subject} {shown} (MinID-LDP with budget {epsilon} for every set, on the policy graph "
+                             "of such pairs)", expected=expected)
+
+
 @st.composite
 def _set_channels(draw, empty: str):
     """A mechanism on sets of m items of 0 .. d-1 (the first k sensitive) that obeys (9)-(10) by construction: each
@@ -501,7 +535,10 @@ def def3_protection(settings: AuditSettings, *, condition_11: str, empty: str):
                 "outputs": [[y0, list(r)] for y0, r in channel.outputs],
                 "rows": [[str(p) for p in row] for row in channel.rows], "epsilon": eps,
                 "found": f"SULDP ({condition_11}) holds, yet two sets that differ only in sensitive items are told "
-                         r"apart beyond \(e^{\varepsilon}\)"}
+                         r"apart beyond \(e^{\varepsilon}\)",
+                KERNEL_CHECKS: [suldp_check(channel, range(k), eps, "The mechanism on sets", expected="holds"),
+                                sensitive_protection_check(channel, range(k), eps, "The mechanism on sets",
+                                                           expected="does not hold")]}
 
     family = exhaustive_step("every mechanism of a family: sets of 2 of 3 items, 2 sensitive, one protected label, "
                              r"probabilities in tenths, \(\varepsilon \in \{1/2, 1\}\)",

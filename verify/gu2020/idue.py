@@ -18,6 +18,7 @@ from ldpspec.verify.gu2020.builders import constrained_pairs, less_than, opt0_re
 from ldpspec.verify.gu2020.experiments import solve_read
 from ldpspec.verify.gu2020.optimality import near_optimal_verdict
 from ldpspec.verify.gu2020.readings import BOX, LESS, NEAR_OPTIMAL, SELF_PAIRS, TOY_LAYOUT
+from ldpspec.verify.kernel_checks import KERNEL_CHECKS, NO_KERNEL_CHECK, kernel_check, numbers_text
 from ldpspec.verify.search import find_counterexample, search_step
 from ldpspec.verify.symbolic import Condition, SymbolicChannel, proof_step, prove
 
@@ -622,7 +623,13 @@ def table2_toy(settings: AuditSettings, *, box: str, self_pairs: str, toy_layout
     first_flip_larger = float(1 - solution.a[0]) > float(1 - rappor.p)
     infeasible = None if printed_verdict.holds else {
         "printed IDUE parameters": {"a": [str(v) for v in printed_a], "b": [str(v) for v in printed_b]},
-        "levels": r"\(\ln 4\) (HIV, 1 item), \(\ln 6\) (4 items)", "MinID-LDP": printed_verdict.to_json()}
+        "levels": r"\(\ln 4\) (HIV, 1 item), \(\ln 6\) (4 items)", "MinID-LDP": printed_verdict.to_json(),
+        KERNEL_CHECKS: [kernel_check(idue(levels, printed_a, printed_b).channel(), "minid-ldp",
+                                     {"budgets": numbers_text(levels.item_budgets())},
+                                     what=f"IDUE at the printed parameters (1 - a = {flips[0]} for HIV and "
+                                          f"{flips[1]} for the others, b = 0.33 and 0.28) is not MinID-LDP at the toy "
+                                          "levels (budget log(4) for HIV, log(6) for the four others)",
+                                     expected="does not hold", classes=True)]}
     steps = [Step(Evidence("solver + exact kernel", "opt0 on the toy levels; verified MinID-LDP",
                            rf"worst-case totals: RAPPOR \({totals['RAPPOR']:.3f}n\), OUE \({totals['OUE']:.3f}n\), "
                            rf"IDUE \({totals['IDUE (opt0)']:.3f}n\); verified margin "
@@ -737,7 +744,9 @@ def sec8_benefits(settings: AuditSettings):
                       "IDUE worst-case MSE / n, lower bound": to_decimal_string(lower, 8),
                       "IDUE worst-case MSE / n, opt0 solution": f"{solved:.4f}",
                       "OUE at eps = 4 (LDP with the larger budget)": to_decimal_string(oue_eps2, 8),
-                      "ratio as the number of items grows": f"at least {to_decimal_string(limit, 4)}"}
+                      "ratio as the number of items grows": f"at least {to_decimal_string(limit, 4)}",
+                      NO_KERNEL_CHECK: "the refutation is a bound on IDUE's worst-case MSE against OUE's at the "
+                                       "larger budget, not a notion's verdict on a channel"}
     steps.append(Step(Evidence("exact kernel + solver",
                                r"one item at \(\varepsilon_1 = 1\), 99 at \(\varepsilon_2 = 4\)",
                                rf"IDUE \(\ge {to_decimal_string(lower, 6)} n\), LDP at 4: "

@@ -43,6 +43,7 @@ from ldpspec.verify.common import (
 from ldpspec.verify.gu2020.builders import special_case_holds
 from ldpspec.verify.gu2020.experiments import solve_read
 from ldpspec.verify.gu2020.readings import SPECIAL_CASE
+from ldpspec.verify.kernel_checks import KERNEL_CHECKS, kernel_check, labels_text, numbers_text, pairs_text
 from ldpspec.verify.search import budget_values, find_counterexample, random_channels, search_step
 from ldpspec.verify.symbolic import proof_step
 
@@ -432,6 +433,29 @@ def minid_guarantees_ldp(settings: AuditSettings):
     return decide(steps, "Finite MinID budgets always give a finite LDP budget.", "A MinID-LDP channel is not LDP.")
 
 
+def _special_case_checks(urr, closed, sensitive: list, protected: list) -> list[dict]:
+    """The kernel checks (verify/kernel_checks.py) behind the separation of ULDP and MinID-LDP on uRR's domain, one
+    graph of each kind: uRR is ULDP at ln 3 and is not MinID-LDP on a graph with a pair that holds a non-sensitive
+    input; the second channel is not ULDP and is MinID-LDP on the graph of the sensitive pair (the other incomplete
+    graph is empty, on which every channel is MinID-LDP)."""
+    uldp_parameters = {"sensitive": labels_text(sensitive), "protected": labels_text(protected), "epsilon": "log(3)"}
+    budgets = {"budgets": numbers_text(["log(3)", "log(3)", 5, 5])}
+    levels = "budgets log(3) for hiv and cancer and 5 for flu and none"
+    return [
+        kernel_check(urr, "uldp", uldp_parameters, expected="holds",
+                     what="uRR (hiv and cancer sensitive and protected, flu and none not) is ULDP at budget log(3)"),
+        kernel_check(urr, "minid-ldp", {**budgets, "policy": pairs_text([("hiv", "flu")])}, expected="does not hold",
+                     what=f"uRR is not MinID-LDP on the graph with the one pair (hiv, flu), with {levels}: the output "
+                          "flu has probability 0 from hiv"),
+        kernel_check(closed, "uldp", uldp_parameters, expected="does not hold",
+                     what="The second channel (hiv and cancer to either of them with probability 1/2, flu and none "
+                          "to themselves) is not ULDP at budget log(3)"),
+        kernel_check(closed, "minid-ldp", {**budgets, "policy": pairs_text([("hiv", "cancer")])}, expected="holds",
+                     what=f"The second channel is MinID-LDP on the graph of the sensitive pair (hiv, cancer), with "
+                          f"{levels}"),
+    ]
+
+
 @claim("gu2020.uldp-relation.special-case", location="Sec. IV-B; slides 002",
        statement="ULDP can be regarded as a special case of the proposed MinID-LDP under two privacy levels of inputs "
                  "(sensitive and non-sensitive) but with incomplete privacy policy graph.",
@@ -514,7 +538,9 @@ def uldp_special_case(settings: AuditSettings, *, special_case: str):
                                   "inputs and outputs": items, "sensitive and protected": sensitive,
                                   "why": r"on a graph with a pair that holds flu or none, uRR (ULDP at \(\ln 3\)) "
                                          "is not MinID-LDP for any finite budgets; on every other incomplete graph the "
-                                         "second channel is MinID-LDP but not ULDP"} if not unseparated else None,
+                                         "second channel is MinID-LDP but not ULDP",
+                                  KERNEL_CHECKS: _special_case_checks(channel, closed, sensitive, protected)}
+                  if not unseparated else None,
                   inconclusive=bool(unseparated))]
     return decide(steps, "", "No incomplete graph with two levels of budgets makes MinID-LDP coincide with ULDP on "
                              "uRR's domain.", "Some graph was not separated; see the evidence.")

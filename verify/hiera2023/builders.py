@@ -29,6 +29,7 @@ from ldpspec.verify.hiera2023.readings import (
     USER_LEVEL,
     VARIANCE_MEANING,
 )
+from ldpspec.verify.kernel_checks import input_budgets_text, kernel_check, numbers_text
 
 # --- Definition 2: the pair function r of graded LDP ----------------------------------------------------------------
 
@@ -50,6 +51,32 @@ def level_privacy(channel, budgets, *, pair_function: str):
     ``constructs`` is empty: ``spec.id_ldp`` is Gu et al.'s ID-LDP predicate, which the other papers' checks call
     with their own pair function; declaring it would flag them."""
     return id_ldp(channel, budgets, pair_function)
+
+
+@builds(PAIR_FUNCTION)
+def graded_privacy_check(channel, boundaries, budgets, subject: str, *, expected: str, pair_function: str) -> dict:
+    """The kernel check (verify/kernel_checks.py) of ``graded_privacy`` under the reading's pair function:
+    ``ldpspec check --notion graded-ldp`` on ``channel`` (a channel on a grid of numbers, every interval end point
+    among them: a failure on the grid is a failure on the interval). ``subject`` names the channel in the check's
+    sentence; ``expected`` is the verdict the refutation rests on."""
+    verdict = ("is graded LDP with the pair function r = `{}` on its inputs {}" if expected == "holds" else
+               "is not graded LDP with the pair function r = `{}` on its inputs {} (so not on the interval either)")
+    return kernel_check(channel, "graded-ldp", {"boundaries": numbers_text(boundaries),
+                                                "budgets": numbers_text(budgets), "pair-function": pair_function},
+                        what=f"{subject} {verdict.format(pair_function, ', '.join(map(str, channel.inputs)))}",
+                        expected=expected)
+
+
+@builds(PAIR_FUNCTION)
+def level_privacy_check(channel, budgets, subject: str, *, expected: str, pair_function: str) -> dict:
+    """The kernel check (verify/kernel_checks.py) of ``level_privacy`` under the reading's pair function: ``ldpspec
+    check --notion id-ldp`` with each input's budget (``budgets`` by input). ``subject`` names the channel in the
+    check's sentence; ``expected`` is the verdict the refutation rests on."""
+    verb = "meets" if expected == "holds" else "does not meet"
+    return kernel_check(channel, "id-ldp", {"budgets": input_budgets_text(channel, budgets),
+                                            "pair-function": pair_function},
+                        what=f"{subject} {verb} graded LDP with the pair function r = `{pair_function}` (ID-LDP with "
+                             "each input's budget)", expected=expected)
 
 
 # --- Algorithm 3 (LHP): the budget the value is perturbed with --------------------------------------------------------

@@ -34,8 +34,16 @@ from ldpspec.spec import (
 from ldpspec.verify.audit import outcome
 from ldpspec.verify.claims import AuditSettings, Evidence, Outcome, Step, claim, decide
 from ldpspec.verify.common import ALL_ENTRIES, pointwise, prove_identity, two_channels_with_increments, z3_max
-from ldpspec.verify.hiera2023.builders import graded_privacy, level_privacy, lhp, release_spread
+from ldpspec.verify.hiera2023.builders import (
+    graded_privacy,
+    graded_privacy_check,
+    level_privacy,
+    level_privacy_check,
+    lhp,
+    release_spread,
+)
 from ldpspec.verify.hiera2023.readings import LEVEL_BUDGET, PAIR_FUNCTION, VARIANCE_MEANING
+from ldpspec.verify.kernel_checks import KERNEL_CHECKS
 from ldpspec.verify.search import find_counterexample, search_step
 from ldpspec.verify.symbolic import proof_step
 
@@ -150,7 +158,13 @@ def laplace_challenges(settings: AuditSettings, pair_function: str):
                  rf"points; kernel: `graded_ldp` with \(r\) = `{pair_function}`")
         steps.append(Step(Evidence("exact", scope, "holds" if verdict.holds else "does not hold: the loss between "
                                    "levels of different budgets is infinite in the tail"),
-                          counterexample=None if verdict.holds else verdict_counterexample(verdict, scope=scope)))
+                          counterexample=None if verdict.holds else {
+                              **verdict_counterexample(verdict, scope=scope),
+                              KERNEL_CHECKS: [graded_privacy_check(
+                                  channel, boundaries, budgets,
+                                  f"Graded Laplace with boundaries {', '.join(boundaries)} and budgets "
+                                  f"{', '.join(map(str, budgets))}", expected="does not hold",
+                                  pair_function=pair_function)]}))
         if not verdict.holds:
             break
     return decide(steps, "Graded Laplace meets graded LDP.",
@@ -311,6 +325,14 @@ def paper_eps0(settings: AuditSettings) -> tuple:
     return PAPER_EPS0 if settings.deep else PAPER_EPS0[:2]
 
 
+def _lhp_check(mechanism, boundaries, budgets, levels: str, level_budget: str, pair_function: str) -> dict:
+    """The kernel check of an LHP whose whole release fails graded LDP: its channel on the interval end points."""
+    return graded_privacy_check(mechanism.channel(), boundaries, budgets,
+                                f"LHP's whole release (level and value) with {levels} (budgets "
+                                f"{', '.join(map(str, budgets))}), the value perturbed at the budget of the "
+                                f"{level_budget} level,", expected="does not hold", pair_function=pair_function)
+
+
 @claim("hiera2023.theorem2", location="Sec. 4.3, Theorem 2",
        statement="Algorithm 3 (LHP) satisfies the graded local differential privacy requirement.",
        methods=("exact",), recorded="refuted", choices=(PAIR_FUNCTION, LEVEL_BUDGET),
@@ -321,14 +343,18 @@ def paper_eps0(settings: AuditSettings) -> tuple:
 def theorem2(settings: AuditSettings, pair_function: str, level_budget: str):
     steps = []
     for boundaries, budgets in SMALL_SETUPS:
-        verdict = graded_privacy(lhp(boundaries, budgets, level_budget=level_budget).family(), boundaries, budgets,
-                                 pair_function=pair_function)
+        mechanism = lhp(boundaries, budgets, level_budget=level_budget)
+        verdict = graded_privacy(mechanism.family(), boundaries, budgets, pair_function=pair_function)
         if not verdict.holds:
             scope = (r"LHP, two levels split at 0, budgets \(\ln 2\) .. \(\ln 4\) smallest first; kernel: `graded_ldp` "
                      rf"with \(r\) = `{pair_function}`; first failure at budgets {list(budgets)}")
             steps.append(Step(Evidence("exact", scope, "does not hold"),
-                              counterexample=verdict_counterexample(verdict, scope=scope, boundaries=list(boundaries),
-                                                                    budgets=list(budgets))))
+                              counterexample={**verdict_counterexample(verdict, scope=scope,
+                                                                       boundaries=list(boundaries),
+                                                                       budgets=list(budgets)),
+                                              KERNEL_CHECKS: [_lhp_check(mechanism, boundaries, budgets,
+                                                                         "two levels split at 0", level_budget,
+                                                                         pair_function)]}))
             break
     else:
         steps.append(Step(Evidence("exact", r"LHP, two levels split at 0, budgets \(\ln 2\) .. \(\ln "
@@ -341,6 +367,11 @@ def theorem2(settings: AuditSettings, pair_function: str, level_budget: str):
                      f"budget {to_decimal_string(5 * eps0, 4)}, graded LDP {'holds' if verdict.holds else 'fails'}")
         if not verdict.holds and failure is None:
             failure = verdict_counterexample(verdict, scope=rf"the paper's five levels at \(\varepsilon_0 = {eps0}\)")
+            if not any(step.counterexample for step in steps):  # the counterexample the ledger shows
+                failure[KERNEL_CHECKS] = [_lhp_check(lhp(tuple(PAPER_BOUNDARIES), paper_budgets(eps0),
+                                                         level_budget=level_budget),
+                                                     PAPER_BOUNDARIES, paper_budgets(eps0), "the paper's five levels",
+                                                     level_budget, pair_function)]
     steps.append(Step(Evidence("exact", "the paper's five levels, every number of [-1, 1]", "; ".join(paper)),
                       counterexample=failure))
     return decide(steps, "LHP meets graded LDP.",
@@ -380,12 +411,18 @@ def theorem2_level_part(settings: AuditSettings, pair_function: str):
         levels = tuple(range(1, 6))
         E = [budget(e).exponential() for e in paper_budgets(eps0)]
         rows = [[grr_probabilities(E[t - 1], 5)[0 if s == t else 1] for s in levels] for t in levels]
-        verdict = level_privacy(Channel(levels, levels, rows),
-                                {t: budget(e) for t, e in zip(levels, paper_budgets(eps0))})
+        channel = Channel(levels, levels, rows)
+        budgets = {t: budget(e) for t, e in zip(levels, paper_budgets(eps0))}
+        verdict = level_privacy(channel, budgets)
         scope = (rf"the paper's levels at \(\varepsilon_0 = {eps0}\): the level marginal, graded LDP (`id_ldp` on the "
                  rf"levels) with \(r\) = `{pair_function}`")
+        counterexample = None if verdict.holds else verdict_counterexample(verdict, scope=scope)
+        if counterexample and not any(step.counterexample for step in steps):  # the one the ledger shows
+            counterexample[KERNEL_CHECKS] = [level_privacy_check(
+                channel, budgets, f"The released level alone (GRR on the paper's five levels, budgets "
+                                  f"{', '.join(map(str, paper_budgets(eps0)))})", expected="does not hold")]
         steps.append(Step(Evidence("exact", scope, "holds" if verdict.holds else "fails"),
-                          counterexample=None if verdict.holds else verdict_counterexample(verdict, scope=scope)))
+                          counterexample=counterexample))
     return decide(steps, r"The level's GRR ratio is within \(e^{\max}\) in every case, and the level marginal meets "
                          r"graded LDP with this pair function.",
                   r"The printed bound \(e^{\max}\) holds, but the level marginal does not meet graded LDP with this "
@@ -426,11 +463,18 @@ def theorem2_value_part(settings: AuditSettings, pair_function: str):
         inputs = [f"v={v}, t*={t}" for t in levels for v in (-1, 1)]
         rows = [[harmony_probability(E[t - 1], v, sign) for sign in (-1, 1)] for t in levels for v in (-1, 1)]
         budgets = {x: budget(paper_budgets(eps0)[t - 1]) for x, t in zip(inputs, (t for t in levels for _ in "vv"))}
-        verdict = level_privacy(Channel(inputs, ("-1", "1"), rows), budgets)
+        channel = Channel(inputs, ("-1", "1"), rows)
+        verdict = level_privacy(channel, budgets)
         scope = (rf"the paper's levels at \(\varepsilon_0 = {eps0}\): \((v, t^*) \mapsto v^*\), each input at its "
                  rf"perturbed level's budget, graded LDP (`id_ldp`) with \(r\) = `{pair_function}`")
+        counterexample = None if verdict.holds else verdict_counterexample(verdict, scope=scope)
+        if counterexample and not any(step.counterexample for step in steps):  # the one the ledger shows
+            counterexample[KERNEL_CHECKS] = [level_privacy_check(
+                channel, budgets, f"The value's processing alone (`(v, t*)` to `v*`, for `v` = -1 or 1 and `t*` one "
+                                  f"of the paper's five levels, budgets {', '.join(map(str, paper_budgets(eps0)))})",
+                expected="does not hold")]
         steps.append(Step(Evidence("exact", scope, "holds" if verdict.holds else "fails"),
-                          counterexample=None if verdict.holds else verdict_counterexample(verdict, scope=scope)))
+                          counterexample=counterexample))
     return decide(steps, r"Each value's ratio is within \(e^{\max}\), as printed, and the value's processing meets "
                          "graded LDP with this pair function.",
                   r"The printed bound \(e^{\max}\) holds, but the value's processing does not meet graded LDP with "

@@ -29,6 +29,7 @@ from ldpspec.verify.ipldp2023.readings import (
     THEOREM6_FACTOR,
     WORST_CASE_RELATION,
 )
+from ldpspec.verify.kernel_checks import input_budgets_text, kernel_check
 from ldpspec.verify.symbolic import Condition
 
 # --- budget_owner: the IPLDP predicate (Definition 3, Sec. 4.1) --------------------------------------------------
@@ -62,6 +63,27 @@ def ipldp_holds(channel, budgets, *, budget_owner: str) -> bool:
             if x2 != x and any(a > bound * b or b > bound * a for a, b in zip(rows[x], rows[x2])):
                 return False
     return True
+
+
+@builds(BUDGET_OWNER)
+def ipldp_check(channel, budgets, subject: str, *, expected: str, budget_owner: str) -> dict:
+    """The kernel check (verify/kernel_checks.py) of the IPLDP predicate ``ipldp_holds`` builds under the reading
+    ``budget_owner``, on ``channel`` with ``budgets`` (``{sensitive item: budget}``): ``ldpspec check --notion
+    ipldp`` (``output``: the kernel's predicate), or with the budget on the input ``--notion minid-ldp`` with the same
+    budgets, which is that predicate when every item is sensitive (each input within its own budget of every other,
+    both ways, bounds every pair by the smaller of their budgets); a channel with a non-sensitive item is refused.
+    ``subject`` names the channel in the check's sentence; ``expected`` is the verdict the refutation rests on."""
+    verb = "is" if expected == "holds" else "is not"
+    if budget_owner == "output":
+        return kernel_check(channel, "ipldp", {"budgets": input_budgets_text(channel, budgets)},
+                            what=f"{subject} {verb} IPLDP with the budget on the output (Definition 3 as written)",
+                            expected=expected)
+    if set(budgets) != set(channel.inputs):
+        raise InvalidParameter("with the budget on the input, the kernel checks IPLDP as MinID-LDP: every item must "
+                               "be sensitive")
+    return kernel_check(channel, "minid-ldp", {"budgets": input_budgets_text(channel, budgets)},
+                        what=f"{subject} {verb} IPLDP with the budget on the input: every item is sensitive, so that "
+                             "is MinID-LDP with the same budgets", expected=expected)
 
 
 @builds(BUDGET_OWNER)

@@ -39,6 +39,7 @@ from ldpspec.verify.ipldp2023.readings import (
     THEOREM6_FACTOR,
     WORST_CASE_RELATION,
 )
+from ldpspec.verify.kernel_checks import NO_KERNEL_CHECK
 from ldpspec.verify.search import (
     RandomChannel,
     budget_increments,
@@ -579,7 +580,10 @@ def generality_other(settings: AuditSettings, *, direct_encoding: str):
                                  "why": r"\(n \operatorname{Var}(\hat p_x) + p_x^2\) has unequal coefficients on "
                                         r"two items other than \(x\), while every \(f_x + p_x^2\) of (13) has equal "
                                         r"ones: the mechanism has no \(r\), and no \(r\) makes \(f_x\) its item's "
-                                        r"variance, so (13) and (14) do not apply to it"} if unequal else None)
+                                        r"variance, so (13) and (14) do not apply to it",
+                                 NO_KERNEL_CHECK: "the refutation is a property of the variances of the mechanism's "
+                                                  "estimates, computed from the inverse of its matrix, not a notion's "
+                                                  "verdict on the channel"} if unequal else None)
     return decide([step, found], "",
                   r"A direct encoding with columns not constant off the diagonal has no \(r\), and no \(r\) makes "
                   r"(13)'s terms its items' variances: (13) and (14) do not apply to it.")

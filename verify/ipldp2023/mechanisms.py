@@ -37,6 +37,7 @@ from ldpspec.verify.common import z3_reals
 from ldpspec.verify.ipldp2023.builders import (
     asserted_clauses,
     honesty_comparisons,
+    ipldp_check,
     ipldp_conditions,
     ipldp_float,
     ipldp_holds,
@@ -49,6 +50,7 @@ from ldpspec.verify.ipldp2023.readings import (
     HONEST_GROUP,
     HONESTY,
 )
+from ldpspec.verify.kernel_checks import KERNEL_CHECKS
 from ldpspec.verify.search import budget_values, find_counterexample, search_step
 from ldpspec.verify.symbolic import Condition, proof_step, prove
 
@@ -285,7 +287,10 @@ def design_nonconvex(settings: AuditSettings, *, design_hardness: str):
                                       "IPLDP": "holds (kernel)", "determinant": str(determinant),
                                       "constraints of (5)": r"\(\ln Q(y|x) / Q(y|x') \le \varepsilon_y\) is "
                                                             r"\(Q(y|x) \le e^{\varepsilon_y} Q(y|x')\), linear in "
-                                                            r"\(Q\)"}
+                                                            r"\(Q\)",
+                                      KERNEL_CHECKS: [ipldp_check(a, dict(enumerate(budgets)),
+                                                                  "The channel A computed directly, with budgets 1/2, "
+                                                                  "1 and 2,", expected="holds")]}
                       if feasible and determinant != 0 else None,
                       inconclusive=not feasible or determinant == 0))
     return decide(steps, "",
@@ -658,7 +663,12 @@ def contribution2(settings: AuditSettings):
                                    "channel": [[to_decimal_string(v, 6) for v in channel.row(x)] for x in range(2)],
                                    "outputs protected (budget on the output)": str(both["output"]),
                                    "inputs protected (budget on the input)": str(both["input"]),
-                                   "why": r"input 0 (budget 0.1) and input 1 differ by a factor \(e^5\) on output 1"}
+                                   "why": r"input 0 (budget 0.1) and input 1 differ by a factor \(e^5\) on output 1",
+                                   KERNEL_CHECKS: [ipldp_check(channel, sensitive_budgets(budgets),
+                                                               "IPRR with budgets 1/10 and 5",
+                                                               expected="holds" if holds else "does not hold",
+                                                               budget_owner=owner)
+                                                   for owner, holds in both.items()]}
                    if not all(both.values()) else None)
 
     def violates(budgets):

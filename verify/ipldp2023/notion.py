@@ -28,9 +28,16 @@ from ldpspec.spec import (
 from ldpspec.verify.audit import outcome
 from ldpspec.verify.claims import AuditSettings, Evidence, Step, claim, decide
 from ldpspec.verify.common import ALL_ENTRIES, pointwise
-from ldpspec.verify.ipldp2023.builders import ipldp_holds, shows_weaker, tightest_budgets, utility_cap
+from ldpspec.verify.ipldp2023.builders import (
+    ipldp_check,
+    ipldp_holds,
+    shows_weaker,
+    tightest_budgets,
+    utility_cap,
+)
 from ldpspec.verify.ipldp2023.mechanisms import iprr_channel, log_budget_lists, sensitive_budgets, shown
 from ldpspec.verify.ipldp2023.readings import BUDGET_OWNER, LIMITED, NOT_WEAKER
+from ldpspec.verify.kernel_checks import KERNEL_CHECKS, input_budgets_text, kernel_check, number_text
 from ldpspec.verify.search import budget_increments, find_counterexample, random_channels, search_step
 from ldpspec.verify.symbolic import proof_step
 
@@ -157,6 +164,25 @@ def _input_relaxed_channel() -> tuple[Channel, dict, str]:
             r"row 0: \((1/3, 1/3, 1/3)\), row 1: \((53/150, 1/3, 47/150)\), row 2: \((47/150, 1/3, 53/150)\)")
 
 
+def _not_weaker_checks(channel, budgets: dict, not_weaker: str) -> list[dict]:
+    """The kernel checks of an example that shows IPLDP weaker (``shows_weaker``): the channel is IPLDP under the
+    running reading of ``budget_owner``, and it is not (min E)-LDP (``as-requirement``), or an item's output column
+    exceeds the item's own budget (``per-item``: the kernel's IPLDP, whose conditions are the column bounds, fails)."""
+    subject = f"The channel with budgets {', '.join(str(e) for e in budgets.values())}"
+    checks = [ipldp_check(channel, budgets, subject, expected="holds")]
+    if not_weaker == "as-requirement":
+        smallest = min(budgets.values())
+        checks.append(kernel_check(channel, "ldp", {"epsilon": number_text(smallest)},
+                                   what=f"{subject} is not {smallest}-LDP (LDP at its smallest budget)",
+                                   expected="does not hold"))
+    else:
+        checks.append(kernel_check(channel, "ipldp", {"budgets": input_budgets_text(channel, budgets)},
+                                   what=f"{subject} has an output column whose loss exceeds its item's own "
+                                        "budget: it fails the column bounds of Definition 3 (the kernel's IPLDP)",
+                                   expected="does not hold"))
+    return checks
+
+
 @claim("ipldp2023.sec4.2-not-weaker", location="Sec. 4.2",
        statement="The relaxation does not mean that IPLDP is weaker than LDP in terms of the privacy protection, but "
                  "LDP is too strong for items with different privacy needs. IPLDP has the ability to guarantee the "
@@ -200,7 +226,8 @@ def not_weaker(settings: AuditSettings, *, not_weaker: str, budget_owner: str):
                                                         f"{to_decimal_string(needed, 6)}"}
                                if not_weaker == "as-requirement" else
                                {"column losses": {str(y): to_decimal_string(loss, 6)
-                                                  for y, (loss, _) in output_loss(channel).items()}})}
+                                                  for y, (loss, _) in output_loss(channel).items()}}),
+                            KERNEL_CHECKS: _not_weaker_checks(channel, budgets, not_weaker)}
             if shown_weaker else None))
     refuted = (r"IPLDP admits a channel that \((\min \mathcal E)\)-LDP rules out: as a requirement it is weaker than "
                "the LDP it relaxes." if not_weaker == "as-requirement" else
