@@ -70,7 +70,8 @@ def assert_contract(argv) -> int:
 
 
 EXAMPLE_NOTIONS = {"grr3.json": "ldp", "urr.json": "uldp", "minid3.json": "minid-ldp", "grr3-doubles.json": "ldp",
-                   "dense3.json": "ldp"}
+                   "dense3.json": "ldp", "wheel-density.json": "ldp", "laplace-tails.json": "graded-ldp",
+                   "idue-classes.json": "minid-ldp"}
 """The notion each of the documentation's example files is written for."""
 
 

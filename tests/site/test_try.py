@@ -346,15 +346,21 @@ def _first_verdict(browser, url: str) -> dict:
 
 
 def test_first_use_loads_only_the_site_and_is_measured(site_root, tmp_path):
-    """A new browser (an empty cache) opens the page and checks an example; then the page is opened again (the cache
-    warm) and checks again. Every request of the page and of its worker goes to the site; the bytes served and the
-    time to the verdict are written down, not asserted."""
+    """A new browser (an empty cache) opens two claim pages with re-check buttons and the Try-it page, and nothing of
+    the runtime loads; it checks an example; then the page is opened again (the cache warm) and checks again. Every
+    request of the page and of its worker goes to the site; the bytes served and the time to the verdict are written
+    down, not asserted."""
     log: list = []
     with served(site_root, log) as base:
         browser = new_browser(performance_log=True)
         try:
             origin = base.split(f"/{VERSION}/")[0] + "/"
-            browser.get(base + "try/")
+            claim_pages = [f"ledger/{claim_id}/" for claim_id in sorted(_kernel_checks())[:2]]
+            for page in [*claim_pages, "try/"]:  # opened, not used: nothing of the runtime loads
+                browser.get(base + page)
+                browser.execute_script("return document.readyState")
+            early = [path for path, _, _ in log if "/try/runtime/" in path or "kernel-worker" in path]
+            assert not early, f"the runtime loads before its first use: {early}"
             before = len(log)
             cold = _first_verdict(browser, base + "try/")
             cold_log = log[before:]
