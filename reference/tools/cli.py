@@ -505,7 +505,7 @@ def _add_estimate_options(parser: argparse.ArgumentParser, default) -> None:
 
 def _limit(text: str) -> int:
     try:
-        return commands.limit(text)
+        return commands.size_limit(text)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
 

@@ -97,7 +97,7 @@ def verdict_status(holds: bool | None) -> int:
     return EXIT["undecided"] if holds is None else EXIT["holds"] if holds else EXIT["does not hold"]
 
 
-def limit(text: str) -> int:
+def size_limit(text: str) -> int:
     """A size limit (``--max-entries``, ``--max-work``) as typed: an integer >= 1."""
     try:
         value = int(text)
@@ -160,7 +160,7 @@ def answer(request: dict, progress=None) -> dict:
                                                                                   MAX_PAIR_WORK)):
         given = request.get(key)
         try:
-            limits[key] = default if given is None else limit(str(given))
+            limits[key] = default if given is None else size_limit(str(given))
         except ValueError as error:  # the last line of the command line's usage error (argparse)
             return {"status": EXIT["bad input"], "stdout": "",
                     "stderr": f"ldpspec {request.get('command')}: error: argument {option}: {error}\n"}
