@@ -50,7 +50,10 @@ progress.last = 0;
 self.onmessage = async (event) => {
   const { id, request } = event.data;
   try {
-    started ??= start();
+    started ??= start().catch((error) => {  // a failed start (the network, say) is tried again on the next run
+      started = null;
+      throw error;
+    });
     const kernel = await started;
     if (request === "manifest") {
       self.postMessage({ id, type: "manifest", manifest: kernel.manifest });
